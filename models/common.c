@@ -1,0 +1,234 @@
+/* common.c - Hertz constants of a pair, parameter checks shared by the models, and the
+ * incipient-yield quantities A_Y(nu) and P_Y (dissertation sec. 3.1, eq. 3.1-3.21, 6.19-6.21). */
+#include "gc_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_min.h>
+
+const char *gc_strerror(int status)
+{
+  switch (status) {
+  case GC_SUCCESS: return "success";
+  case GC_EINVAL: return "invalid parameter or input";
+  case GC_ENOCONV: return "iteration did not converge";
+  case GC_ENOMEM: return "out of memory";
+  case GC_EIO: return "input/output error";
+  case GC_EFORMAT: return "malformed input";
+  case GC_ENOTSUP: return "not supported by this model";
+  case GC_ENAN: return "non-finite number";
+  default: return "unknown error";
+  }
+}
+
+void gc_params_default(gc_params *p)
+{
+  memset(p, 0, sizeof *p);
+  p->reload = GC_RELOAD_CONTINUOUS;
+  p->tfd_transitions = 1;
+}
+
+void gc_state_init(gc_state *s)
+{
+  memset(s, 0, sizeof *s);
+  s->CR_max = 1.0;
+}
+
+static int fail(char *msg, size_t n, const char *name, double v, const char *range)
+{
+  if (msg && n)
+    snprintf(msg, n, "%s = %g out of range %s", name, v, range);
+  return GC_EINVAL;
+}
+
+int gc_check_elastic(const gc_params *p, char *msg, size_t n)
+{
+  if (!(p->R1 > 0) || !isfinite(p->R1))
+    return fail(msg, n, "R1", p->R1, "(0, inf) m");
+  if (!(p->E1 > 0) || !isfinite(p->E1))
+    return fail(msg, n, "E1", p->E1, "(0, inf) Pa");
+  if (!(p->nu1 > -1.0 && p->nu1 < 0.5))
+    return fail(msg, n, "nu1", p->nu1, "(-1, 0.5)");
+  if (isnan(p->R2) || isinf(p->R2))
+    return fail(msg, n, "R2", p->R2, "(0, inf) m, or <= 0 for a plane");
+  if (isnan(p->E2) || isinf(p->E2))
+    return fail(msg, n, "E2", p->E2, "(0, inf) Pa, or <= 0 for a rigid body");
+  if (p->E2 > 0 && !(p->nu2 > -1.0 && p->nu2 < 0.5))
+    return fail(msg, n, "nu2", p->nu2, "(-1, 0.5)");
+  if (!(p->mu >= 0) || !isfinite(p->mu))
+    return fail(msg, n, "mu", p->mu, "[0, inf)");
+  return GC_SUCCESS;
+}
+
+int gc_pair_setup(gc_pair *pair, const gc_params *p, char *msg, size_t n)
+{
+  memset(pair, 0, sizeof *pair);
+  pair->p = *p;
+  int st = gc_check_elastic(p, msg, n);
+  if (st)
+    return st;
+  /* eq. 3.1: E* = [ (1-nu1^2)/E1 + (1-nu2^2)/E2 ]^-1; a rigid body 2 contributes nothing. */
+  double c1 = (1.0 - p->nu1 * p->nu1) / p->E1;
+  double c2 = p->E2 > 0 ? (1.0 - p->nu2 * p->nu2) / p->E2 : 0.0;
+  pair->E_star = 1.0 / (c1 + c2);
+  /* eq. 3.2: 1/R* = 1/R1 + 1/R2; a plane has 1/R2 = 0. */
+  pair->R_star = p->R2 > 0 ? 1.0 / (1.0 / p->R1 + 1.0 / p->R2) : p->R1;
+  /* eq. 3.25: K_T0 = 8 a [ (2-nu1)/G1 + (2-nu2)/G2 ]^-1, G = E / (2(1+nu)). */
+  double g1 = (2.0 - p->nu1) * 2.0 * (1.0 + p->nu1) / p->E1;
+  double g2 = p->E2 > 0 ? (2.0 - p->nu2) * 2.0 * (1.0 + p->nu2) / p->E2 : 0.0;
+  pair->G_star = 1.0 / (g1 + g2);
+  pair->nu_t = p->nu1;
+  /* Hertz (eq. 3.6, 3.7): a = C P^(1/3), P = (4/3) E* sqrt(R*) alpha^(3/2). */
+  pair->C = cbrt(3.0 * pair->R_star / (4.0 * pair->E_star));
+  pair->k_hertz = 4.0 / 3.0 * pair->E_star * sqrt(pair->R_star);
+  return GC_SUCCESS;
+}
+
+/* (sigma_z - sigma_r) / p_m on the axis of a Hertz contact at depth x = z/a (eq. 3.11-3.12):
+ *   sigma_r/p_m = -(1+nu) (1 - x atan(1/x)) + 1 / (2 (1 + x^2)),  sigma_z/p_m = -1/(1 + x^2).
+ * With two equal principal stresses, sqrt(3 J2) = |sigma_r - sigma_z| (eq. 3.14). */
+struct ay_args { double nu; };
+
+static double mises_on_axis(double x, void *vp)
+{
+  const struct ay_args *a = vp;
+  double sr = -(1.0 + a->nu) * (1.0 - x * atan(1.0 / x)) + 0.5 / (1.0 + x * x);
+  double sz = -1.0 / (1.0 + x * x);
+  return fabs(sr - sz);
+}
+
+static double neg_mises_on_axis(double x, void *vp) { return -mises_on_axis(x, vp); }
+
+int gc_yield_coefficient(double nu, double *A_Y)
+{
+  if (!(nu > -1.0 && nu < 0.5))
+    return GC_EINVAL;
+  struct ay_args args = { nu };
+  /* Coarse scan for a bracket of the maximum, then Brent (GSL) to machine precision. */
+  double best_x = 0.0, best_f = -1.0;
+  const int nscan = 400;
+  for (int i = 1; i < nscan; i++) {
+    double x = 3.0 * i / nscan;
+    double f = mises_on_axis(x, &args);
+    if (f > best_f) {
+      best_f = f;
+      best_x = x;
+    }
+  }
+  double lo = best_x - 3.0 / nscan, hi = best_x + 3.0 / nscan;
+  if (lo <= 0.0)
+    lo = 1e-9;
+  gsl_function F = { neg_mises_on_axis, &args };
+  gsl_error_handler_t *old = gsl_set_error_handler_off();
+  gsl_min_fminimizer *m = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+  int st = m ? gsl_min_fminimizer_set(m, &F, best_x, lo, hi) : GSL_ENOMEM;
+  for (int it = 0; st == GSL_SUCCESS && it < 100; it++) {
+    st = gsl_min_fminimizer_iterate(m);
+    if (st)
+      break;
+    double a = gsl_min_fminimizer_x_lower(m), b = gsl_min_fminimizer_x_upper(m);
+    if (gsl_min_test_interval(a, b, 1e-12, 0.0) == GSL_SUCCESS) {
+      best_x = gsl_min_fminimizer_x_minimum(m);
+      break;
+    }
+  }
+  if (m)
+    gsl_min_fminimizer_free(m);
+  gsl_set_error_handler(old);
+  if (st != GSL_SUCCESS && st != GSL_CONTINUE)
+    return st == GSL_ENOMEM ? GC_ENOMEM : GC_ENOCONV;
+  double fmax = mises_on_axis(best_x, &args);
+  if (!(fmax > 0) || !isfinite(fmax))
+    return GC_ENAN;
+  /* eq. 3.19-3.20: p_mY = A_Y sY with sqrt(3 J2_max) = sY. */
+  *A_Y = 1.0 / fmax;
+  return GC_SUCCESS;
+}
+
+int gc_yield_force(const gc_pair *pair, double *P_Y, double *A_Y)
+{
+  const gc_params *p = &pair->p;
+  /* eq. 3.21 / 6.19: P_Y = pi^3 R*^2 (A_Y sY)^3 / (6 E*^2).  For different materials
+   * (eq. 6.20-6.21) each body yields when the common Hertz pressure p_m reaches its own
+   * A_Y(nu_i) sY_i; the pair yields at the smaller of the two forces.  (The seed writes 6.20
+   * with each body's own modulus; with the pair's E* this is the same for identical bodies and
+   * is what the shared pressure field implies for different ones.) */
+  double best = INFINITY, best_ay = 0.0;
+  const double nus[2] = { p->nu1, p->nu2 };
+  const double sys[2] = { p->sY1, p->E2 > 0 ? p->sY2 : 0.0 };
+  for (int i = 0; i < 2; i++) {
+    if (!(sys[i] > 0))
+      continue;
+    double ay;
+    int st = gc_yield_coefficient(nus[i], &ay);
+    if (st)
+      return st;
+    double py = ay * sys[i];
+    double f = M_PI * M_PI * M_PI * pair->R_star * pair->R_star * py * py * py /
+               (6.0 * pair->E_star * pair->E_star);
+    if (f < best) {
+      best = f;
+      best_ay = ay;
+    }
+  }
+  if (!isfinite(best))
+    return GC_EINVAL;
+  *P_Y = best;
+  if (A_Y)
+    *A_Y = best_ay;
+  return GC_SUCCESS;
+}
+
+void gc_state_record_normal(gc_state *s, double alpha, double P)
+{
+  s->in_contact = alpha > 0;
+  s->alpha = alpha;
+  s->P = P;
+  if (P > s->P_max) {
+    s->P_max = P;
+    s->alpha_max = alpha;
+  }
+}
+
+int gc_yield_setup(gc_pair *pair, char *msg, size_t n)
+{
+  const gc_params *p = &pair->p;
+  int st;
+  if (isnan(p->P_Y) || isinf(p->P_Y) || p->P_Y < 0) {
+    snprintf(msg, n, "P_Y = %g out of range (0, inf) N (or 0 to derive it from sY)", p->P_Y);
+    return GC_EINVAL;
+  }
+  if (p->P_Y > 0) {
+    pair->P_Y = p->P_Y;
+    /* invert eq. 6.19 for the contact yield pressure p_y = A_Y sY */
+    pair->p_y = cbrt(6.0 * pair->E_star * pair->E_star * p->P_Y /
+                     (M_PI * M_PI * M_PI * pair->R_star * pair->R_star));
+    st = gc_yield_coefficient(p->nu1, &pair->A_Y);
+    if (st)
+      return st;
+  } else {
+    if (!(p->sY1 > 0) || !isfinite(p->sY1)) {
+      snprintf(msg, n, "sY1 = %g out of range (0, inf) Pa (give sY or P_Y)", p->sY1);
+      return GC_EINVAL;
+    }
+    if (p->E2 > 0 && (isnan(p->sY2) || isinf(p->sY2))) {
+      snprintf(msg, n, "sY2 = %g out of range (0, inf) Pa, or <= 0 if body 2 does not yield",
+               p->sY2);
+      return GC_EINVAL;
+    }
+    st = gc_yield_force(pair, &pair->P_Y, &pair->A_Y);
+    if (st) {
+      snprintf(msg, n, "cannot compute the yield force P_Y: %s", gc_strerror(st));
+      return st;
+    }
+    pair->p_y = cbrt(6.0 * pair->E_star * pair->E_star * pair->P_Y /
+                     (M_PI * M_PI * M_PI * pair->R_star * pair->R_star));
+  }
+  /* alpha_Y = a_Y^2 / R* with a_Y = C P_Y^(1/3) (eq. 6.23). */
+  double aY = pair->C * cbrt(pair->P_Y);
+  pair->alpha_Y = aY * aY / pair->R_star;
+  return GC_SUCCESS;
+}

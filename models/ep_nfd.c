@@ -1,0 +1,236 @@
+/* ep_nfd.c - Vu-Quoc & Zhang elasto-plastic normal force-displacement model
+ * (dissertation ch. 6, Algorithms 6.1 and 6.2; MODELS.md), for two spheres of possibly
+ * different materials or a sphere on a plane: R*, E* of the pair replace R, E/(1-nu^2).
+ *
+ *   a_ep = a_e + a_p,  a_e = C P^(1/3),  a_p = C_a <P - P_Y>         (eq. 6.2-6.3, 3.6)
+ *   loading:   a_ep^2 = C_R(P) R* alpha,  C_R = 1 + K_c <P - P_Y>     (eq. 6.11-6.13)
+ *   unloading: a_e^2 = C_R(P_max) R* (alpha - alpha_res), P = a_e^3 / C^3 (eq. 6.33-6.36)
+ *
+ * The tangential part of the "ep" model is the elasto-plastic TFD (ch. 8, models/ep_tfd.c),
+ * which receives K_T0 = 4 a_ep (E*)_ep (1-nu)/(2-nu) (eq. 8.5) from this file. */
+#include "gc_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static int ep_check(const gc_params *p, char *msg, size_t n)
+{
+  int st = gc_check_elastic(p, msg, n);
+  if (st)
+    return st;
+  if (!(p->P_Y > 0) && !(p->sY1 > 0 && isfinite(p->sY1))) {
+    snprintf(msg, n, "sY1 = %g out of range (0, inf) Pa (give sY or P_Y)", p->sY1);
+    return GC_EINVAL;
+  }
+  if (!(p->C_a >= 0) || !isfinite(p->C_a)) {
+    snprintf(msg, n, "C_a = %g out of range [0, inf) m/N", p->C_a);
+    return GC_EINVAL;
+  }
+  if (!(p->K_c >= 0) || !isfinite(p->K_c)) {
+    snprintf(msg, n, "K_c = %g out of range [0, inf) 1/N", p->K_c);
+    return GC_EINVAL;
+  }
+  if (p->reload != GC_RELOAD_CONTINUOUS && p->reload != GC_RELOAD_LITERAL) {
+    snprintf(msg, n, "reload = %d out of range {0 (continuous), 1 (literal)}", p->reload);
+    return GC_EINVAL;
+  }
+  return GC_SUCCESS;
+}
+
+static int ep_setup(gc_pair *pair, char *msg, size_t n)
+{
+  return gc_yield_setup(pair, msg, n);
+}
+
+static double macaulay(double x) { return x > 0 ? x : 0.0; }
+
+/* G(P) = C_a (P - P_Y) + C P^(1/3) - sqrt(C_R(P) R* alpha): eq. 6.29 multiplied by C_a, so
+ * that C_a = 0 (no plastic growth of the contact radius) stays well defined. */
+static void ep_residual(const gc_pair *pair, double alpha, double P, double *G, double *dG)
+{
+  const gc_params *p = &pair->p;
+  double cr = 1.0 + p->K_c * (P - pair->P_Y);
+  double root = sqrt(cr * pair->R_star * alpha);
+  *G = p->C_a * (P - pair->P_Y) + pair->C * cbrt(P) - root;
+  /* eq. 6.31 times C_a */
+  *dG = p->C_a + pair->C / (3.0 * cbrt(P * P)) - p->K_c * pair->R_star * alpha / (2.0 * root);
+}
+
+/* Algorithm 6.2 with a safeguard: Newton steps (eq. 6.30) from the predictor guess (eq. 6.32),
+ * kept inside a bracket [lo, hi] with G(lo) < 0 < G(hi) and replaced by bisection whenever
+ * they leave it or stall, so the iteration cannot diverge or return NaN. */
+static int ep_virgin_plastic_force(const gc_pair *pair, double alpha, double guess, double *P_out)
+{
+  double lo = pair->P_Y, hi, G, dG;
+  ep_residual(pair, alpha, lo, &G, &dG);
+  if (G >= 0) { /* alpha only just above alpha_Y: the root is P_Y to rounding */
+    *P_out = lo;
+    return GC_SUCCESS;
+  }
+  /* The Hertz force at alpha is an upper bound when C_a = K_c = 0; expand until G > 0. */
+  hi = fmax(pair->k_hertz * alpha * sqrt(alpha), 2.0 * pair->P_Y);
+  int k;
+  for (k = 0; k < 200; k++) {
+    ep_residual(pair, alpha, hi, &G, &dG);
+    if (G > 0)
+      break;
+    lo = hi;
+    hi *= 2.0;
+  }
+  if (k == 200 || !isfinite(hi))
+    return GC_ENOCONV;
+  double P = (guess > lo && guess < hi) ? guess : 0.5 * (lo + hi);
+  double dx_old = hi - lo, dx = dx_old;
+  ep_residual(pair, alpha, P, &G, &dG);
+  for (int it = 0; it < 100; it++) {
+    if (G < 0)
+      lo = P;
+    else
+      hi = P;
+    int bisect = !(dG != 0) || ((P - hi) * dG - G) * ((P - lo) * dG - G) > 0 ||
+                 fabs(2.0 * G) > fabs(dx_old * dG);
+    dx_old = dx;
+    if (bisect) {
+      dx = 0.5 * (hi - lo);
+      P = lo + dx;
+    } else {
+      dx = G / dG;
+      P -= dx;
+    }
+    if (fabs(dx) <= 1e-13 * P + 1e-300 || hi - lo <= 1e-14 * hi) {
+      *P_out = P;
+      return GC_SUCCESS;
+    }
+    ep_residual(pair, alpha, P, &G, &dG);
+    if (G == 0) {
+      *P_out = P;
+      return GC_SUCCESS;
+    }
+  }
+  return GC_ENOCONV;
+}
+
+/* Virgin (first-loading) curve at displacement x measured from the curve's origin. */
+static int ep_virgin_force(const gc_pair *pair, const gc_state *s, double x, double *P)
+{
+  if (x <= pair->alpha_Y) { /* eq. 6.24: Hertz below incipient yield */
+    *P = x > 0 ? pair->k_hertz * x * sqrt(x) : 0.0;
+    return GC_SUCCESS;
+  }
+  /* predictor of eq. 6.32 from the two previous states when both are on this curve */
+  double guess = s->P;
+  if (s->alpha > s->alpha_prev2 && s->P_prev2 > 0)
+    guess = s->P + (s->P - s->P_prev2) / (s->alpha - s->alpha_prev2) * (x + s->alpha_shift - s->alpha);
+  return ep_virgin_plastic_force(pair, x, guess, P);
+}
+
+/* Unloading curve through the turning point (alpha_max, P_max): eq. 6.33 for alpha_res. */
+static void ep_set_turning_point(const gc_pair *pair, gc_state *s, double alpha_max, double P_max)
+{
+  double ae = pair->C * cbrt(P_max);
+  s->alpha_max = alpha_max;
+  s->P_max = P_max;
+  s->CR_max = 1.0 + pair->p.K_c * macaulay(P_max - pair->P_Y);
+  s->a_p = pair->p.C_a * macaulay(P_max - pair->P_Y);
+  s->alpha_res = alpha_max - ae * ae / (s->CR_max * pair->R_star);
+}
+
+/* eq. 6.35-6.36: elastic unloading/reloading along the curve of the last turning point. */
+static double ep_unloading_force(const gc_pair *pair, const gc_state *s, double alpha)
+{
+  double x = alpha - s->alpha_res;
+  if (x <= 0)
+    return 0.0;
+  double ae = sqrt(s->CR_max * pair->R_star * x);
+  return ae * ae * ae / (pair->C * pair->C * pair->C);
+}
+
+static void ep_fill(const gc_pair *pair, const gc_state *s, double P, int virgin, gc_normal *out)
+{
+  const gc_params *p = &pair->p;
+  double ae = pair->C * cbrt(P);
+  double ap = virgin ? p->C_a * macaulay(P - pair->P_Y) : s->a_p;
+  double cr = virgin ? 1.0 + p->K_c * macaulay(P - pair->P_Y) : s->CR_max;
+  double a = ae + ap;
+  out->P = P;
+  out->a_e = ae;
+  out->a_p = ap;
+  out->a = a;
+  /* eq. 8.3 (P increasing) and 8.6 (P constant or decreasing): (E*)_ep = 3 P C_R R* / (4 a^3)
+   * with a = a_ep on the virgin curve and a = a_e on the elastic curve (there it is C_R E*). */
+  double a3 = virgin ? a * a * a : ae * ae * ae;
+  out->E_t = P > 0 ? 3.0 * P * cr * pair->R_star / (4.0 * a3) : cr * pair->E_star;
+  /* eq. 8.5 generalised to two materials: 4 a E*_ep (1-nu)/(2-nu) = 8 a G* (E*_ep / E*). */
+  out->k_t0 = 8.0 * a * pair->G_star * out->E_t / pair->E_star;
+  /* tangent normal stiffness: dP/dalpha = 2 E*_t a for the Hertz-type curves */
+  out->k_n = P > 0 ? (virgin ? 2.0 * out->E_t * a : 2.0 * cr * pair->E_star * ae) : 0.0;
+  out->plastic = s->P_max > pair->P_Y;
+}
+
+static int ep_normal_step(const gc_pair *pair, gc_state *s, double alpha, double alpha_dot,
+                          gc_normal *out)
+{
+  (void)alpha_dot;
+  if (!isfinite(alpha))
+    return GC_ENAN;
+  double P = 0.0;
+  int virgin, st;
+  int increasing = alpha > s->alpha;
+  if (pair->p.reload == GC_RELOAD_LITERAL) {
+    /* eq. 6.16-6.18 read literally: every reloading restarts the virgin curve from the
+     * accumulated residual displacement; every unloading turns at the previous state. */
+    if (increasing && !s->loading && s->P_max > 0) {
+      s->alpha_shift = s->alpha_res;
+      s->alpha_max = s->alpha_shift;
+      s->P_max = 0.0;
+    }
+    if (!increasing && s->loading && alpha < s->alpha)
+      ep_set_turning_point(pair, s, s->alpha, s->P);
+    virgin = increasing || (alpha == s->alpha && s->loading);
+    if (virgin) {
+      st = ep_virgin_force(pair, s, alpha - s->alpha_shift, &P);
+      if (st)
+        return st;
+      s->loading = 1;
+      if (P >= s->P_max)
+        ep_set_turning_point(pair, s, alpha, P);
+    } else {
+      P = ep_unloading_force(pair, s, alpha);
+      s->loading = 0;
+    }
+  } else {
+    /* Default (MODELS.md): time-independent and path-independent given the largest
+     * displacement reached: beyond alpha_max the virgin curve, below it the elastic curve of
+     * the last turning point (continuous at alpha_max, no ratcheting). */
+    virgin = alpha > s->alpha_max;
+    if (virgin) {
+      st = ep_virgin_force(pair, s, alpha, &P);
+      if (st)
+        return st;
+      ep_set_turning_point(pair, s, alpha, P);
+    } else {
+      P = ep_unloading_force(pair, s, alpha);
+    }
+    s->loading = increasing;
+  }
+  if (!isfinite(P) || P < 0)
+    return GC_ENAN;
+  ep_fill(pair, s, P, virgin, out);
+  out->loading = increasing;
+  s->alpha_prev2 = s->alpha;
+  s->P_prev2 = s->P;
+  s->in_contact = alpha > 0;
+  s->alpha = alpha;
+  s->P = P;
+  return GC_SUCCESS;
+}
+
+const gc_model gc_model_ep = {
+  .name = "ep",
+  .description = "Vu-Quoc-Zhang elasto-plastic NFD (ch. 6, Alg. 6.1/6.2) and TFD (ch. 8, Alg. 8.1)",
+  .flags = GC_MODEL_NORMAL,
+  .check = ep_check,
+  .setup = ep_setup,
+  .normal_step = ep_normal_step,
+  .tangential_step = NULL,
+};

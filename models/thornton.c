@@ -1,0 +1,99 @@
+/* thornton.c - Thornton [1997] elastic-perfectly-plastic normal contact (sec. 4.3, MODELS.md).
+ * Hertz up to alpha_Y; then a linear P(alpha) at the contact yield pressure p_y = A_Y(nu) sY
+ * (Thornton used 1.61 sY, A_Y(0.3) ~= 1.61); unloading on a Hertz curve with an enlarged
+ * curvature radius R*_p and a residual displacement alpha_p. */
+#include "gc_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static int thornton_check(const gc_params *p, char *msg, size_t n)
+{
+  int st = gc_check_elastic(p, msg, n);
+  if (st)
+    return st;
+  if (!(p->P_Y > 0) && !(p->sY1 > 0 && isfinite(p->sY1))) {
+    snprintf(msg, n, "sY1 = %g out of range (0, inf) Pa (give sY or P_Y)", p->sY1);
+    return GC_EINVAL;
+  }
+  return GC_SUCCESS;
+}
+
+static int thornton_setup(gc_pair *pair, char *msg, size_t n)
+{
+  return gc_yield_setup(pair, msg, n);
+}
+
+/* Unloading curve through (alpha_max, P_max) (Thornton 1997):
+ *   R*_p = (4 E* / (3 P_max)) ((2 P_max + P_Y) / (2 pi p_y))^(3/2),
+ *   alpha_p = alpha_max - (3 P_max / (4 E* sqrt(R*_p)))^(2/3). */
+static void thornton_unloading_curve(const gc_pair *pair, gc_state *s)
+{
+  if (s->P_max > pair->P_Y) {
+    double Rp = 4.0 * pair->E_star / (3.0 * s->P_max) *
+                pow((2.0 * s->P_max + pair->P_Y) / (2.0 * M_PI * pair->p_y), 1.5);
+    s->R_p = Rp;
+    s->alpha_res = s->alpha_max - pow(3.0 * s->P_max / (4.0 * pair->E_star * sqrt(Rp)), 2.0 / 3.0);
+  } else {
+    s->R_p = pair->R_star; /* never yielded: Hertz both ways */
+    s->alpha_res = 0.0;
+  }
+}
+
+static int thornton_normal_step(const gc_pair *pair, gc_state *s, double alpha, double alpha_dot,
+                                gc_normal *out)
+{
+  (void)alpha_dot;
+  if (!isfinite(alpha))
+    return GC_ENAN;
+  double a, P, k_n;
+  /* Time-independent plasticity: the force depends only on alpha and on the largest
+   * displacement reached so far. Beyond it the contact follows the virgin curve. */
+  if (alpha > s->alpha_max) {
+    if (alpha <= pair->alpha_Y) {
+      gc_hertz_fill(pair, alpha, out);
+      P = out->P;
+      a = out->a;
+      k_n = out->k_n;
+    } else {
+      P = pair->P_Y + M_PI * pair->p_y * pair->R_star * (alpha - pair->alpha_Y);
+      a = sqrt(pair->R_star * alpha);
+      k_n = M_PI * pair->p_y * pair->R_star;
+    }
+    s->alpha_max = alpha;
+    s->P_max = P;
+    thornton_unloading_curve(pair, s);
+    out->loading = 1;
+  } else {
+    double x = alpha - s->alpha_res;
+    if (x > 0) {
+      a = sqrt(s->R_p * x);
+      P = 4.0 / 3.0 * pair->E_star * sqrt(s->R_p) * x * sqrt(x);
+      k_n = 2.0 * pair->E_star * a;
+    } else {
+      a = P = k_n = 0.0;
+    }
+    out->loading = alpha > s->alpha;
+  }
+  out->P = P;
+  out->a = out->a_e = a;
+  out->a_p = 0.0;
+  out->E_t = pair->E_star;
+  out->k_n = k_n;
+  out->k_t0 = 8.0 * a * pair->G_star;
+  out->plastic = s->P_max > pair->P_Y;
+  s->in_contact = alpha > 0;
+  s->alpha = alpha;
+  s->P = P;
+  return GC_SUCCESS;
+}
+
+const gc_model gc_model_thornton = {
+  .name = "thornton",
+  .description = "Thornton [1997] elastic-perfectly-plastic normal contact (sec. 4.3)",
+  .flags = GC_MODEL_NORMAL,
+  .check = thornton_check,
+  .setup = thornton_setup,
+  .normal_step = thornton_normal_step,
+  .tangential_step = NULL,
+};

@@ -1,0 +1,15 @@
+/* cli.h - subcommands of the granucal program. Each returns the process exit status:
+ * 0 success, 1 a run-time failure (bad input file, model failure), 2 a usage error. */
+#ifndef GC_CLI_H
+#define GC_CLI_H
+
+#ifndef GC_VERSION
+#define GC_VERSION "unknown"
+#endif
+
+int gc_cmd_contact(int argc, char **argv);
+int gc_cmd_models(int argc, char **argv);
+int gc_cmd_drop(int argc, char **argv);
+int gc_cmd_impact(int argc, char **argv);
+
+#endif

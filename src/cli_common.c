@@ -1,0 +1,99 @@
+/* cli_common.c - parameter and model selection shared by the subcommands. */
+#include "cli_common.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gc_cli_load_params(const char *prog, const char *card, char **sets, size_t nsets,
+                       gc_params *p, gc_card_extra *x)
+{
+  char msg[512];
+  gc_params_default(p);
+  gc_card_extra_default(x);
+  if (card && gc_card_read(card, p, x, msg, sizeof msg)) {
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    return 1;
+  }
+  for (size_t i = 0; i < nsets; i++) {
+    char *eq = strchr(sets[i], '=');
+    if (!eq) {
+      fprintf(stderr, "%s: --set '%s': expected KEY=VALUE\n", prog, sets[i]);
+      return 2;
+    }
+    *eq = 0;
+    int st = gc_param_set(p, x, sets[i], eq + 1, msg, sizeof msg);
+    *eq = '=';
+    if (st) {
+      fprintf(stderr, "%s: --set: %s\n", prog, msg);
+      return 2;
+    }
+  }
+  return 0;
+}
+
+double gc_cli_mass(const gc_params *p, const gc_card_extra *x)
+{
+  if (x->mass > 0)
+    return x->mass;
+  if (x->rho > 0 && p->R1 > 0)
+    return x->rho * 4.0 / 3.0 * M_PI * p->R1 * p->R1 * p->R1;
+  return 0.0;
+}
+
+double gc_cli_mass2(const gc_params *p, const gc_card_extra *x)
+{
+  if (!(p->R2 > 0))
+    return INFINITY; /* a plane does not move */
+  if (x->mass2 > 0)
+    return x->mass2;
+  if (x->rho > 0)
+    return x->rho * 4.0 / 3.0 * M_PI * p->R2 * p->R2 * p->R2;
+  return 0.0;
+}
+
+double gc_cli_reduced_mass(const gc_params *p, const gc_card_extra *x)
+{
+  double m1 = gc_cli_mass(p, x), m2 = gc_cli_mass2(p, x);
+  if (!(m1 > 0) || !(m2 > 0))
+    return 0.0;
+  return isinf(m2) ? m1 : m1 * m2 / (m1 + m2);
+}
+
+void gc_cli_fill_effective_mass(gc_params *p, const gc_card_extra *x)
+{
+  if (!(p->m_eff > 0))
+    p->m_eff = gc_cli_reduced_mass(p, x);
+}
+
+int gc_cli_law(const char *prog, const char *nfd_name, const char *tfd_name,
+               const gc_card_extra *x, const gc_params *p, const char *card, gc_law *law)
+{
+  if (!nfd_name)
+    nfd_name = x->nfd[0] ? x->nfd : "ep";
+  if (!tfd_name && x->tfd[0])
+    tfd_name = x->tfd;
+  const gc_model *nfd = gc_model_lookup(nfd_name);
+  if (!nfd || !(nfd->flags & GC_MODEL_NORMAL)) {
+    fprintf(stderr, "%s: '%s' is not a normal model (see 'granucal models')\n", prog, nfd_name);
+    return 2;
+  }
+  const gc_model *tfd = NULL;
+  if (tfd_name && strcmp(tfd_name, "none") != 0) {
+    tfd = gc_model_lookup(tfd_name);
+    if (!tfd || !(tfd->flags & GC_MODEL_TANGENTIAL)) {
+      fprintf(stderr, "%s: '%s' is not a tangential model (see 'granucal models')\n", prog,
+              tfd_name);
+      return 2;
+    }
+  } else if (!tfd_name && (nfd->flags & GC_MODEL_TANGENTIAL)) {
+    tfd = nfd;
+  }
+  char msg[512];
+  if (gc_law_init(law, nfd, tfd, p, msg, sizeof msg)) {
+    fprintf(stderr, "%s: %s%s%s\n", prog, card ? card : "", card ? ": " : "", msg);
+    return 1;
+  }
+  return 0;
+}

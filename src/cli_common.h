@@ -1,0 +1,27 @@
+/* cli_common.h - helpers shared by the subcommands: parameters from a card and --set options,
+ * model selection.  They print their own messages (prefixed by prog) and return an exit
+ * status: 0 ok, 1 bad input file or parameter, 2 usage error. */
+#ifndef GC_CLI_COMMON_H
+#define GC_CLI_COMMON_H
+
+#include <stddef.h>
+
+#include "gc_io.h"
+#include "gc_model.h"
+
+int gc_cli_load_params(const char *prog, const char *card, char **sets, size_t nsets,
+                       gc_params *p, gc_card_extra *x);
+/* Mass of sphere 1 from the card's m, else rho and R [kg]; 0 if neither is given. */
+double gc_cli_mass(const gc_params *p, const gc_card_extra *x);
+/* Mass of body 2 [kg]: INFINITY for a plane, the card's m2, else rho and R2; 0 if unknown. */
+double gc_cli_mass2(const gc_params *p, const gc_card_extra *x);
+/* m1 m2 / (m1 + m2), or m1 against a plane; 0 if a mass is unknown. */
+double gc_cli_reduced_mass(const gc_params *p, const gc_card_extra *x);
+/* m_eff for the damping models when the card gives the masses. */
+void gc_cli_fill_effective_mass(gc_params *p, const gc_card_extra *x);
+/* Normal model: nfd_name, else the card's 'model', else ep.  Tangential: tfd_name ('none' for
+ * none), else the card's 'tfd', else the normal model's own tangential part if it has one. */
+int gc_cli_law(const char *prog, const char *nfd_name, const char *tfd_name,
+               const gc_card_extra *x, const gc_params *p, const char *card, gc_law *law);
+
+#endif

@@ -1,0 +1,241 @@
+/* cmd_contact.c - `granucal contact`: drive one contact along a load path. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "contact_sim.h"
+#include "cli_common.h"
+#include "gc_io.h"
+#include "gc_model.h"
+
+static void contact_usage(FILE *f)
+{
+  fprintf(f,
+          "usage: granucal contact [-m NFD] [-t TFD] [-c CARD] [-s KEY=VALUE]...\n"
+          "                        (-p PATH.csv | --ramp PMAX | --sine P0,P1,Q1) [-n STEPS]\n"
+          "                        [-o OUT.csv] [-q]\n\n"
+          "Drive one contact along a load path and write its history as CSV.\n\n"
+          "  -m, --model NAME   normal model (default: the card's 'model', else ep)\n"
+          "  -t, --tfd NAME     tangential model, or 'none' (default: the card's 'tfd', else the\n"
+          "                     normal model's own tangential part, else none)\n"
+          "  -c, --card FILE    material card (key = value lines), e.g. data/materials/aluminium.card\n"
+          "  -s, --set K=V      set one parameter (repeatable; applied after the card)\n"
+          "  -p, --path FILE    load path CSV with columns t and alpha [m] (displacement-driven) or\n"
+          "                     P [N] (force-driven), optionally delta [m] or Q [N]\n"
+          "      --ramp PMAX    built-in path: P = 0 -> PMAX -> 0 [N], force-driven\n"
+          "      --sine P0,P1,Q1  built-in path of sec. 5.3: P = P0 + P1 sin(2 pi t),\n"
+          "                     Q = Q1 sin(2 pi t), t in [0, 1]\n"
+          "  -n, --steps N      steps of a built-in path (default 2000)\n"
+          "  -o, --output FILE  output CSV (default: standard output); written atomically\n"
+          "  -q, --quiet        no summary on standard error\n"
+          "  -h, --help         this help\n\n"
+          "Output columns: t [s], alpha [m], P [N], a_e [m], a_p [m], delta [m], Q [N],\n"
+          "K_T [N/m], flags (L loading, P yielded, S sliding, N non-simple tangential step).\n"
+          "The summary gives P_max, alpha_max, alpha_res and the energy-based restitution\n"
+          "coefficient e = sqrt(W_unload / W_load) (eq. 6.43).\n\n"
+          "Card and --set keys:\n");
+  gc_card_print_keys(f);
+  fprintf(f, "\nModels: ");
+  for (size_t i = 0; i < gc_model_count(); i++)
+    fprintf(f, "%s%s", i ? ", " : "", gc_model_at(i)->name);
+  fprintf(f, " ('granucal models' describes them).\n");
+}
+
+static int parse_size(const char *s, size_t *v)
+{
+  char *end;
+  long long x = strtoll(s, &end, 10);
+  if (*s == 0 || *end || x <= 0)
+    return -1;
+  *v = (size_t)x;
+  return 0;
+}
+
+static int parse_triple(const char *s, double v[3])
+{
+  char *end;
+  const char *q = s;
+  for (int i = 0; i < 3; i++) {
+    v[i] = strtod(q, &end);
+    if (end == q || !isfinite(v[i]))
+      return -1;
+    if (i < 2) {
+      if (*end != ',')
+        return -1;
+      q = end + 1;
+    }
+  }
+  return *end ? -1 : 0;
+}
+
+static int write_csv(FILE *f, const gc_contact_rec *r, size_t n)
+{
+  fprintf(f, "t [s],alpha [m],P [N],a_e [m],a_p [m],delta [m],Q [N],K_T [N/m],flags\n");
+  for (size_t i = 0; i < n; i++) {
+    char fl[5];
+    gc_flags_string(r[i].flags, fl);
+    fprintf(f, "%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%s\n", r[i].t, r[i].alpha, r[i].P,
+            r[i].a_e, r[i].a_p, r[i].delta, r[i].Q, r[i].K_T, fl);
+  }
+  return ferror(f) ? GC_EIO : GC_SUCCESS;
+}
+
+int gc_cmd_contact(int argc, char **argv)
+{
+  static const struct option opts[] = {
+    { "model", required_argument, NULL, 'm' }, { "tfd", required_argument, NULL, 't' },
+    { "card", required_argument, NULL, 'c' },  { "set", required_argument, NULL, 's' },
+    { "path", required_argument, NULL, 'p' },  { "ramp", required_argument, NULL, 'R' },
+    { "sine", required_argument, NULL, 'S' },  { "steps", required_argument, NULL, 'n' },
+    { "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 }
+  };
+  const char *nfd_name = NULL, *tfd_name = NULL, *card = NULL, *path = NULL, *out = NULL;
+  const char *ramp = NULL, *sine = NULL;
+  size_t steps = 2000;
+  int quiet = 0, c;
+  char **sets = calloc((size_t)argc + 1, sizeof *sets);
+  size_t nsets = 0;
+  if (!sets) {
+    fprintf(stderr, "granucal contact: out of memory\n");
+    return 1;
+  }
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":m:t:c:s:p:n:o:qh", opts, NULL)) != -1) {
+    switch (c) {
+    case 'm': nfd_name = optarg; break;
+    case 't': tfd_name = optarg; break;
+    case 'c': card = optarg; break;
+    case 's': sets[nsets++] = optarg; break;
+    case 'p': path = optarg; break;
+    case 'R': ramp = optarg; break;
+    case 'S': sine = optarg; break;
+    case 'n':
+      if (parse_size(optarg, &steps)) {
+        fprintf(stderr, "granucal contact: --steps '%s' is not a positive integer\n", optarg);
+        free(sets);
+        return 2;
+      }
+      break;
+    case 'o': out = optarg; break;
+    case 'q': quiet = 1; break;
+    case 'h':
+      contact_usage(stdout);
+      free(sets);
+      return 0;
+    case ':':
+      fprintf(stderr, "granucal contact: option '%s' needs a value\n", argv[optind - 1]);
+      free(sets);
+      return 2;
+    default:
+      fprintf(stderr, "granucal contact: unknown option '%s' (see --help)\n", argv[optind - 1]);
+      free(sets);
+      return 2;
+    }
+  }
+  if (optind < argc) {
+    fprintf(stderr, "granucal contact: unexpected argument '%s' (see --help)\n", argv[optind]);
+    free(sets);
+    return 2;
+  }
+  if ((path != NULL) + (ramp != NULL) + (sine != NULL) != 1) {
+    fprintf(stderr, "granucal contact: give exactly one load path: --path, --ramp or --sine\n");
+    free(sets);
+    return 2;
+  }
+
+  char msg[512];
+  gc_params p;
+  gc_card_extra x;
+  gc_law law;
+  int rc = gc_cli_load_params("granucal contact", card, sets, nsets, &p, &x);
+  free(sets);
+  if (rc)
+    return rc;
+  gc_cli_fill_effective_mass(&p, &x);
+  rc = gc_cli_law("granucal contact", nfd_name, tfd_name, &x, &p, card, &law);
+  if (rc)
+    return rc;
+  const gc_model *nfd = law.nfd, *tfd = law.tfd;
+
+  gc_loadpath lp;
+  int st;
+  if (path) {
+    st = gc_loadpath_read(path, &lp, msg, sizeof msg);
+  } else if (ramp) {
+    char *end;
+    double pm = strtod(ramp, &end);
+    if (*end) {
+      fprintf(stderr, "granucal contact: --ramp '%s' is not a number\n", ramp);
+      return 2;
+    }
+    st = gc_loadpath_ramp(&lp, pm, steps, msg, sizeof msg);
+  } else {
+    double v[3];
+    if (parse_triple(sine, v)) {
+      fprintf(stderr, "granucal contact: --sine '%s': expected P0,P1,Q1 (numbers)\n", sine);
+      return 2;
+    }
+    st = gc_loadpath_sine(&lp, v[0], v[1], v[2], steps, msg, sizeof msg);
+  }
+  if (st) {
+    fprintf(stderr, "granucal contact: %s\n", msg);
+    return st == GC_EINVAL ? 2 : 1;
+  }
+  if (lp.tangential != GC_DRIVE_NONE && !tfd) {
+    fprintf(stderr, "granucal contact: the load path has a tangential column but no tangential "
+                    "model is selected (use --tfd)\n");
+    gc_loadpath_free(&lp);
+    return 2;
+  }
+
+  gc_contact_rec *recs = calloc(lp.n, sizeof *recs);
+  if (!recs) {
+    fprintf(stderr, "granucal contact: out of memory\n");
+    gc_loadpath_free(&lp);
+    return 1;
+  }
+  gc_contact_summary sum;
+  st = gc_contact_run(&law, &lp, recs, &sum, msg, sizeof msg);
+  if (st) {
+    fprintf(stderr, "granucal contact: %s%s%s\n", path ? path : "", path ? ": " : "", msg);
+    free(recs);
+    gc_loadpath_free(&lp);
+    return 1;
+  }
+  gc_outfile of;
+  st = gc_outfile_open(&of, out, msg, sizeof msg);
+  if (!st) {
+    st = write_csv(of.f, recs, lp.n);
+    if (st) {
+      gc_outfile_abort(&of);
+      snprintf(msg, sizeof msg, "%s: write error", out ? out : "standard output");
+    } else {
+      st = gc_outfile_commit(&of, msg, sizeof msg);
+    }
+  }
+  free(recs);
+  gc_loadpath_free(&lp);
+  if (st) {
+    fprintf(stderr, "granucal contact: %s\n", msg);
+    return 1;
+  }
+  if (!quiet) {
+    fprintf(stderr, "model: normal %s, tangential %s\n", nfd->name, tfd ? tfd->name : "none");
+    if (law.pair.P_Y > 0)
+      fprintf(stderr, "P_Y = %.6g N (A_Y = %.4f), alpha_Y = %.6g m\n", law.pair.P_Y,
+              law.pair.A_Y, law.pair.alpha_Y);
+    fprintf(stderr, "P_max = %.6g N, alpha_max = %.6g m, alpha_res = %.6g m\n", sum.P_max,
+            sum.alpha_max, sum.alpha_res);
+    fprintf(stderr, "e (energy, eq. 6.43) = %.5f  (W_load = %.6g J, W_unload = %.6g J)\n",
+            sum.e_energy, sum.W_load, sum.W_unload);
+    if (lp.tangential != GC_DRIVE_NONE)
+      fprintf(stderr, "Q_max = %.6g N, sliding steps = %ld, non-simple steps = %ld\n", sum.Q_max,
+              sum.n_sliding, sum.n_nonsimple);
+  }
+  return 0;
+}

@@ -1,0 +1,271 @@
+/* cmd_drop.c - `granucal drop`: normal impact of a sphere on a rigid plane (sec. 6.5). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_common.h"
+#include "drop_sim.h"
+#include "gc_io.h"
+
+#define GC_G 9.80665 /* standard gravity [m/s^2] */
+
+static void drop_usage(FILE *f)
+{
+  fprintf(f,
+          "usage: granucal drop [-m NFD] [-c CARD] [-s KEY=VALUE]...\n"
+          "                     (--vin V | --height H | --sweep FILE.csv)\n"
+          "                     [--dt DT | --ntcol N] [--verlet] [--gravity]\n"
+          "                     [--history FILE.csv] [-o OUT.csv] [-q]\n\n"
+          "Normal impact of one sphere (mass from the card's m or rho and R) on a rigid\n"
+          "frictionless plane, leap-frog integration (sec. 6.5.1) or velocity Verlet.  With R2 > 0\n"
+          "in the card, a head-on impact of two spheres: v_in is their relative speed and the\n"
+          "reduced mass m m2 / (m + m2) moves (m2 from the card, or rho and R2).\n\n"
+          "  -m, --model NAME    normal model (default: the card's 'model', else ep)\n"
+          "  -c, --card FILE     material card or parameter file\n"
+          "  -s, --set K=V       set one parameter (repeatable)\n"
+          "      --vin V         impact speed [m/s]\n"
+          "      --height H      drop height [m]: v_in = sqrt(2 g H), g = 9.80665 m/s^2\n"
+          "      --sweep FILE    CSV with a column v_in [m/s] or H [m]: one impact per row\n"
+          "      --dt DT         time step [s] (default 1e-6, the seed's)\n"
+          "      --ntcol N       time step = Hertz contact duration (eq. 3.22) / N (sec. 8.4.1)\n"
+          "      --verlet        velocity Verlet instead of leap-frog\n"
+          "      --gravity       gravity acts during the contact (default: none, as sec. 6.5)\n"
+          "      --history FILE  with --vin/--height: t, alpha, P, v history as CSV\n"
+          "  -o, --output FILE   results CSV (default: standard output)\n"
+          "  -q, --quiet         no summary on standard error\n"
+          "  -h, --help          this help\n\n"
+          "Output columns: v_in [m/s], v_out [m/s], e (v_out/v_in, eq. 6.42), e_energy (eq. 6.43),\n"
+          "P_max [N], alpha_max [m], alpha_res [m], t_contact [s], t_hertz [s] (eq. 3.22), dt [s].\n");
+}
+
+typedef struct {
+  FILE *f;
+} hist_ctx;
+
+static void hist_write(void *vctx, double t, double alpha, double P, double v)
+{
+  hist_ctx *h = vctx;
+  fprintf(h->f, "%.10g,%.10g,%.10g,%.10g\n", t, alpha, P, v);
+}
+
+int gc_cmd_drop(int argc, char **argv)
+{
+  static const struct option opts[] = {
+    { "model", required_argument, NULL, 'm' },   { "card", required_argument, NULL, 'c' },
+    { "set", required_argument, NULL, 's' },     { "vin", required_argument, NULL, 'V' },
+    { "height", required_argument, NULL, 'H' },  { "sweep", required_argument, NULL, 'W' },
+    { "dt", required_argument, NULL, 'D' },      { "ntcol", required_argument, NULL, 'N' },
+    { "verlet", no_argument, NULL, 'L' },        { "gravity", no_argument, NULL, 'G' },
+    { "history", required_argument, NULL, 'Y' }, { "output", required_argument, NULL, 'o' },
+    { "quiet", no_argument, NULL, 'q' },         { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 }
+  };
+  const char *prog = "granucal drop";
+  const char *nfd_name = NULL, *card = NULL, *sweep = NULL, *history = NULL, *out = NULL;
+  double vin = 0, height = 0;
+  int have_vin = 0, have_height = 0, quiet = 0, c;
+  gc_drop_cfg cfg;
+  gc_drop_cfg_default(&cfg);
+  int have_dt = 0, have_ntcol = 0;
+  char **sets = calloc((size_t)argc + 1, sizeof *sets);
+  size_t nsets = 0;
+  if (!sets)
+    return 1;
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":m:c:s:o:qh", opts, NULL)) != -1) {
+    char *end = NULL;
+    switch (c) {
+    case 'm': nfd_name = optarg; break;
+    case 'c': card = optarg; break;
+    case 's': sets[nsets++] = optarg; break;
+    case 'V': vin = strtod(optarg, &end); have_vin = 1; break;
+    case 'H': height = strtod(optarg, &end); have_height = 1; break;
+    case 'W': sweep = optarg; break;
+    case 'D': cfg.dt = strtod(optarg, &end); have_dt = 1; break;
+    case 'N': cfg.ntcol = (int)strtol(optarg, &end, 10); have_ntcol = 1; break;
+    case 'L': cfg.integrator = GC_INTEGRATOR_VERLET; break;
+    case 'G': cfg.g = GC_G; break;
+    case 'Y': history = optarg; break;
+    case 'o': out = optarg; break;
+    case 'q': quiet = 1; break;
+    case 'h': drop_usage(stdout); free(sets); return 0;
+    case ':':
+      fprintf(stderr, "%s: option '%s' needs a value\n", prog, argv[optind - 1]);
+      free(sets);
+      return 2;
+    default:
+      fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, argv[optind - 1]);
+      free(sets);
+      return 2;
+    }
+    if (end && *end) {
+      fprintf(stderr, "%s: '%s' is not a number\n", prog, optarg);
+      free(sets);
+      return 2;
+    }
+  }
+  if (optind < argc) {
+    fprintf(stderr, "%s: unexpected argument '%s'\n", prog, argv[optind]);
+    free(sets);
+    return 2;
+  }
+  if (have_vin + have_height + (sweep != NULL) != 1) {
+    fprintf(stderr, "%s: give exactly one of --vin, --height or --sweep\n", prog);
+    free(sets);
+    return 2;
+  }
+  if ((have_vin && !(vin > 0 && isfinite(vin))) || (have_height && !(height > 0 && isfinite(height)))) {
+    fprintf(stderr, "%s: %s out of range (0, inf)\n", prog, have_vin ? "--vin" : "--height");
+    free(sets);
+    return 2;
+  }
+  if (have_dt && have_ntcol) {
+    fprintf(stderr, "%s: give --dt or --ntcol, not both\n", prog);
+    free(sets);
+    return 2;
+  }
+  if (have_dt && !(cfg.dt > 0 && isfinite(cfg.dt))) {
+    fprintf(stderr, "%s: --dt = %g out of range (0, inf) s\n", prog, cfg.dt);
+    free(sets);
+    return 2;
+  }
+  if (have_ntcol) {
+    if (cfg.ntcol < 4) {
+      fprintf(stderr, "%s: --ntcol = %d out of range [4, inf)\n", prog, cfg.ntcol);
+      free(sets);
+      return 2;
+    }
+    cfg.dt = 0;
+  }
+  if (history && sweep) {
+    fprintf(stderr, "%s: --history needs a single impact (--vin or --height)\n", prog);
+    free(sets);
+    return 2;
+  }
+
+  gc_params p;
+  gc_card_extra x;
+  gc_law law;
+  int rc = gc_cli_load_params(prog, card, sets, nsets, &p, &x);
+  free(sets);
+  if (rc)
+    return rc;
+  /* Against a plane the sphere's own mass moves; for two spheres the relative motion along
+   * the line of centres has the reduced mass m1 m2 / (m1 + m2) and v_in is the relative speed. */
+  cfg.mass = gc_cli_reduced_mass(&p, &x);
+  if (!(cfg.mass > 0)) {
+    fprintf(stderr, "%s: a mass is unknown: give m [kg] (and m2 for a second sphere) or rho "
+                    "[kg/m^3] in the card or with --set\n", prog);
+    return 1;
+  }
+  gc_cli_fill_effective_mass(&p, &x);
+  if (!(p.R2 > 0) && p.E2 > 0) {
+    fprintf(stderr, "%s: body 2 is a plane (R2 = 0): it must be rigid (E2 = 0)\n", prog);
+    return 1;
+  }
+  rc = gc_cli_law(prog, nfd_name, "none", &x, &p, card, &law);
+  if (rc)
+    return rc;
+
+  /* impact speeds */
+  size_t n = 1;
+  double *speeds = NULL;
+  char msg[512];
+  if (sweep) {
+    gc_table t;
+    if (gc_table_read(sweep, &t, msg, sizeof msg)) {
+      fprintf(stderr, "%s: %s\n", prog, msg);
+      return 1;
+    }
+    int cv = gc_table_col(&t, "v_in"), ch = gc_table_col(&t, "H");
+    if ((cv < 0) == (ch < 0)) {
+      fprintf(stderr, "%s: %s:%zu: the header must name exactly one of 'v_in' [m/s] or 'H' [m]\n",
+              prog, sweep, t.header_line);
+      gc_table_free(&t);
+      return 1;
+    }
+    int col = cv >= 0 ? cv : ch;
+    const char *unit = t.units[col], *si = cv >= 0 ? "m/s" : "m";
+    if (*unit && strcmp(unit, si) != 0) {
+      fprintf(stderr, "%s: %s:%zu:%d: column '%s' is in [%s]; granucal reads SI units: use [%s]\n",
+              prog, sweep, t.header_line, col + 1, t.names[col], unit, si);
+      gc_table_free(&t);
+      return 1;
+    }
+    n = t.nrows;
+    speeds = malloc(n * sizeof *speeds);
+    if (!speeds) {
+      gc_table_free(&t);
+      return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+      double v = gc_table_get(&t, i, (size_t)col);
+      if (!(v > 0)) {
+        fprintf(stderr, "%s: %s:%zu:%d: %s = %g out of range (0, inf)\n", prog, sweep, t.line[i],
+                col + 1, cv >= 0 ? "v_in" : "H", v);
+        free(speeds);
+        gc_table_free(&t);
+        return 1;
+      }
+      speeds[i] = cv >= 0 ? v : gc_drop_speed_from_height(v, GC_G);
+    }
+    gc_table_free(&t);
+  } else {
+    speeds = malloc(sizeof *speeds);
+    if (!speeds)
+      return 1;
+    speeds[0] = have_vin ? vin : gc_drop_speed_from_height(height, GC_G);
+  }
+
+  gc_outfile of, hf;
+  int st = gc_outfile_open(&of, out, msg, sizeof msg);
+  if (st) {
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    free(speeds);
+    return 1;
+  }
+  if (history && (st = gc_outfile_open(&hf, history, msg, sizeof msg))) {
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    gc_outfile_abort(&of);
+    free(speeds);
+    return 1;
+  }
+  hist_ctx hc = { history ? hf.f : NULL };
+  if (history)
+    fprintf(hf.f, "t [s],alpha [m],P [N],v [m/s]\n");
+  fprintf(of.f, "v_in [m/s],v_out [m/s],e,e_energy,P_max [N],alpha_max [m],alpha_res [m],"
+                "t_contact [s],t_hertz [s],dt [s]\n");
+  for (size_t i = 0; i < n && !st; i++) {
+    gc_drop_result r;
+    st = gc_drop_run(&law, &cfg, speeds[i], &r, history ? hist_write : NULL, &hc);
+    if (st) {
+      fprintf(stderr, "%s: impact at v_in = %g m/s failed: %s%s\n", prog, speeds[i],
+              gc_strerror(st), st == GC_ENOCONV ? " (the sphere did not rebound)" : "");
+      break;
+    }
+    double th = law.pair.E_star > 0 ? gc_hertz_contact_time(&law.pair, cfg.mass, speeds[i]) : 0.0;
+    fprintf(of.f, "%.10g,%.10g,%.8f,%.8f,%.10g,%.10g,%.10g,%.10g,%.10g,%.6g\n", r.v_in, r.v_out,
+            r.e_vel, r.e_energy, r.P_max, r.alpha_max, r.alpha_res, r.t_contact, th, r.dt);
+    if (!quiet)
+      fprintf(stderr, "v_in = %.6g m/s: v_out = %.6g m/s, e = %.5f (energy %.5f), P_max = %.6g N, "
+                      "t_contact = %.4g s\n", r.v_in, r.v_out, r.e_vel, r.e_energy, r.P_max,
+              r.t_contact);
+  }
+  free(speeds);
+  if (st) {
+    gc_outfile_abort(&of);
+    if (history)
+      gc_outfile_abort(&hf);
+    return 1;
+  }
+  if ((history && gc_outfile_commit(&hf, msg, sizeof msg)) || gc_outfile_commit(&of, msg, sizeof msg)) {
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    gc_outfile_abort(&of);
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,64 @@
+/* gc_io.h - reading granucal's input files: material cards / parameter files (key = value)
+ * and CSV tables with a header (libcsv).  Errors name the file, line and column. */
+#ifndef GC_IO_H
+#define GC_IO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gc_model.h"
+
+/* A numeric CSV table.  The first non-comment line is the header; a column name is the text
+ * before any unit in brackets: "alpha [m]" has name "alpha" and unit "m".  Lines starting with
+ * '#' and blank lines are skipped. */
+typedef struct {
+  size_t ncols, nrows;
+  char **names;   /* ncols */
+  char **units;   /* ncols, "" if none */
+  double *v;      /* nrows * ncols, row-major */
+  size_t *line;   /* nrows: line number of each row in the file */
+  size_t header_line; /* line number of the header */
+} gc_table;
+
+int gc_table_read(const char *path, gc_table *t, char *msg, size_t msglen);
+/* index of the column with this name (case-sensitive), or -1 */
+int gc_table_col(const gc_table *t, const char *name);
+double gc_table_get(const gc_table *t, size_t row, size_t col);
+void gc_table_free(gc_table *t);
+
+/* What a material card / parameter file holds beyond gc_params. */
+typedef struct {
+  char nfd[32];     /* "model" key: normal model name, "" if not given */
+  char tfd[32];     /* "tfd" key: tangential model name, "" if not given */
+  double rho;       /* density of body 1 [kg/m^3], 0 if not given */
+  double mass;      /* mass of body 1 [kg], 0 if not given */
+  double mass2;     /* mass of body 2 when it is a sphere [kg], 0 if not given */
+} gc_card_extra;
+
+void gc_card_extra_default(gc_card_extra *x);
+/* Read "key = value" lines ('#' starts a comment) into p and x.  Unknown keys, missing '=',
+ * non-numeric or non-finite values are errors naming file:line:column. */
+int gc_card_read(const char *path, gc_params *p, gc_card_extra *x, char *msg, size_t msglen);
+/* Set one parameter by name from text (used by the card reader and by --set KEY=VALUE).
+ * Returns GC_EINVAL with a message for an unknown key or a bad value. */
+int gc_param_set(gc_params *p, gc_card_extra *x, const char *key, const char *value, char *msg,
+                 size_t msglen);
+/* Write p and x as a card that gc_card_read reads back unchanged (%.17g). */
+int gc_card_write(FILE *f, const gc_params *p, const gc_card_extra *x);
+/* List of the keys with units and meaning, for --help and the man pages. */
+void gc_card_print_keys(FILE *f);
+
+/* Atomic output: write to path.tmp, then rename on success; remove the temporary on failure,
+ * so that no partial output file is ever left behind. */
+typedef struct {
+  FILE *f;
+  char *path;
+  char *tmp;
+} gc_outfile;
+
+/* path "-" or NULL means stdout. */
+int gc_outfile_open(gc_outfile *o, const char *path, char *msg, size_t msglen);
+int gc_outfile_commit(gc_outfile *o, char *msg, size_t msglen);
+void gc_outfile_abort(gc_outfile *o);
+
+#endif

@@ -1,0 +1,69 @@
+/* main.c - the granucal command: dispatch to subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gc_model.h"
+
+static const struct {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *what;
+} commands[] = {
+  { "contact", gc_cmd_contact, "drive one contact along a load path (force or displacement)" },
+  { "drop", gc_cmd_drop, "normal impact of a sphere on a rigid plane (drop test)" },
+  { "impact", gc_cmd_impact, "oblique impacts of spinning spheres on a frictional plane" },
+  { "models", gc_cmd_models, "list the contact models" },
+};
+
+static void usage(FILE *f)
+{
+  fprintf(f, "usage: granucal COMMAND [OPTIONS]\n"
+             "       granucal --help | --version\n\n"
+             "Calibrated elasto-plastic contact models for DEM (Vu-Quoc & Zhang).\n\n"
+             "Commands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].what);
+  fprintf(f, "\n'granucal COMMAND --help' and 'man granucal-COMMAND' describe each command.\n");
+}
+
+int gc_cmd_models(int argc, char **argv)
+{
+  if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    printf("usage: granucal models\nList the contact models: name, parts (N normal, T "
+           "tangential) and source.\n");
+    return 0;
+  }
+  if (argc > 1) {
+    fprintf(stderr, "granucal models: unexpected argument '%s'\n", argv[1]);
+    return 2;
+  }
+  for (size_t i = 0; i < gc_model_count(); i++) {
+    const gc_model *m = gc_model_at(i);
+    printf("%-10s %c%c  %s\n", m->name, (m->flags & GC_MODEL_NORMAL) ? 'N' : '-',
+           (m->flags & GC_MODEL_TANGENTIAL) ? 'T' : '-', m->description);
+  }
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    usage(stdout);
+    return 0;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("granucal %s\n", GC_VERSION);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(argv[1], commands[i].name) == 0)
+      return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "granucal: unknown command '%s'\n\n", argv[1]);
+  usage(stderr);
+  return 2;
+}

@@ -1,0 +1,20 @@
+/* gc_test.h - CUnit suites of granucal; each adds its suite(s) to the registry. */
+#ifndef GC_TEST_H
+#define GC_TEST_H
+
+#include <CUnit/CUnit.h>
+
+int gc_test_add_nfd(void);
+int gc_test_add_tfd(void);
+int gc_test_add_io(void);
+int gc_test_add_contact(void);
+int gc_test_add_drop(void);
+
+/* |a - b| <= rel |b| */
+#define GC_ASSERT_REL(a, b, rel) CU_ASSERT_DOUBLE_EQUAL((a), (b), (rel) * fabs((double)(b)))
+
+#ifndef GC_DATADIR
+#define GC_DATADIR "data"
+#endif
+
+#endif

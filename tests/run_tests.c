@@ -1,0 +1,34 @@
+/* run_tests.c - runs every CUnit suite and prints CUnit's run summary.  Exits non-zero on any
+ * failure, and also when no test ran, so an empty run cannot pass unnoticed. */
+#include <stdio.h>
+
+#include <CUnit/Basic.h>
+
+#include "gc_test.h"
+
+int main(void)
+{
+  if (CU_initialize_registry() != CUE_SUCCESS)
+    return CU_get_error();
+  int (*adders[])(void) = { gc_test_add_nfd, gc_test_add_io,
+                            gc_test_add_contact, gc_test_add_drop };
+  for (size_t i = 0; i < sizeof adders / sizeof adders[0]; i++) {
+    if (adders[i]() != CUE_SUCCESS) {
+      fprintf(stderr, "run_tests: cannot register suite %zu: %s\n", i, CU_get_error_msg());
+      CU_cleanup_registry();
+      return 1;
+    }
+  }
+  CU_basic_set_mode(CU_BRM_VERBOSE);
+  CU_basic_run_tests();
+  unsigned ran = CU_get_number_of_tests_run();
+  unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
+  unsigned afail = CU_get_number_of_failures();
+  CU_cleanup_registry();
+  printf("\n");
+  if (ran == 0) {
+    fprintf(stderr, "run_tests: no test was executed\n");
+    return 1;
+  }
+  return (failed || afail) ? 1 : 0;
+}
