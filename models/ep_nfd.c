@@ -9,6 +9,7 @@
  * The tangential part of the "ep" model is the elasto-plastic TFD (ch. 8, models/ep_tfd.c),
  * which receives K_T0 = 4 a_ep (E*)_ep (1-nu)/(2-nu) (eq. 8.5) from this file. */
 #include "gc_internal.h"
+#include "tfd_core.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,7 +35,7 @@ static int ep_check(const gc_params *p, char *msg, size_t n)
     snprintf(msg, n, "reload = %d out of range {0 (continuous), 1 (literal)}", p->reload);
     return GC_EINVAL;
   }
-  return GC_SUCCESS;
+  return gc_ep_tfd_check(p, msg, n); /* the "ep" model carries its TFD (ch. 8) */
 }
 
 static int ep_setup(gc_pair *pair, char *msg, size_t n)
@@ -228,9 +229,9 @@ static int ep_normal_step(const gc_pair *pair, gc_state *s, double alpha, double
 const gc_model gc_model_ep = {
   .name = "ep",
   .description = "Vu-Quoc-Zhang elasto-plastic NFD (ch. 6, Alg. 6.1/6.2) and TFD (ch. 8, Alg. 8.1)",
-  .flags = GC_MODEL_NORMAL,
+  .flags = GC_MODEL_NORMAL | GC_MODEL_TANGENTIAL,
   .check = ep_check,
   .setup = ep_setup,
   .normal_step = ep_normal_step,
-  .tangential_step = NULL,
+  .tangential_step = gc_ep_tfd_step,
 };

@@ -3,11 +3,12 @@
 
 #include <string.h>
 
-extern const gc_model gc_model_hertz, gc_model_lsd, gc_model_tsuji, gc_model_thornton,
-    gc_model_ep;
+extern const gc_model gc_model_hertz, gc_model_lsd, gc_model_tsuji, gc_model_walton_braun,
+    gc_model_thornton, gc_model_md, gc_model_vqz, gc_model_ep;
 
 static const gc_model *const models[] = {
-  &gc_model_hertz, &gc_model_lsd, &gc_model_tsuji, &gc_model_thornton, &gc_model_ep,
+  &gc_model_hertz, &gc_model_lsd, &gc_model_tsuji, &gc_model_walton_braun,
+  &gc_model_thornton, &gc_model_md, &gc_model_vqz, &gc_model_ep,
 };
 
 size_t gc_model_count(void) { return sizeof models / sizeof models[0]; }

@@ -200,6 +200,7 @@ int gc_cmd_contact(int argc, char **argv)
     return 1;
   }
   gc_contact_summary sum;
+  const int tangential = lp.tangential; /* lp is freed before the summary is printed */
   st = gc_contact_run(&law, &lp, recs, &sum, msg, sizeof msg);
   if (st) {
     fprintf(stderr, "granucal contact: %s%s%s\n", path ? path : "", path ? ": " : "", msg);
@@ -233,7 +234,7 @@ int gc_cmd_contact(int argc, char **argv)
             sum.alpha_max, sum.alpha_res);
     fprintf(stderr, "e (energy, eq. 6.43) = %.5f  (W_load = %.6g J, W_unload = %.6g J)\n",
             sum.e_energy, sum.W_load, sum.W_unload);
-    if (lp.tangential != GC_DRIVE_NONE)
+    if (tangential != GC_DRIVE_NONE)
       fprintf(stderr, "Q_max = %.6g N, sliding steps = %ld, non-simple steps = %ld\n", sum.Q_max,
               sum.n_sliding, sum.n_nonsimple);
   }

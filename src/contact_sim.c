@@ -10,6 +10,7 @@
 #include <gsl/gsl_roots.h>
 
 #include "gc_io.h"
+#include "tangential_drive.h"
 
 int gc_loadpath_alloc(gc_loadpath *lp, size_t n, int with_tangential)
 {
@@ -337,7 +338,7 @@ int gc_contact_run(const gc_law *law, const gc_loadpath *lp, gc_contact_rec *rec
       double d = lp->y[i] - delta_prev;
       st = gc_law_tangential(law, &s, &nout, d, dt > 0 ? d / dt : 0.0, 0.0, &tout);
     } else if (lp->tangential == GC_DRIVE_Q) {
-      st = GC_ENOTSUP;
+      st = gc_tangential_solve_force(law, &s, &nout, lp->y[i], dt, 0.0, &tout, NULL);
     }
     if (st) {
       snprintf(msg, n, "step %zu (t = %g): tangential model '%s' failed: %s%s", i, lp->t[i],

@@ -13,6 +13,7 @@ static const struct {
   { "contact", gc_cmd_contact, "drive one contact along a load path (force or displacement)" },
   { "drop", gc_cmd_drop, "normal impact of a sphere on a rigid plane (drop test)" },
   { "impact", gc_cmd_impact, "oblique impacts of spinning spheres on a frictional plane" },
+  { "fit", gc_cmd_fit, "calibrate the elasto-plastic model from compression and drop tests" },
   { "models", gc_cmd_models, "list the contact models" },
 };
 

@@ -65,6 +65,14 @@ printf 'R = 0.1\nE = seventy\n' >"$tmp/bad.card"
 expect "bad card value" 1 "bad.card:2:5: parameter 'E'" -- "$G" contact -c "$tmp/bad.card" --ramp 100
 expect "missing card" 1 "cannot open" -- "$G" contact -c "$tmp/none.card" --ramp 100
 expect "no load path" 2 "exactly one load path" -- "$G" contact -c "$D/materials/aluminium.card"
+expect "unreachable Q" 1 "cannot be reached" -- \
+  "$G" contact -m hertz -t vqz -c "$D/materials/aluminium.card" -s mu=0.1 --sine 150,100,40 -n 200
+
+# sec. 5.3 experiment 2 runs (P, Q sinusoidal) and reports the non-simple steps
+expect "sine path vqz" 0 "non-simple steps = 0" -- \
+  "$G" contact -m hertz -t vqz -c "$D/materials/aluminium.card" -s E=2.5e8 -s mu=0.5 \
+  --sine 150,50,40 -n 2000 -o "$tmp/sine.csv"
+
 # drop test: the seed's aluminium impact at 0.10 m/s (sec. 6.5.2: e = 0.6143)
 expect "drop aluminium" 0 "e = 0.61" -- "$G" drop -c "$D/materials/aluminium.card" --vin 0.1 -o "$tmp/d.csv"
 grep -v '^rho' "$D/materials/aluminium.card" >"$tmp/nomass.card"
@@ -77,6 +85,36 @@ printf 'H [m]\n0.148\n0.289\n0.508\n' >"$tmp/h.csv"
 expect "drop sweep soybean" 0 "e = 0.662" -- \
   "$G" drop -c "$D/materials/soybean-seed.card" --sweep "$tmp/h.csv" --ntcol 40 -o "$tmp/sweep.csv"
 [ "$(wc -l <"$tmp/sweep.csv")" -eq 4 ] && ok "sweep CSV has 3 rows" || ko "sweep CSV rows"
+
+# fit (appendix E): bad data -> file:line:column, exit 1, no output; bundled data -> a parameter
+# file that `granucal drop -c` reads; Algorithm D.1 prints its iteration history
+S="$D/soybean"
+expect "fit help" 0 "Algorithm D.1" -- "$G" fit --help
+printf 'alpha [m],P [N]\n1e-6,0.1\n2e-6,x\n' >"$tmp/badc.csv"
+expect "fit bad cell file:line:col" 1 "badc.csv:3:2: column 'P'" -- \
+  "$G" fit -c "$S/soybean.card" "$tmp/badc.csv" "$S/drops.csv" -o "$tmp/f1.params"
+[ ! -e "$tmp/f1.params" ] && ok "fit: no output after bad CSV" || ko "fit: output left after bad CSV"
+printf 'alpha [m],P [N]\n1e-6,0.1\n2e-6,-0.3\n' >"$tmp/negc.csv"
+expect "fit negative force" 1 "negc.csv:3:2: negative force" -- \
+  "$G" fit -c "$S/soybean.card" "$tmp/negc.csv" -o "$tmp/f1.params"
+printf 'H [m],e\n0.148,1.3\n' >"$tmp/bade.csv"
+expect "fit e out of range" 1 "bade.csv:2:2: e = 1.3 out of range" -- \
+  "$G" fit -c "$S/soybean.card" "$tmp/bade.csv" -o "$tmp/f1.params"
+expect "fit unknown --fix" 2 "unknown parameter" -- "$G" fit -c "$S/soybean.card" "$S/drops.csv" --fix Young=1
+expect "fit bad bounds" 1 "P_Y: bounds" -- \
+  "$G" fit -c "$S/soybean.card" "$S/drops.csv" --bounds P_Y=0.5:1 -o "$tmp/f1.params"
+[ ! -e "$tmp/f1.params" ] && ok "fit: no output after bad settings" || ko "fit: output left after bad settings"
+ls "$tmp" | grep -q '\.tmp' && ko "fit: temporary file left" || ok "fit: no temporary file left"
+expect "fit soybean" 0 "E and nu are NOT separable" -- \
+  "$G" fit -c "$S/soybean.card" "$S/compression.csv" "$S/drops.csv" --fix nu=0.4 -o "$tmp/soy.params"
+expect "drop reads the fitted file" 0 "e = 0.74" -- "$G" drop -c "$tmp/soy.params" --vin 1.705 -o "$tmp/d2.csv"
+expect "contact reads the fitted file" 0 "e (energy" -- \
+  "$G" contact -c "$tmp/soy.params" --ramp 1 -o "$tmp/c2.csv"
+expect "fit sd history" 0 "Algorithm D.1 (steepest descent)" -- \
+  "$G" fit -A sd -c "$S/soybean.card" "$S/compression.csv" "$S/drops.csv" -o "$tmp/sd.params"
+expect "fit report" 0 "report written" -- \
+  "$G" fit -c "$S/soybean.card" "$S/compression.csv" "$S/drops.csv" --report "$tmp/rep"
+[ -s "$tmp/rep/summary.txt" ] && [ -s "$tmp/rep/fit.params" ] && ok "fit report files" || ko "fit report files"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -10,6 +10,7 @@ int gc_test_add_io(void);
 int gc_test_add_contact(void);
 int gc_test_add_drop(void);
 int gc_test_add_impact(void);
+int gc_test_add_fit(void);
 
 /* |a - b| <= rel |b| */
 #define GC_ASSERT_REL(a, b, rel) CU_ASSERT_DOUBLE_EQUAL((a), (b), (rel) * fabs((double)(b)))

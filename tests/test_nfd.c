@@ -509,7 +509,7 @@ static void test_reject_parameters(void)
  * as its tangential part and vice versa. */
 static void test_registry(void)
 {
-  CU_ASSERT(gc_model_count() >= 5);
+  CU_ASSERT(gc_model_count() >= 8);
   for (size_t i = 0; i < gc_model_count(); i++) {
     const gc_model *m = gc_model_at(i);
     CU_ASSERT_PTR_NOT_NULL(m->check);

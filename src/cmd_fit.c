@@ -1,0 +1,436 @@
+/* cmd_fit.c - `granucal fit`: calibrate the elasto-plastic NFD model from single-particle
+ * compression and drop tests (dissertation appendix E); see fit.h. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_common.h"
+#include "fit.h"
+#include "gc_io.h"
+
+#define GC_G 9.80665 /* standard gravity [m/s^2] */
+
+static void fit_usage(FILE *f)
+{
+  fprintf(f,
+          "usage: granucal fit [-c] CARD [-s KEY=VALUE]... DATA.csv... [-o OUT.params]\n"
+          "                    [-A ALGORITHM] [--fix NAME[=VALUE]]... [--free NAME|all]...\n"
+          "                    [--bounds NAME=LO:HI]... [--w-a W] [--w-e W] [--point-weights none|n|sd]\n"
+          "                    [--eps EPS] [--delta DELTA] [--max-iter N] [--max-evals N]\n"
+          "                    [--polish ALGORITHM|none] [--starts N] [--seed S]\n"
+          "                    [--dt DT] [--gravity] [--report DIR] [-v] [-q]\n\n"
+          "Find the parameters E, nu, P_Y, C_a, K_c of the elasto-plastic normal contact model 'ep'\n"
+          "(Vu-Quoc & Zhang) that minimise the objective of appendix E,\n"
+          "  F = w_a F_a / F_a(trial) + w_e F_e / F_e(trial),  F_a = sum (P_model(alpha_i) - P_i)^2,\n"
+          "  F_e = sum (e_model(v_in,k) - e_k)^2,\n"
+          "for a sphere (radius R, mass m from the card) on a rigid plane: P_model from the model's\n"
+          "loading curve, e_model from a simulated drop (leap-frog, dt = 1e-6 s).  The trial values\n"
+          "are the card's (and -s) values.  The result is written as a parameter file that\n"
+          "`granucal contact -c` and `granucal drop -c` read unchanged; a summary with the\n"
+          "residual of every data point and an identifiability analysis goes to standard error.\n\n"
+          "Data files (CSV with a header naming columns and units; the kind is told by the header;\n"
+          "an argument ending in .card or .params is the material card):\n"
+          "  compression: alpha [m] (single-side displacement) or approach [m] (platen approach,\n"
+          "               alpha = approach/2), P [N]\n"
+          "  drops:       v_in [m/s] and/or H [m] (v_in = sqrt(2 g H)), e, optionally n (repeat\n"
+          "               count) or sd (standard deviation of e)\n\n"
+          "  -c, --card FILE        material card: R [m], m [kg] (or rho), trial E, nu, P_Y (or sY),\n"
+          "                         C_a, K_c\n"
+          "  -s, --set K=V          set a card value (repeatable), e.g. an initial value\n"
+          "      --compression FILE  compression data (instead of a positional file)\n"
+          "      --drops FILE       drop data (instead of a positional file)\n"
+          "  -o, --output FILE      parameter file (default: standard output)\n"
+          "  -A, --algorithm NAME   solver (default lm):\n");
+  for (int a = 0; a < GC_FIT_NALG; a++)
+    fprintf(f, "                           %-11s %s\n", gc_fit_alg_name(a), gc_fit_alg_description(a));
+  fprintf(f,
+          "      --fix NAME[=V]     hold a parameter (E, nu, P_Y, C_a, K_c) at V or its initial value\n"
+          "      --free NAME|all    fit a parameter (default: all five, as appendix E)\n"
+          "      --bounds NAME=LO:HI  bounds (default: initial value / 10 to * 10; nu 0.05 to 0.49)\n"
+          "      --w-a W, --w-e W   weights of eq. E.5 (default 0.1 and 0.9, the seed's)\n"
+          "      --point-weights none|n|sd  weigh the drops by the repeat count or 1/sd^2 (default\n"
+          "                         none, as appendix E)\n"
+          "      --eps EPS          sd: tolerance on |F_new - F_old| (default 1e-3, the seed's)\n"
+          "      --delta DELTA      sd: relative step and difference (default 0.01)\n"
+          "      --max-iter N       sd: iteration limit (default 1000)\n"
+          "      --max-evals N      evaluation budget per start (default 400 per free parameter;\n"
+          "                         600 for direct and crs2, of which 1/3 polishes)\n"
+          "      --polish NAME|none local solver after direct or crs2 (default bobyqa)\n"
+          "      --starts N         multi-start: N starts, the first at the initial values, the\n"
+          "                         others log-uniform within the bounds (default 1)\n"
+          "      --seed S           seed of the multi-start and CRS2 random numbers (default 1)\n"
+          "      --dt DT            drop simulation time step [s] (default 1e-6)\n"
+          "      --gravity          gravity acts during the impacts (default: none, as sec. 6.5)\n"
+          "      --report DIR       write summary.txt, fit.params, CSVs and gnuplot PNGs (P-alpha,\n"
+          "                         e-v_in, objective history) into DIR\n"
+          "  -v, --verbose          print the iteration history of every solver (sd: always)\n"
+          "  -q, --quiet            no summary, no history\n"
+          "  -h, --help             this help\n\n"
+          "E and nu act only through E* = E/(1-nu^2): fix one (e.g. --fix nu=0.4).\n"
+          "Exit status: 0 success, 1 bad input file or parameter or failed fit, 2 usage error.\n\n"
+          "Example:\n"
+          "  granucal fit -c data/soybean/soybean.card data/soybean/compression.csv \\\n"
+          "      data/soybean/drops.csv --fix nu=0.4 -o soybean.params\n");
+}
+
+static int parse_num(const char *s, double *v)
+{
+  char *end;
+  *v = strtod(s, &end);
+  return end != s && !*end && isfinite(*v);
+}
+
+enum { OPT_FIX = 256, OPT_FREE, OPT_BOUNDS, OPT_WA, OPT_WE, OPT_PW, OPT_EPS, OPT_DELTA,
+       OPT_MAXIT, OPT_MAXEV, OPT_POLISH, OPT_STARTS, OPT_SEED, OPT_DT, OPT_GRAV, OPT_REPORT,
+       OPT_COMP, OPT_DROPS };
+
+typedef struct {
+  int kind; /* OPT_FIX, OPT_FREE, OPT_BOUNDS */
+  char *arg;
+} par_op;
+
+int gc_cmd_fit(int argc, char **argv)
+{
+  static const struct option opts[] = {
+    { "card", required_argument, NULL, 'c' },      { "set", required_argument, NULL, 's' },
+    { "output", required_argument, NULL, 'o' },    { "algorithm", required_argument, NULL, 'A' },
+    { "fix", required_argument, NULL, OPT_FIX },    { "free", required_argument, NULL, OPT_FREE },
+    { "bounds", required_argument, NULL, OPT_BOUNDS }, { "w-a", required_argument, NULL, OPT_WA },
+    { "w-e", required_argument, NULL, OPT_WE },     { "point-weights", required_argument, NULL, OPT_PW },
+    { "eps", required_argument, NULL, OPT_EPS },    { "delta", required_argument, NULL, OPT_DELTA },
+    { "max-iter", required_argument, NULL, OPT_MAXIT },
+    { "max-evals", required_argument, NULL, OPT_MAXEV },
+    { "polish", required_argument, NULL, OPT_POLISH },
+    { "starts", required_argument, NULL, OPT_STARTS }, { "seed", required_argument, NULL, OPT_SEED },
+    { "dt", required_argument, NULL, OPT_DT },      { "gravity", no_argument, NULL, OPT_GRAV },
+    { "report", required_argument, NULL, OPT_REPORT },
+    { "compression", required_argument, NULL, OPT_COMP },
+    { "drops", required_argument, NULL, OPT_DROPS },
+    { "verbose", no_argument, NULL, 'v' },          { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },             { NULL, 0, NULL, 0 }
+  };
+  const char *prog = "granucal fit";
+  const char *card = NULL, *out = NULL, *report = NULL, *comp = NULL, *drops = NULL;
+  double w_a = 0.1, w_e = 0.9, dt = 1e-6;
+  int point_weights = GC_FIT_PW_NONE, gravity = 0, verbose = 0, quiet = 0, c;
+  gc_fit_options o;
+  gc_fit_options_default(&o);
+  char **sets = calloc((size_t)argc + 1, sizeof *sets);
+  par_op *ops = calloc((size_t)argc + 1, sizeof *ops);
+  size_t nsets = 0, nops = 0;
+  int rc = 0;
+  if (!sets || !ops) {
+    free(sets);
+    free(ops);
+    return 1;
+  }
+#define USAGE_FAIL(...)                                                                            \
+  do {                                                                                             \
+    fprintf(stderr, "%s: ", prog);                                                                 \
+    fprintf(stderr, __VA_ARGS__);                                                                  \
+    fprintf(stderr, "\n");                                                                         \
+    rc = 2;                                                                                        \
+    goto done;                                                                                     \
+  } while (0)
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":c:s:o:A:vqh", opts, NULL)) != -1) {
+    double v;
+    switch (c) {
+    case 'c': card = optarg; break;
+    case 's': sets[nsets++] = optarg; break;
+    case 'o': out = optarg; break;
+    case 'A':
+      o.algorithm = gc_fit_alg_lookup(optarg);
+      if (o.algorithm < 0)
+        USAGE_FAIL("unknown algorithm '%s' (see --help)", optarg);
+      break;
+    case OPT_FIX:
+    case OPT_FREE:
+    case OPT_BOUNDS:
+      ops[nops].kind = c;
+      ops[nops++].arg = optarg;
+      break;
+    case OPT_WA:
+    case OPT_WE:
+      if (!parse_num(optarg, &v) || v < 0)
+        USAGE_FAIL("--%s = '%s' out of range [0, inf)", c == OPT_WA ? "w-a" : "w-e", optarg);
+      *(c == OPT_WA ? &w_a : &w_e) = v;
+      break;
+    case OPT_PW:
+      if (strcmp(optarg, "none") == 0)
+        point_weights = GC_FIT_PW_NONE;
+      else if (strcmp(optarg, "n") == 0)
+        point_weights = GC_FIT_PW_COUNT;
+      else if (strcmp(optarg, "sd") == 0)
+        point_weights = GC_FIT_PW_SD;
+      else
+        USAGE_FAIL("--point-weights '%s': use none, n or sd", optarg);
+      break;
+    case OPT_EPS:
+      if (!parse_num(optarg, &o.sd_eps) || !(o.sd_eps > 0))
+        USAGE_FAIL("--eps = '%s' out of range (0, inf)", optarg);
+      break;
+    case OPT_DELTA:
+      if (!parse_num(optarg, &o.sd_delta) || !(o.sd_delta > 0 && o.sd_delta < 1))
+        USAGE_FAIL("--delta = '%s' out of range (0, 1)", optarg);
+      break;
+    case OPT_MAXIT:
+    case OPT_MAXEV:
+      if (!parse_num(optarg, &v) || !(v >= 1 && v <= 1e9) || v != floor(v))
+        USAGE_FAIL("--%s = '%s' out of range [1, 1e9] (an integer)",
+                   c == OPT_MAXIT ? "max-iter" : "max-evals", optarg);
+      *(c == OPT_MAXIT ? &o.sd_max_iter : &o.max_evals) = (long)v;
+      break;
+    case OPT_POLISH:
+      if (strcmp(optarg, "none") == 0)
+        o.polish = -1;
+      else if ((o.polish = gc_fit_alg_lookup(optarg)) < 0 || gc_fit_alg_is_global(o.polish))
+        USAGE_FAIL("--polish '%s': use a local algorithm (lm, sd, bobyqa, neldermead, sbplx) or none",
+                   optarg);
+      break;
+    case OPT_STARTS:
+      if (!parse_num(optarg, &v) || !(v >= 1 && v <= 100000) || v != floor(v))
+        USAGE_FAIL("--starts = '%s' out of range [1, 100000] (an integer)", optarg);
+      o.starts = (int)v;
+      break;
+    case OPT_SEED:
+      if (!parse_num(optarg, &v) || !(v >= 0 && v <= 4294967295.0) || v != floor(v))
+        USAGE_FAIL("--seed = '%s' out of range [0, 4294967295] (an integer)", optarg);
+      o.seed = (unsigned long)v;
+      break;
+    case OPT_DT:
+      if (!parse_num(optarg, &dt) || !(dt > 0 && dt < 1))
+        USAGE_FAIL("--dt = '%s' out of range (0, 1) s", optarg);
+      break;
+    case OPT_GRAV: gravity = 1; break;
+    case OPT_REPORT: report = optarg; break;
+    case OPT_COMP: comp = optarg; break;
+    case OPT_DROPS: drops = optarg; break;
+    case 'v': verbose = 1; break;
+    case 'q': quiet = 1; break;
+    case 'h': fit_usage(stdout); goto done;
+    case ':': USAGE_FAIL("option '%s' needs a value", argv[optind - 1]);
+    default: USAGE_FAIL("unknown option '%s' (see --help)", argv[optind - 1]);
+    }
+  }
+  if (o.algorithm == GC_FIT_SD && o.polish == GC_FIT_SD)
+    o.polish = GC_FIT_BOBYQA;
+  if ((o.polish == GC_FIT_LM || o.polish == GC_FIT_SD) && gc_fit_alg_is_global(o.algorithm))
+    USAGE_FAIL("--polish: the polishing solver is an NLopt one (bobyqa, neldermead, sbplx) or none");
+  /* positional data files: the kind from the header */
+  char msg[1024];
+  for (int i = optind; i < argc; i++) {
+    size_t al = strlen(argv[i]);
+    if ((al > 5 && strcmp(argv[i] + al - 5, ".card") == 0) ||
+        (al > 7 && strcmp(argv[i] + al - 7, ".params") == 0)) {
+      /* a material card among the data files: the card, unless -c gave one */
+      if (card && strcmp(card, argv[i]) != 0)
+        USAGE_FAIL("two material cards: '%s' (-c) and '%s'", card, argv[i]);
+      card = argv[i];
+      continue;
+    }
+    int kind = gc_fit_csv_kind(argv[i], msg, sizeof msg);
+    if (kind <= 0) {
+      fprintf(stderr, "%s: %s\n", prog, msg);
+      rc = 1;
+      goto done;
+    }
+    const char **slot = kind == 1 ? &comp : &drops;
+    if (*slot)
+      USAGE_FAIL("two %s data files: '%s' and '%s'", kind == 1 ? "compression" : "drop", *slot,
+                 argv[i]);
+    *slot = argv[i];
+  }
+  if (!comp && !drops)
+    USAGE_FAIL("no data: give a compression and/or a drop CSV file (see --help)");
+
+  gc_params p;
+  gc_card_extra x;
+  rc = gc_cli_load_params(prog, card, sets, nsets, &p, &x);
+  if (rc)
+    goto done;
+  if (x.nfd[0] && strcmp(x.nfd, "ep") != 0) {
+    fprintf(stderr, "%s: %s: the card names model '%s'; granucal fit calibrates the elasto-plastic "
+                    "model 'ep'\n", prog, card ? card : "--set", x.nfd);
+    rc = 1;
+    goto done;
+  }
+  double mass = gc_cli_mass(&p, &x);
+  if (!(p.R1 > 0)) {
+    fprintf(stderr, "%s: the particle radius is unknown: give R [m] in the card (-c) or with -s\n",
+            prog);
+    rc = 1;
+    goto done;
+  }
+  if (!(mass > 0) && drops) {
+    fprintf(stderr, "%s: the particle mass is unknown: give m [kg] or rho [kg/m^3] in the card or "
+                    "with -s\n", prog);
+    rc = 1;
+    goto done;
+  }
+  if (!(mass > 0))
+    mass = 1.0; /* unused without drops */
+
+  gc_fit_data data;
+  memset(&data, 0, sizeof data);
+  if ((comp && gc_fit_read_compression(&data, comp, msg, sizeof msg)) ||
+      (drops && gc_fit_read_drops(&data, drops, GC_G, msg, sizeof msg))) {
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    gc_fit_data_free(&data);
+    rc = 1;
+    goto done;
+  }
+
+  gc_fit_setup set;
+  if (gc_fit_setup_default(&set, &p, mass, msg, sizeof msg)) {
+    fprintf(stderr, "%s: %s%s%s\n", prog, card ? card : "", card ? ": " : "", msg);
+    gc_fit_data_free(&data);
+    rc = 1;
+    goto done;
+  }
+  set.w_a = w_a;
+  set.w_e = w_e;
+  set.point_weights = point_weights;
+  set.drop.dt = dt;
+  set.drop.g = gravity ? GC_G : 0.0;
+  for (size_t i = 0; i < nops && !rc; i++) {
+    char *arg = ops[i].arg, *eq = strchr(arg, '=');
+    char name[32];
+    size_t nl = eq ? (size_t)(eq - arg) : strlen(arg);
+    snprintf(name, sizeof name, "%.*s", (int)(nl < sizeof name ? nl : sizeof name - 1), arg);
+    if (ops[i].kind == OPT_FREE && strcmp(name, "all") == 0 && !eq) {
+      for (int j = 0; j < GC_FIT_NPAR; j++)
+        set.is_free[j] = 1;
+      continue;
+    }
+    int j = gc_fit_par_lookup(name);
+    if (j < 0) {
+      fprintf(stderr, "%s: --%s '%s': unknown parameter (E, nu, P_Y, C_a, K_c)\n", prog,
+              ops[i].kind == OPT_FIX ? "fix" : ops[i].kind == OPT_FREE ? "free" : "bounds", name);
+      rc = 2;
+      break;
+    }
+    double v, lo, hi;
+    switch (ops[i].kind) {
+    case OPT_FIX:
+      if (eq) {
+        if (!parse_num(eq + 1, &v)) {
+          fprintf(stderr, "%s: --fix %s: '%s' is not a finite number\n", prog, name, eq + 1);
+          rc = 2;
+          break;
+        }
+        set.trial[j] = v;
+      }
+      set.is_free[j] = 0;
+      break;
+    case OPT_FREE:
+      if (eq) {
+        fprintf(stderr, "%s: --free %s: no value expected (set the initial value with -s)\n", prog,
+                arg);
+        rc = 2;
+        break;
+      }
+      set.is_free[j] = 1;
+      break;
+    default: { /* bounds NAME=LO:HI */
+      char *colon = eq ? strchr(eq + 1, ':') : NULL;
+      if (colon)
+        *colon = 0;
+      int okb = colon && parse_num(eq + 1, &lo) && parse_num(colon + 1, &hi);
+      if (colon)
+        *colon = ':';
+      if (!okb) {
+        fprintf(stderr, "%s: --bounds '%s': expected NAME=LO:HI with numbers\n", prog, arg);
+        rc = 2;
+        break;
+      }
+      set.lo[j] = lo;
+      set.hi[j] = hi;
+    }
+    }
+  }
+  if (rc) {
+    gc_fit_data_free(&data);
+    goto done;
+  }
+  gc_fit_problem pb;
+  if (gc_fit_problem_init(&pb, &set, &data, msg, sizeof msg)) {
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    gc_fit_data_free(&data);
+    rc = 1;
+    goto done;
+  }
+  if (!quiet && (verbose || o.algorithm == GC_FIT_SD))
+    o.log = stderr;
+  gc_fit_result res;
+  gc_fit_ident id;
+  int have_id = 0;
+  int st = gc_fit_run(&pb, &o, &res, msg, sizeof msg);
+  if (st) {
+    fprintf(stderr, "%s: the fit failed: %s\n", prog, msg);
+    rc = 1;
+  } else {
+    have_id = gc_fit_identify(&pb, res.p, 1e-4, &id, msg, sizeof msg) == GC_SUCCESS;
+    if (!have_id)
+      fprintf(stderr, "%s: warning: %s\n", prog, msg);
+    if (!quiet) {
+      if (o.log)
+        fprintf(stderr, "\n");
+      gc_fit_print_summary(stderr, &pb, &o, &res, have_id ? &id : NULL);
+    }
+    /* provenance comment: the command line */
+    char comment[600];
+    size_t cl = (size_t)snprintf(comment, sizeof comment, "command: granucal fit");
+    for (int i = 1; i < argc && cl < sizeof comment; i++)
+      cl += (size_t)snprintf(comment + cl, sizeof comment - cl, " %s", argv[i]);
+    for (char *q = comment; *q; q++)
+      if (*q == '\n' || *q == '\r')
+        *q = ' ';
+    gc_outfile of;
+    if (report) {
+      int warn = 0;
+      if (gc_fit_write_report(report, &pb, &o, &res, have_id ? &id : NULL, &x, comment, &warn, msg,
+                              sizeof msg)) {
+        fprintf(stderr, "%s: %s\n", prog, msg);
+        rc = 1;
+      } else {
+        if (warn)
+          fprintf(stderr, "%s: warning: gnuplot failed or is not installed (on Debian: apt-get "
+                          "install gnuplot-nox): %s has no PNGs; run 'gnuplot plot-fit.gp' there\n",
+                  prog, report);
+        if (!quiet)
+          fprintf(stderr, "report written to %s/\n", report);
+      }
+    }
+    if (!rc && (out || !report)) {
+      if (gc_outfile_open(&of, out, msg, sizeof msg)) {
+        fprintf(stderr, "%s: %s\n", prog, msg);
+        rc = 1;
+      } else if (gc_fit_write_params(of.f, &pb, &res, &x, comment)) {
+        fprintf(stderr, "%s: %s: write error\n", prog, out ? out : "standard output");
+        gc_outfile_abort(&of);
+        rc = 1;
+      } else if (gc_outfile_commit(&of, msg, sizeof msg)) {
+        fprintf(stderr, "%s: %s\n", prog, msg);
+        gc_outfile_abort(&of);
+        rc = 1;
+      } else if (out && !quiet) {
+        fprintf(stderr, "parameters written to %s\n", out);
+      }
+    }
+  }
+  if (have_id)
+    gc_fit_ident_free(&id);
+  gc_fit_result_free(&res);
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&data);
+done:
+  free(sets);
+  free(ops);
+  return rc;
+#undef USAGE_FAIL
+}

@@ -1,0 +1,687 @@
+/* fit.c - calibration data, the parameter vector and the objective of appendix E
+ * (eq. E.1-E.7); see fit.h.  The solvers are in fit_solve.c, the identifiability analysis in
+ * fit_ident.c, the reports in fit_report.c. */
+#include "fit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "gc_io.h"
+
+#define GC_G 9.80665 /* standard gravity [m/s^2], as `granucal drop` */
+
+static const char *const par_names[GC_FIT_NPAR] = { "E", "nu", "P_Y", "C_a", "K_c" };
+static const char *const par_units[GC_FIT_NPAR] = { "Pa", "-", "N", "m/N", "1/N" };
+
+const char *gc_fit_par_name(int j) { return j >= 0 && j < GC_FIT_NPAR ? par_names[j] : "?"; }
+const char *gc_fit_par_unit(int j) { return j >= 0 && j < GC_FIT_NPAR ? par_units[j] : "?"; }
+
+int gc_fit_par_lookup(const char *name)
+{
+  for (int j = 0; j < GC_FIT_NPAR; j++)
+    if (strcmp(name, par_names[j]) == 0)
+      return j;
+  if (strcmp(name, "E1") == 0)
+    return GC_FIT_E;
+  if (strcmp(name, "nu1") == 0)
+    return GC_FIT_NU;
+  return -1;
+}
+
+/* ---------------------------------------------------------------- data */
+
+static void free_comp(gc_fit_data *d)
+{
+  free(d->alpha);
+  free(d->P);
+  free(d->comp_line);
+  d->alpha = d->P = NULL;
+  d->comp_line = NULL;
+  d->n_comp = 0;
+}
+
+static void free_drop(gc_fit_data *d)
+{
+  free(d->v_in);
+  free(d->H);
+  free(d->e);
+  free(d->e_n);
+  free(d->e_sd);
+  free(d->drop_line);
+  d->v_in = d->H = d->e = d->e_n = d->e_sd = NULL;
+  d->drop_line = NULL;
+  d->n_drop = 0;
+  d->has_n = d->has_sd = 0;
+}
+
+static int alloc_comp(gc_fit_data *d, size_t n)
+{
+  free_comp(d);
+  d->alpha = calloc(n ? n : 1, sizeof *d->alpha);
+  d->P = calloc(n ? n : 1, sizeof *d->P);
+  d->comp_line = calloc(n ? n : 1, sizeof *d->comp_line);
+  if (!d->alpha || !d->P || !d->comp_line) {
+    free_comp(d);
+    return GC_ENOMEM;
+  }
+  d->n_comp = n;
+  return GC_SUCCESS;
+}
+
+static int alloc_drop(gc_fit_data *d, size_t n)
+{
+  free_drop(d);
+  size_t m = n ? n : 1;
+  d->v_in = calloc(m, sizeof *d->v_in);
+  d->H = calloc(m, sizeof *d->H);
+  d->e = calloc(m, sizeof *d->e);
+  d->e_n = calloc(m, sizeof *d->e_n);
+  d->e_sd = calloc(m, sizeof *d->e_sd);
+  d->drop_line = calloc(m, sizeof *d->drop_line);
+  if (!d->v_in || !d->H || !d->e || !d->e_n || !d->e_sd || !d->drop_line) {
+    free_drop(d);
+    return GC_ENOMEM;
+  }
+  d->n_drop = n;
+  return GC_SUCCESS;
+}
+
+int gc_fit_data_alloc(gc_fit_data *d, size_t n_comp, size_t n_drop)
+{
+  memset(d, 0, sizeof *d);
+  if (alloc_comp(d, n_comp) || alloc_drop(d, n_drop)) {
+    gc_fit_data_free(d);
+    return GC_ENOMEM;
+  }
+  return GC_SUCCESS;
+}
+
+void gc_fit_data_free(gc_fit_data *d)
+{
+  free_comp(d);
+  free_drop(d);
+}
+
+/* Column cols[k] of t must be in unit si (or have no unit). */
+static int check_unit(const char *path, const gc_table *t, int col, const char *si, char *msg,
+                      size_t n)
+{
+  const char *u = t->units[col];
+  if (*u && strcmp(u, si) != 0 && !(strcmp(si, "-") == 0 && strcmp(u, "1") == 0)) {
+    snprintf(msg, n, "%s:%zu:%d: column '%s' is in [%s]; granucal reads SI units: use [%s]", path,
+             t->header_line, col + 1, t->names[col], u, si);
+    return GC_EFORMAT;
+  }
+  return GC_SUCCESS;
+}
+
+static int unknown_column(const char *path, const gc_table *t, const char *const *known, int col,
+                          const char *expect, char *msg, size_t n)
+{
+  for (const char *const *k = known; *k; k++)
+    if (strcmp(t->names[col], *k) == 0)
+      return GC_SUCCESS;
+  snprintf(msg, n, "%s:%zu:%d: unknown column '%s' (%s)", path, t->header_line, col + 1,
+           t->names[col], expect);
+  return GC_EFORMAT;
+}
+
+static const char *const comp_cols[] = { "alpha", "approach", "P", NULL };
+static const char *const comp_expect =
+    "compression data: alpha [m] (single-side displacement) or approach [m] (platen approach), "
+    "and P [N]";
+static const char *const drop_cols[] = { "v_in", "H", "e", "n", "sd", NULL };
+static const char *const drop_expect =
+    "drop data: v_in [m/s] and/or H [m], e, optionally n (repeat count) or sd (standard "
+    "deviation of e)";
+
+int gc_fit_csv_kind(const char *path, char *msg, size_t n)
+{
+  gc_table t;
+  int st = gc_table_read(path, &t, msg, n);
+  if (st)
+    return -1;
+  int kind = 0;
+  if (gc_table_col(&t, "P") >= 0 || gc_table_col(&t, "alpha") >= 0 ||
+      gc_table_col(&t, "approach") >= 0)
+    kind = 1;
+  else if (gc_table_col(&t, "e") >= 0)
+    kind = 2;
+  else
+    snprintf(msg, n, "%s:%zu:1: cannot tell the kind of data from the header: %s; %s", path,
+             t.header_line, comp_expect, drop_expect);
+  gc_table_free(&t);
+  return kind;
+}
+
+int gc_fit_read_compression(gc_fit_data *d, const char *path, char *msg, size_t n)
+{
+  gc_table t;
+  int st = gc_table_read(path, &t, msg, n);
+  if (st)
+    return st;
+  for (size_t c = 0; c < t.ncols && !st; c++)
+    st = unknown_column(path, &t, comp_cols, (int)c, comp_expect, msg, n);
+  int ca = gc_table_col(&t, "alpha"), cw = gc_table_col(&t, "approach"), cP = gc_table_col(&t, "P");
+  if (!st && ((ca < 0) == (cw < 0) || cP < 0)) {
+    snprintf(msg, n, "%s:%zu:1: the header must name exactly one of 'alpha' [m] or 'approach' "
+                     "[m], and 'P' [N] (%s)", path, t.header_line, comp_expect);
+    st = GC_EFORMAT;
+  }
+  int cx = ca >= 0 ? ca : cw;
+  if (!st)
+    st = check_unit(path, &t, cx, "m", msg, n);
+  if (!st)
+    st = check_unit(path, &t, cP, "N", msg, n);
+  if (!st && alloc_comp(d, t.nrows)) {
+    snprintf(msg, n, "%s: out of memory", path);
+    st = GC_ENOMEM;
+  }
+  int positive = 0;
+  for (size_t i = 0; i < t.nrows && !st; i++) {
+    double x = gc_table_get(&t, i, (size_t)cx), P = gc_table_get(&t, i, (size_t)cP);
+    if (x < 0) {
+      snprintf(msg, n, "%s:%zu:%d: negative displacement %s = %g m", path, t.line[i], cx + 1,
+               t.names[cx], x);
+      st = GC_EFORMAT;
+    } else if (P < 0) {
+      snprintf(msg, n, "%s:%zu:%d: negative force P = %g N", path, t.line[i], cP + 1, P);
+      st = GC_EFORMAT;
+    } else {
+      d->alpha[i] = cw >= 0 ? 0.5 * x : x;
+      d->P[i] = P;
+      d->comp_line[i] = t.line[i];
+      positive += x > 0 && P > 0;
+    }
+  }
+  if (!st && !positive) {
+    snprintf(msg, n, "%s:%zu:1: no point with a positive displacement and force", path,
+             t.header_line);
+    st = GC_EFORMAT;
+  }
+  if (st)
+    free_comp(d);
+  else
+    snprintf(d->comp_path, sizeof d->comp_path, "%s", path);
+  gc_table_free(&t);
+  return st;
+}
+
+int gc_fit_read_drops(gc_fit_data *d, const char *path, double g, char *msg, size_t n)
+{
+  gc_table t;
+  int st = gc_table_read(path, &t, msg, n);
+  if (st)
+    return st;
+  if (!(g > 0))
+    g = GC_G;
+  for (size_t c = 0; c < t.ncols && !st; c++)
+    st = unknown_column(path, &t, drop_cols, (int)c, drop_expect, msg, n);
+  int cv = gc_table_col(&t, "v_in"), cH = gc_table_col(&t, "H"), ce = gc_table_col(&t, "e");
+  int cn = gc_table_col(&t, "n"), cs = gc_table_col(&t, "sd");
+  if (!st && ((cv < 0 && cH < 0) || ce < 0)) {
+    snprintf(msg, n, "%s:%zu:1: the header must name 'v_in' [m/s] or 'H' [m], and 'e' (%s)", path,
+             t.header_line, drop_expect);
+    st = GC_EFORMAT;
+  }
+  if (!st && cv >= 0)
+    st = check_unit(path, &t, cv, "m/s", msg, n);
+  if (!st && cH >= 0)
+    st = check_unit(path, &t, cH, "m", msg, n);
+  if (!st)
+    st = check_unit(path, &t, ce, "-", msg, n);
+  if (!st && cn >= 0)
+    st = check_unit(path, &t, cn, "-", msg, n);
+  if (!st && cs >= 0)
+    st = check_unit(path, &t, cs, "-", msg, n);
+  if (!st && alloc_drop(d, t.nrows)) {
+    snprintf(msg, n, "%s: out of memory", path);
+    st = GC_ENOMEM;
+  }
+  for (size_t i = 0; i < t.nrows && !st; i++) {
+    size_t ln = t.line[i];
+    double v = cv >= 0 ? gc_table_get(&t, i, (size_t)cv) : 0.0;
+    double H = cH >= 0 ? gc_table_get(&t, i, (size_t)cH) : 0.0;
+    double e = gc_table_get(&t, i, (size_t)ce);
+    if (cv >= 0 && !(v > 0)) {
+      snprintf(msg, n, "%s:%zu:%d: v_in = %g m/s out of range (0, inf)", path, ln, cv + 1, v);
+      st = GC_EFORMAT;
+    } else if (cH >= 0 && !(H > 0)) {
+      snprintf(msg, n, "%s:%zu:%d: H = %g m out of range (0, inf)", path, ln, cH + 1, H);
+      st = GC_EFORMAT;
+    } else if (!(e > 0 && e <= 1)) {
+      snprintf(msg, n, "%s:%zu:%d: e = %g out of range (0, 1]", path, ln, ce + 1, e);
+      st = GC_EFORMAT;
+    } else if (cn >= 0 && !(gc_table_get(&t, i, (size_t)cn) >= 1)) {
+      snprintf(msg, n, "%s:%zu:%d: repeat count n = %g out of range [1, inf)", path, ln, cn + 1,
+               gc_table_get(&t, i, (size_t)cn));
+      st = GC_EFORMAT;
+    } else if (cs >= 0 && !(gc_table_get(&t, i, (size_t)cs) > 0)) {
+      snprintf(msg, n, "%s:%zu:%d: sd = %g out of range (0, inf)", path, ln, cs + 1,
+               gc_table_get(&t, i, (size_t)cs));
+      st = GC_EFORMAT;
+    } else if (cv >= 0 && cH >= 0 && fabs(v - sqrt(2.0 * g * H)) > 0.02 * v) {
+      snprintf(msg, n, "%s:%zu:%d: v_in = %g m/s disagrees with H = %g m (sqrt(2 g H) = %.4g m/s, "
+                       "g = %g m/s^2) by more than 2 %%", path, ln, cv + 1, v, H,
+               sqrt(2.0 * g * H), g);
+      st = GC_EFORMAT;
+    } else {
+      d->v_in[i] = cv >= 0 ? v : sqrt(2.0 * g * H);
+      d->H[i] = H;
+      d->e[i] = e;
+      d->e_n[i] = cn >= 0 ? gc_table_get(&t, i, (size_t)cn) : 0.0;
+      d->e_sd[i] = cs >= 0 ? gc_table_get(&t, i, (size_t)cs) : 0.0;
+      d->drop_line[i] = ln;
+    }
+  }
+  if (st) {
+    free_drop(d);
+  } else {
+    d->has_n = cn >= 0;
+    d->has_sd = cs >= 0;
+    snprintf(d->drop_path, sizeof d->drop_path, "%s", path);
+  }
+  gc_table_free(&t);
+  return st;
+}
+
+/* ---------------------------------------------------------------- setup */
+
+int gc_fit_setup_default(gc_fit_setup *s, const gc_params *base, double mass, char *msg,
+                         size_t n)
+{
+  memset(s, 0, sizeof *s);
+  s->base = *base;
+  s->mass = mass;
+  gc_drop_cfg_default(&s->drop);
+  s->drop.mass = mass;
+  s->drop.max_steps = 10000000L; /* 10 s of contact at 1e-6 s: a bound, never reached */
+  s->w_a = 0.1;
+  s->w_e = 0.9;
+  s->point_weights = GC_FIT_PW_NONE;
+  double P_Y = base->P_Y;
+  if (!(P_Y > 0) && base->sY1 > 0) {
+    /* P_Y from sY by eq. 6.19 with the pair's E*, R* */
+    gc_pair pair;
+    int st = gc_pair_setup(&pair, base, msg, n);
+    if (!st)
+      st = gc_yield_force(&pair, &P_Y, NULL);
+    if (st) {
+      if (st != GC_EINVAL || !*msg)
+        snprintf(msg, n, "cannot derive P_Y from sY: %s", gc_strerror(st));
+      return st;
+    }
+  }
+  s->trial[GC_FIT_E] = base->E1;
+  s->trial[GC_FIT_NU] = base->nu1;
+  s->trial[GC_FIT_PY] = P_Y;
+  s->trial[GC_FIT_CA] = base->C_a;
+  s->trial[GC_FIT_KC] = base->K_c;
+  for (int j = 0; j < GC_FIT_NPAR; j++) {
+    s->is_free[j] = 1;
+    s->lo[j] = s->trial[j] / 10.0;
+    s->hi[j] = s->trial[j] * 10.0;
+  }
+  s->lo[GC_FIT_NU] = 0.05;
+  s->hi[GC_FIT_NU] = 0.49;
+  return GC_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- the law */
+
+static void set_params(const gc_fit_setup *set, const double p[GC_FIT_NPAR], gc_params *q)
+{
+  *q = set->base;
+  q->E1 = p[GC_FIT_E];
+  q->nu1 = p[GC_FIT_NU];
+  q->P_Y = p[GC_FIT_PY];
+  q->C_a = p[GC_FIT_CA];
+  q->K_c = p[GC_FIT_KC];
+}
+
+/* gc_law_init without the A_Y(nu) minimisation (which allocates a GSL minimiser and is only
+ * reported): the model's check, gc_pair_setup and the P_Y branch of gc_yield_setup
+ * (models/common.c).  tests/test_fit.c checks that the result equals gc_law_init's. */
+static int law_from(const gc_model *ep, const gc_fit_setup *set, const double p[GC_FIT_NPAR],
+                    gc_law *law, char *msg, size_t n)
+{
+  gc_params q;
+  set_params(set, p, &q);
+  memset(law, 0, sizeof *law);
+  if (!(q.P_Y > 0) || !isfinite(q.P_Y)) {
+    snprintf(msg, n, "P_Y = %g out of range (0, inf) N", q.P_Y);
+    return GC_EINVAL;
+  }
+  int st = ep->check(&q, msg, n);
+  if (!st)
+    st = gc_pair_setup(&law->pair, &q, msg, n);
+  if (st)
+    return st;
+  law->nfd = ep;
+  law->tfd = NULL;
+  gc_pair *pr = &law->pair;
+  pr->P_Y = q.P_Y;
+  pr->p_y = cbrt(6.0 * pr->E_star * pr->E_star * q.P_Y / (M_PI * M_PI * M_PI * pr->R_star * pr->R_star));
+  double aY = pr->C * cbrt(pr->P_Y);
+  pr->alpha_Y = aY * aY / pr->R_star;
+  return GC_SUCCESS;
+}
+
+int gc_fit_law(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], gc_law *law)
+{
+  char msg[8];
+  return law_from(pb->ep, &pb->set, p, law, msg, sizeof msg);
+}
+
+/* P_model at each alpha_i (fresh state, monotonic loading) and the drops. */
+static int simulate(const gc_law *law, const gc_drop_cfg *cfg, const gc_fit_data *d,
+                    double *P_model, gc_drop_result *drops, int *failed)
+{
+  int first = GC_SUCCESS;
+  for (size_t i = 0; P_model && i < d->n_comp; i++) {
+    gc_state s;
+    gc_state_init(&s);
+    gc_normal out;
+    int st = d->alpha[i] > 0 ? gc_law_normal(law, &s, d->alpha[i], 0.0, &out) : GC_SUCCESS;
+    double P = d->alpha[i] > 0 ? out.P : 0.0;
+    if (st || !isfinite(P)) {
+      P = NAN;
+      if (!first)
+        first = st ? st : GC_ENAN;
+    }
+    P_model[i] = P;
+  }
+  for (size_t k = 0; drops && k < d->n_drop; k++) {
+    int st = gc_drop_run(law, cfg, d->v_in[k], &drops[k], NULL, NULL);
+    if (st || !isfinite(drops[k].e_vel)) {
+      drops[k].e_vel = NAN;
+      if (!first)
+        first = st ? st : GC_ENAN;
+    }
+  }
+  if (failed)
+    *failed = first != GC_SUCCESS;
+  return first;
+}
+
+int gc_fit_predict(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *P_model,
+                   gc_drop_result *drops)
+{
+  gc_law law;
+  int st = gc_fit_law(pb, p, &law);
+  if (st)
+    return st;
+  return simulate(&law, &pb->set.drop, pb->data, P_model, drops, NULL);
+}
+
+/* A failed point costs this much (raw units), so that the objective stays finite and larger
+ * than anywhere the model works. */
+static double penalty_P(const gc_fit_data *d)
+{
+  double m = 0;
+  for (size_t i = 0; i < d->n_comp; i++)
+    m = fmax(m, d->P[i]);
+  return 10.0 * m + 1.0;
+}
+#define GC_FIT_PENALTY_E 10.0
+
+gc_fit_value gc_fit_eval(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *r)
+{
+  const gc_fit_data *d = pb->data;
+  gc_fit_value v = { 0, 0, 0 };
+  gc_law law;
+  pb->nevals++;
+  int bad_law = gc_fit_law(pb, p, &law) != GC_SUCCESS;
+  int failed = bad_law;
+  double penP = penalty_P(d);
+  for (size_t i = 0; i < d->n_comp; i++) {
+    double P = 0.0;
+    int ok = !bad_law;
+    if (ok && d->alpha[i] > 0) {
+      gc_state s;
+      gc_state_init(&s);
+      gc_normal out;
+      ok = gc_law_normal(&law, &s, d->alpha[i], 0.0, &out) == GC_SUCCESS && isfinite(out.P);
+      P = out.P;
+    }
+    double diff = ok ? P - d->P[i] : penP;
+    failed |= !ok;
+    v.Fa += diff * diff;
+    if (r)
+      r[i] = pb->sa * diff;
+  }
+  for (size_t k = 0; k < d->n_drop; k++) {
+    gc_drop_result dr;
+    int ok = !bad_law &&
+             gc_drop_run(&law, &pb->set.drop, d->v_in[k], &dr, NULL, NULL) == GC_SUCCESS &&
+             isfinite(dr.e_vel);
+    double diff = ok ? dr.e_vel - d->e[k] : GC_FIT_PENALTY_E;
+    failed |= !ok;
+    v.Fe += pb->c[k] * diff * diff;
+    if (r)
+      r[d->n_comp + k] = pb->se * pb->sqc[k] * diff;
+  }
+  if (failed)
+    pb->nfail++;
+  /* eq. E.5-E.7 */
+  v.F = (pb->Fa_ref > 0 ? pb->set.w_a * v.Fa / pb->Fa_ref : 0.0) +
+        (pb->Fe_ref > 0 ? pb->set.w_e * v.Fe / pb->Fe_ref : 0.0);
+  return v;
+}
+
+/* ---------------------------------------------------------------- the problem */
+
+void gc_fit_x_to_p(const gc_fit_problem *pb, const double *x, double p[GC_FIT_NPAR])
+{
+  for (int j = 0; j < GC_FIT_NPAR; j++)
+    p[j] = pb->set.trial[j];
+  for (int k = 0; k < pb->nfree; k++) {
+    int j = pb->idx[k];
+    p[j] = fmin(fmax(pb->set.trial[j] * exp(x[k]), pb->set.lo[j]), pb->set.hi[j]);
+  }
+}
+
+void gc_fit_p_to_x(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *x)
+{
+  for (int k = 0; k < pb->nfree; k++) {
+    int j = pb->idx[k];
+    x[k] = log(p[j] / pb->set.trial[j]);
+  }
+}
+
+void gc_fit_problem_free(gc_fit_problem *pb)
+{
+  free(pb->c);
+  free(pb->sqc);
+  memset(pb, 0, sizeof *pb);
+}
+
+int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fit_data *d,
+                        char *msg, size_t n)
+{
+  memset(pb, 0, sizeof *pb);
+  pb->set = *set;
+  pb->data = d;
+  pb->set.drop.mass = set->mass;
+  pb->ep = gc_model_lookup("ep");
+  if (!pb->ep) {
+    snprintf(msg, n, "the elasto-plastic model 'ep' is not available");
+    return GC_ENOTSUP;
+  }
+  if (d->n_comp + d->n_drop == 0) {
+    snprintf(msg, n, "no data: give compression and/or drop data");
+    return GC_EINVAL;
+  }
+  if (!(set->mass > 0) || !isfinite(set->mass)) {
+    snprintf(msg, n, "m = %g out of range (0, inf) kg: the drops need the particle mass (give m "
+                     "or rho in the card)", set->mass);
+    return GC_EINVAL;
+  }
+  if (set->base.R2 > 0 || set->base.E2 > 0) {
+    snprintf(msg, n, "the fit models a sphere on a rigid plane (the compression and drop tests): "
+                     "R2 and E2 must be 0");
+    return GC_EINVAL;
+  }
+  if (!(set->w_a >= 0) || !(set->w_e >= 0) || !isfinite(set->w_a + set->w_e) ||
+      !(set->w_a + set->w_e > 0)) {
+    snprintf(msg, n, "weights w_a = %g, w_e = %g: need w_a, w_e >= 0, not both 0", set->w_a,
+             set->w_e);
+    return GC_EINVAL;
+  }
+  if (!(set->drop.dt > 0) || !isfinite(set->drop.dt)) {
+    snprintf(msg, n, "dt = %g out of range (0, inf) s", set->drop.dt);
+    return GC_EINVAL;
+  }
+  for (int j = 0; j < GC_FIT_NPAR; j++) {
+    const char *nm = par_names[j];
+    double t = set->trial[j], lo = set->lo[j], hi = set->hi[j];
+    if (!isfinite(t)) {
+      snprintf(msg, n, "%s = %g is not finite", nm, t);
+      return GC_EINVAL;
+    }
+    if (!set->is_free[j])
+      continue;
+    if (!(t > 0)) {
+      snprintf(msg, n, "%s = %g: a free parameter needs a positive initial value (give one in "
+                       "the card or with -s %s=VALUE, or fix it with --fix %s)", nm, t, nm, nm);
+      return GC_EINVAL;
+    }
+    if (!(lo > 0) || !(lo <= t) || !(t <= hi) || !isfinite(hi)) {
+      snprintf(msg, n, "%s: bounds [%g, %g] %s must satisfy 0 < lo <= initial value %g <= hi < inf",
+               nm, lo, hi, par_units[j], t);
+      return GC_EINVAL;
+    }
+    if (j == GC_FIT_NU && !(hi < 0.5)) {
+      snprintf(msg, n, "nu: upper bound %g out of range (0, 0.5)", hi);
+      return GC_EINVAL;
+    }
+    pb->idx[pb->nfree++] = j;
+  }
+  if (pb->nfree == 0) {
+    snprintf(msg, n, "every parameter is fixed: nothing to fit");
+    return GC_EINVAL;
+  }
+  gc_law law;
+  int st = law_from(pb->ep, &pb->set, set->trial, &law, msg, n);
+  if (st) {
+    char sub[256];
+    snprintf(sub, sizeof sub, "%s", msg);
+    snprintf(msg, n, "initial values: %s", sub);
+    return st;
+  }
+  pb->n_res = d->n_comp + d->n_drop;
+  size_t nd = d->n_drop ? d->n_drop : 1;
+  pb->c = calloc(nd, sizeof *pb->c);
+  pb->sqc = calloc(nd, sizeof *pb->sqc);
+  if (!pb->c || !pb->sqc) {
+    gc_fit_problem_free(pb);
+    snprintf(msg, n, "out of memory");
+    return GC_ENOMEM;
+  }
+  /* point weights c_k, normalised to mean 1 */
+  double sum = 0;
+  for (size_t k = 0; k < d->n_drop; k++) {
+    double c = 1.0;
+    if (set->point_weights == GC_FIT_PW_COUNT || set->point_weights == GC_FIT_PW_SD) {
+      int cnt = set->point_weights == GC_FIT_PW_COUNT;
+      if (cnt ? !d->has_n : !d->has_sd) {
+        snprintf(msg, n, "%s: point weights from the %s need a column '%s'",
+                 d->drop_path[0] ? d->drop_path : "drop data",
+                 cnt ? "repeat count" : "standard deviation", cnt ? "n" : "sd");
+        gc_fit_problem_free(pb);
+        return GC_EINVAL;
+      }
+      c = cnt ? d->e_n[k] : 1.0 / (d->e_sd[k] * d->e_sd[k]);
+    }
+    pb->c[k] = c;
+    sum += c;
+  }
+  for (size_t k = 0; k < d->n_drop; k++) {
+    pb->c[k] /= sum / (double)d->n_drop;
+    pb->sqc[k] = sqrt(pb->c[k]);
+  }
+  /* raw sums at the trial values: F_a(trial), F_e(trial) (eq. E.6-E.7) */
+  pb->sa = pb->se = 0.0;
+  pb->Fa_ref = pb->Fe_ref = 0.0;
+  gc_fit_value v0 = gc_fit_eval(pb, set->trial, NULL);
+  if (pb->nfail) {
+    gc_fit_problem_free(pb);
+    snprintf(msg, n, "the model fails at the initial values (a drop did not rebound or a force "
+                     "could not be computed): give other initial values");
+    return GC_EINVAL;
+  }
+  double Pscale = 0, escale = 0;
+  for (size_t i = 0; i < d->n_comp; i++)
+    Pscale += d->P[i] * d->P[i];
+  for (size_t k = 0; k < d->n_drop; k++)
+    escale += d->e[k] * d->e[k];
+  /* An initial guess that fits a data set exactly (synthetic data) would divide by zero. */
+  int use_a = d->n_comp > 0 && set->w_a > 0, use_e = d->n_drop > 0 && set->w_e > 0;
+  pb->Fa_ref = use_a ? fmax(v0.Fa, 1e-12 * Pscale) : 0.0;
+  pb->Fe_ref = use_e ? fmax(v0.Fe, 1e-12 * escale) : 0.0;
+  pb->sa = use_a ? sqrt(set->w_a / pb->Fa_ref) : 0.0;
+  pb->se = use_e ? sqrt(set->w_e / pb->Fe_ref) : 0.0;
+  pb->nevals = 0;
+  pb->nfail = 0;
+  return GC_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- derived quantities */
+
+int gc_fit_yield_stress(const gc_fit_setup *set, const double p[GC_FIT_NPAR], double *sY,
+                        double *A_Y)
+{
+  double ay;
+  int st = gc_yield_coefficient(p[GC_FIT_NU], &ay);
+  if (st)
+    return st;
+  double nu = p[GC_FIT_NU], R = set->base.R1;
+  double Es = p[GC_FIT_E] / (1.0 - nu * nu);
+  /* eq. E.16 (6.19 for a sphere on a rigid plane): P_Y = pi^3 R^2 (A_Y sY)^3 / (6 E*^2) */
+  *sY = cbrt(6.0 * Es * Es * p[GC_FIT_PY] / (M_PI * M_PI * M_PI * R * R)) / ay;
+  if (A_Y)
+    *A_Y = ay;
+  return GC_SUCCESS;
+}
+
+int gc_fit_synthesize(const gc_fit_setup *set, gc_fit_data *d, const double p[GC_FIT_NPAR],
+                      double noise_P_rel, double noise_e, unsigned long seed, char *msg,
+                      size_t n)
+{
+  const gc_model *ep = gc_model_lookup("ep");
+  gc_law law;
+  int st = ep ? law_from(ep, set, p, &law, msg, n) : GC_ENOTSUP;
+  if (st)
+    return st;
+  gc_drop_cfg cfg = set->drop;
+  cfg.mass = set->mass;
+  double *P = malloc((d->n_comp ? d->n_comp : 1) * sizeof *P);
+  gc_drop_result *dr = malloc((d->n_drop ? d->n_drop : 1) * sizeof *dr);
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  if (!P || !dr || !rng) {
+    free(P);
+    free(dr);
+    if (rng)
+      gsl_rng_free(rng);
+    snprintf(msg, n, "out of memory");
+    return GC_ENOMEM;
+  }
+  gsl_rng_set(rng, seed);
+  st = simulate(&law, &cfg, d, P, dr, NULL);
+  if (st) {
+    snprintf(msg, n, "synthetic data: the model failed: %s", gc_strerror(st));
+  } else {
+    for (size_t i = 0; i < d->n_comp; i++)
+      d->P[i] = fmax(0.0, P[i] * (1.0 + (noise_P_rel > 0 ? gsl_ran_gaussian(rng, noise_P_rel) : 0.0)));
+    for (size_t k = 0; k < d->n_drop; k++)
+      d->e[k] = fmin(1.0, dr[k].e_vel + (noise_e > 0 ? gsl_ran_gaussian(rng, noise_e) : 0.0));
+  }
+  free(P);
+  free(dr);
+  gsl_rng_free(rng);
+  return st;
+}

@@ -1,0 +1,248 @@
+/* fit.h - calibration of the elasto-plastic NFD model ("ep") from single-particle compression
+ * and drop tests (dissertation appendix E, Algorithm D.1; ../shared/MODELS.md).
+ *
+ * Data: compression points (alpha_i, P_i), i = 1..m1 (alpha the single-side displacement, half
+ * the platen approach) and drops (v_in,k, e_k), k = 1..m2.  Model: a sphere of radius R and mass
+ * m on a rigid plane; P_model(alpha_i) is the EP normal step at alpha_i from a fresh state
+ * (monotonic loading), e_model(v_in,k) = v_out / v_in of a simulated drop (gc_drop_run, leap-frog,
+ * dt = 1e-6 s by default).
+ *
+ * Objective (eq. E.1-E.7):
+ *   F = w_a F_a / F_a(trial) + w_e F_e / F_e(trial),
+ *   F_a = sum_i (P_model(alpha_i) - P_i)^2,   F_e = sum_k c_k (e_model(v_in,k) - e_k)^2,
+ * with c_k = 1 (appendix E) or per-point weights from a repeat count or standard deviation
+ * (normalised to mean 1).  "trial" is the initial guess, fixed once per problem, so every
+ * solver and every start of a multi-start run minimise the same function.  The residual vector
+ * r (m1 + m2 entries) has F = |r|^2:
+ *   r_i = sqrt(w_a / F_a(trial)) (P_model,i - P_i),  r_k = sqrt(w_e c_k / F_e(trial)) (e_model,k - e_k).
+ *
+ * Parameters: E, nu, P_Y, C_a, K_c (sY is derived by eq. E.16 / 6.19 for reporting).  Any subset
+ * can be fixed.  The solvers other than Algorithm D.1 work on log-parameters
+ * x_j = ln(p_j / trial_j) inside bounds [lo_j, hi_j] (all > 0).
+ *
+ * E and nu enter the normal model only through E* = E / (1 - nu^2) once P_Y is a fitted
+ * quantity, so they cannot both be identified from these data: gc_fit_identify measures this
+ * and the report says so. */
+#ifndef GC_FIT_H
+#define GC_FIT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "drop_sim.h"
+#include "gc_io.h"
+#include "gc_model.h"
+
+#define GC_FIT_NPAR 5
+enum { GC_FIT_E = 0, GC_FIT_NU = 1, GC_FIT_PY = 2, GC_FIT_CA = 3, GC_FIT_KC = 4 };
+
+/* "E", "nu", "P_Y", "C_a", "K_c" and their units. */
+const char *gc_fit_par_name(int j);
+const char *gc_fit_par_unit(int j);
+/* Index of a parameter by name (also the card aliases E1, nu1), -1 if unknown. */
+int gc_fit_par_lookup(const char *name);
+
+/* ---------------------------------------------------------------- data */
+
+typedef struct {
+  size_t n_comp;
+  double *alpha;      /* single-side displacement [m] */
+  double *P;          /* force [N] */
+  size_t *comp_line;  /* line of each point in its file (0: not from a file) */
+  size_t n_drop;
+  double *v_in;       /* impact speed [m/s] */
+  double *H;          /* drop height [m], 0 if not given */
+  double *e;          /* coefficient of restitution [-] */
+  double *e_n;        /* repeat count, 0 if not given */
+  double *e_sd;       /* standard deviation of e, 0 if not given */
+  size_t *drop_line;
+  int has_n, has_sd;  /* the drop file gave the column */
+  char comp_path[512], drop_path[512];
+} gc_fit_data;
+
+/* Zeroed arrays for n_comp compression points and n_drop drops (either may be 0). */
+int gc_fit_data_alloc(gc_fit_data *d, size_t n_comp, size_t n_drop);
+void gc_fit_data_free(gc_fit_data *d);
+/* Compression CSV: columns alpha [m] (single-side displacement) or approach [m] (platen
+ * approach, alpha = approach / 2), and P [N].  Drop CSV: v_in [m/s] and/or H [m]
+ * (v_in = sqrt(2 g H) when only H is given), e [-], optionally n (repeat count) or sd (standard
+ * deviation of e).  Errors name file:line:column.  The read replaces that part of d. */
+int gc_fit_read_compression(gc_fit_data *d, const char *path, char *msg, size_t msglen);
+int gc_fit_read_drops(gc_fit_data *d, const char *path, double g, char *msg, size_t msglen);
+/* Classify a CSV by its header: 1 compression, 2 drops, 0 neither (msg says why), -1 error. */
+int gc_fit_csv_kind(const char *path, char *msg, size_t msglen);
+
+/* ---------------------------------------------------------------- problem */
+
+enum { GC_FIT_PW_NONE = 0, GC_FIT_PW_COUNT = 1, GC_FIT_PW_SD = 2 };
+
+typedef struct {
+  gc_params base;          /* R1 and everything the fit does not touch; R2 = E2 = 0 (plane) */
+  double mass;             /* [kg] */
+  gc_drop_cfg drop;        /* mass is filled in from mass; dt 1e-6 s, leap-frog, g = 0 */
+  double w_a, w_e;         /* weights of eq. E.5 (0.1, 0.9 in the seed) */
+  int point_weights;       /* GC_FIT_PW_* for the drops */
+  double trial[GC_FIT_NPAR];   /* trial values / initial guess (E.6-E.7 normalisation) */
+  int is_free[GC_FIT_NPAR];
+  double lo[GC_FIT_NPAR], hi[GC_FIT_NPAR];  /* bounds, 0 < lo <= trial <= hi */
+} gc_fit_setup;
+
+/* Defaults: all five parameters free with trial values from base (P_Y from sY when only sY is
+ * given), bounds [trial / 10, trial * 10] and nu in [0.05, 0.49], w_a = 0.1, w_e = 0.9. */
+int gc_fit_setup_default(gc_fit_setup *s, const gc_params *base, double mass, char *msg,
+                         size_t msglen);
+
+typedef struct {
+  double F;       /* normalised objective (eq. E.5) */
+  double Fa, Fe;  /* raw sums of squares (eq. E.1, E.4) */
+} gc_fit_value;
+
+typedef struct {
+  gc_fit_setup set;
+  const gc_fit_data *data;
+  const gc_model *ep;
+  double Fa_ref, Fe_ref;   /* F_a(trial), F_e(trial) (eq. E.6-E.7) */
+  double sa, se;           /* residual scales sqrt(w_a / Fa_ref), sqrt(w_e / Fe_ref); 0 if unused */
+  double *c, *sqc;         /* drop point weights c_k (mean 1) and their square roots */
+  size_t n_res;            /* m1 + m2 */
+  int nfree, idx[GC_FIT_NPAR];  /* free parameters in order */
+  long nevals;             /* objective evaluations since init */
+  long nfail;              /* evaluations where the model failed (penalised) */
+} gc_fit_problem;
+
+/* Validate the setup against the data, compute the normalisation at the trial values. */
+int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fit_data *d,
+                        char *msg, size_t msglen);
+void gc_fit_problem_free(gc_fit_problem *pb);
+
+/* Build the EP contact law of the full parameter vector p without allocating (the A_Y(nu) of the
+ * law is not computed: it is only reported).  GC_EINVAL if p is outside the model's range. */
+int gc_fit_law(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], gc_law *law);
+/* Model predictions at p: P_model (n_comp) and drop results (n_drop); either may be NULL. */
+int gc_fit_predict(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *P_model,
+                   gc_drop_result *drops);
+/* Objective and residuals (r may be NULL) at p.  Allocation-free; counts one evaluation.  A
+ * model failure gives a large finite penalty (counted in nfail), never NaN. */
+gc_fit_value gc_fit_eval(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *r);
+
+/* Free vector <-> full vector: x_j = ln(p_j / trial_j) for the free parameters. */
+void gc_fit_x_to_p(const gc_fit_problem *pb, const double *x, double p[GC_FIT_NPAR]);
+void gc_fit_p_to_x(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *x);
+
+/* Yield stress from P_Y by eq. E.16 / 6.19: sY = (6 E*^2 P_Y / (pi^3 R^2))^(1/3) / A_Y(nu). */
+int gc_fit_yield_stress(const gc_fit_setup *set, const double p[GC_FIT_NPAR], double *sY,
+                        double *A_Y);
+
+/* Replace the data by synthetic data from parameters p (same alpha_i, v_in,k), with Gaussian
+ * noise of standard deviation noise_P_rel * P (relative) and noise_e (absolute), from GSL's
+ * mt19937 seeded with seed.  Uses pb's setup (geometry, drop configuration). */
+int gc_fit_synthesize(const gc_fit_setup *set, gc_fit_data *d, const double p[GC_FIT_NPAR],
+                      double noise_P_rel, double noise_e, unsigned long seed, char *msg,
+                      size_t msglen);
+
+/* ---------------------------------------------------------------- solvers */
+
+enum {
+  GC_FIT_LM = 0,        /* GSL gsl_multifit_nlinear, Levenberg-Marquardt trust region */
+  GC_FIT_SD,            /* steepest descent, Algorithm D.1 */
+  GC_FIT_BOBYQA,        /* NLopt LN_BOBYQA */
+  GC_FIT_NELDERMEAD,    /* NLopt LN_NELDERMEAD */
+  GC_FIT_SBPLX,         /* NLopt LN_SBPLX (Subplex) */
+  GC_FIT_DIRECT,        /* NLopt GN_DIRECT_L, then local polishing */
+  GC_FIT_CRS2,          /* NLopt GN_CRS2_LM, then local polishing */
+  GC_FIT_NALG
+};
+const char *gc_fit_alg_name(int alg);
+const char *gc_fit_alg_description(int alg);
+int gc_fit_alg_lookup(const char *name);   /* -1 if unknown */
+int gc_fit_alg_is_global(int alg);
+
+typedef struct {
+  int algorithm;       /* GC_FIT_* */
+  int polish;          /* local algorithm after a global one (GC_FIT_BOBYQA default; -1 none) */
+  long max_evals;      /* budget per start (global: for the global phase); 0 = default */
+  double xtol;         /* tolerance on the log-parameters (NLopt xtol_abs, GSL xtol) */
+  double ftol;         /* relative tolerance on F (NLopt ftol_rel, GSL ftol) */
+  double fd_step;      /* finite-difference step in log-parameters (LM Jacobian) */
+  double sd_delta;     /* Algorithm D.1: initial relative step delta */
+  double sd_eps;       /* Algorithm D.1: tolerance eps on |F_new - F_old| */
+  long sd_max_iter;
+  int starts;          /* multi-start: number of starts (>= 1); start 1 is the trial point */
+  unsigned long seed;  /* multi-start RNG seed (GSL mt19937) */
+  FILE *log;           /* iteration history, NULL for none */
+} gc_fit_options;
+
+void gc_fit_options_default(gc_fit_options *o);
+
+typedef struct {
+  long iter;           /* iteration (SD, LM) or evaluation (NLopt) number */
+  long nevals;         /* evaluations so far */
+  double F;            /* best objective so far */
+} gc_fit_trace;
+
+typedef struct {
+  double p[GC_FIT_NPAR];  /* best parameters */
+  gc_fit_value val;       /* objective at p */
+  long nevals;            /* objective evaluations used (all starts, including gradients) */
+  long niter;             /* iterations (SD, LM) of the best start */
+  long nfail;             /* penalised evaluations */
+  double seconds;         /* wall time */
+  int converged;          /* the stopping test was met (not the budget) */
+  int best_start;         /* 1-based */
+  char stop[160];         /* why the best start stopped */
+  gc_fit_trace *trace;    /* objective history of the best start */
+  size_t ntrace, trace_cap;
+} gc_fit_result;
+
+/* Run the chosen solver (with multi-start) from the trial values.  The objective history of the
+ * best start goes to res->trace; with o->log, the iteration history is printed. */
+int gc_fit_run(gc_fit_problem *pb, const gc_fit_options *o, gc_fit_result *res, char *msg,
+               size_t msglen);
+void gc_fit_result_free(gc_fit_result *res);
+
+/* ---------------------------------------------------------------- identifiability */
+
+typedef struct {
+  size_t n_res;
+  int nfree, dof;              /* dof = n_res - nfree */
+  double s2;                   /* residual variance F / dof */
+  double *J;                   /* n_res x 5 Jacobian of r wrt ln p (all five), row-major */
+  double sv_all[GC_FIT_NPAR];  /* singular values of J (all five, descending) */
+  double null_all[GC_FIT_NPAR];/* right singular vector of the smallest one */
+  double nu_at_fixed_Estar;    /* |dr/dln nu at fixed E*| / |dr/dln E*| (0: nu has no effect) */
+  double sv_free[GC_FIT_NPAR]; /* singular values of the free columns */
+  double cond_free;            /* sv_max / sv_min of the free columns */
+  int rank_deficient;          /* free columns numerically dependent */
+  double corr[GC_FIT_NPAR * GC_FIT_NPAR];  /* correlations of the free ln p: corr[a * 5 + b] for
+                                * free indices a, b (the order of pb->idx) */
+  double se_log[GC_FIT_NPAR];  /* standard errors of ln p (INFINITY: not identifiable) */
+  double ci_lo[GC_FIT_NPAR], ci_hi[GC_FIT_NPAR];  /* 95 % intervals of p */
+  double Estar, Estar_lo, Estar_hi;  /* E* and its 95 % interval */
+  double tq;                   /* Student t quantile used */
+  int Enu_free;                /* both E and nu free */
+  double Enu_corr;             /* their correlation when both free */
+} gc_fit_ident;
+
+/* Jacobian by central differences with step h in ln p, its SVD, correlations and approximate
+ * confidence intervals (linearised, s^2 from the residual). */
+int gc_fit_identify(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double h, gc_fit_ident *id,
+                    char *msg, size_t msglen);
+void gc_fit_ident_free(gc_fit_ident *id);
+
+/* ---------------------------------------------------------------- reports */
+
+/* The summary: settings, result, residual per data point, identifiability. */
+void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
+                          const gc_fit_result *res, const gc_fit_ident *id);
+/* The parameter file (the key = value format of gc_card_read, granucal-params(5)). */
+int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *res,
+                        const gc_card_extra *x, const char *comment);
+/* The --report directory: summary.txt, fit.params, CSVs, plot-fit.gp and (with gnuplot)
+ * compression.png, restitution.png, convergence.png.  Written in a temporary directory and moved
+ * into place only when complete.  *warn is set when the PNGs could not be made. */
+int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_options *o,
+                        const gc_fit_result *res, const gc_fit_ident *id,
+                        const gc_card_extra *x, const char *comment, int *warn, char *msg,
+                        size_t msglen);
+
+#endif

@@ -1,0 +1,507 @@
+/* fit_report.c - what `granucal fit` writes: the summary, the parameter file (the key = value
+ * format of gc_card_read) and the --report directory with CSVs and gnuplot PNGs. */
+#include "fit.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gc_io.h"
+
+/* A parameter at (or within 1e-6 relative of) one of its bounds. */
+static int at_bound(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], int j)
+{
+  if (!pb->set.is_free[j])
+    return 0;
+  if (p[j] <= pb->set.lo[j] * (1 + 1e-6))
+    return -1;
+  if (p[j] >= pb->set.hi[j] * (1 - 1e-6))
+    return 1;
+  return 0;
+}
+
+/* F at the trial values: w_a + w_e, less the weight of a missing kind of data */
+static double F_trial(const gc_fit_problem *pb)
+{
+  return (pb->Fa_ref > 0 ? pb->set.w_a : 0.0) + (pb->Fe_ref > 0 ? pb->set.w_e : 0.0);
+}
+
+void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
+                          const gc_fit_result *res, const gc_fit_ident *id)
+{
+  const gc_fit_data *d = pb->data;
+  const gc_fit_setup *s = &pb->set;
+  const double *p = res->p;
+  fprintf(f, "granucal fit: elasto-plastic NFD model 'ep' (Vu-Quoc & Zhang) of a sphere on a rigid "
+             "plane, appendix E\n");
+  fprintf(f, "  data       %zu compression points%s%s%s, %zu drops%s%s%s\n", d->n_comp,
+          d->comp_path[0] ? " (" : "", d->comp_path, d->comp_path[0] ? ")" : "", d->n_drop,
+          d->drop_path[0] ? " (" : "", d->drop_path, d->drop_path[0] ? ")" : "");
+  fprintf(f, "  particle   R = %g m, m = %g kg; drops by leap-frog, dt = %g s, %s\n", s->base.R1,
+          s->mass, s->drop.dt, s->drop.g > 0 ? "with gravity" : "no gravity");
+  fprintf(f, "  objective  F = %g F_a/F_a(trial) + %g F_e/F_e(trial) (eq. E.5-E.7), F_a(trial) = "
+             "%.5g N^2, F_e(trial) = %.5g%s\n", s->w_a, s->w_e, pb->Fa_ref, pb->Fe_ref,
+          s->point_weights == GC_FIT_PW_COUNT ? ", drops weighted by n"
+          : s->point_weights == GC_FIT_PW_SD  ? ", drops weighted by 1/sd^2"
+                                              : "");
+  fprintf(f, "  solver     %s: %s\n", gc_fit_alg_name(o->algorithm),
+          gc_fit_alg_description(o->algorithm));
+  if (gc_fit_alg_is_global(o->algorithm))
+    fprintf(f, "             polished by %s\n", o->polish >= 0 ? gc_fit_alg_name(o->polish) : "none");
+  if (o->algorithm == GC_FIT_SD)
+    fprintf(f, "             delta = %g, eps = %g\n", o->sd_delta, o->sd_eps);
+  if (o->starts > 1)
+    fprintf(f, "             %d starts (seed %lu), best: start %d\n", o->starts, o->seed,
+            res->best_start);
+  fprintf(f, "  result     F = %.7g (%g at the trial values), F_a = %.5g N^2, F_e = %.5g\n",
+          res->val.F, F_trial(pb), res->val.Fa, res->val.Fe);
+  fprintf(f, "             %ld objective evaluations, %ld iterations, %.3f s wall time%s\n",
+          res->nevals, res->niter, res->seconds, res->nfail ? "" : "");
+  fprintf(f, "             stopped: %s%s\n", res->stop, res->converged ? "" : " (not converged)");
+  if (res->nfail)
+    fprintf(f, "             %ld evaluations where the model failed were penalised\n", res->nfail);
+
+  fprintf(f, "\n  %-10s %-6s %13s %13s   %-27s %s\n", "parameter", "unit", "initial", "fitted",
+          "95 % interval (linearised)", "status");
+  for (int j = 0; j < GC_FIT_NPAR; j++) {
+    char ci[64] = "", status[96];
+    if (s->is_free[j] && id) {
+      if (at_bound(pb, p, j) && isfinite(id->ci_hi[j]))
+        snprintf(ci, sizeof ci, "(at a bound)");
+      else if (isfinite(id->ci_hi[j]))
+        snprintf(ci, sizeof ci, "[%.4g, %.4g]", id->ci_lo[j], id->ci_hi[j]);
+      else
+        snprintf(ci, sizeof ci, "not identifiable");
+    }
+    int b = at_bound(pb, p, j);
+    if (!s->is_free[j])
+      snprintf(status, sizeof status, "fixed");
+    else if (b)
+      snprintf(status, sizeof status, "AT %s BOUND %g", b < 0 ? "LOWER" : "UPPER",
+               b < 0 ? s->lo[j] : s->hi[j]);
+    else
+      snprintf(status, sizeof status, "free in [%g, %g]", s->lo[j], s->hi[j]);
+    fprintf(f, "  %-10s %-6s %13.6g %13.6g   %-27s %s\n", gc_fit_par_name(j), gc_fit_par_unit(j),
+            s->trial[j], p[j], ci, status);
+  }
+  double nu = p[GC_FIT_NU], Es = p[GC_FIT_E] / (1 - nu * nu), sY, AY;
+  if (id && isfinite(id->Estar_hi) && id->Estar_hi > id->Estar_lo)
+    fprintf(f, "  %-10s %-6s %13s %13.6g   [%.4g, %.4g]\n", "E*", "Pa", "", Es, id->Estar_lo,
+            id->Estar_hi);
+  else
+    fprintf(f, "  %-10s %-6s %13s %13.6g\n", "E*", "Pa", "", Es);
+  if (gc_fit_yield_stress(s, p, &sY, &AY) == GC_SUCCESS)
+    fprintf(f, "  %-10s %-6s %13s %13.6g   (eq. E.16 / 6.19 from P_Y, A_Y(nu) = %.4f)\n", "sY",
+            "Pa", "", sY, AY);
+
+  double *Pm = malloc((d->n_comp ? d->n_comp : 1) * sizeof *Pm);
+  gc_drop_result *dr = malloc((d->n_drop ? d->n_drop : 1) * sizeof *dr);
+  if (Pm && dr && gc_fit_predict(pb, p, Pm, dr) == GC_SUCCESS) {
+    if (d->n_comp) {
+      fprintf(f, "\n  compression %12s %11s %11s %12s %8s\n", "alpha [m]", "P [N]", "model [N]",
+              "model - P", "rel");
+      for (size_t i = 0; i < d->n_comp; i++)
+        fprintf(f, "  %-11zu %12.5g %11.5g %11.5g %12.4g %7.2f%%\n", i + 1, d->alpha[i], d->P[i],
+                Pm[i], Pm[i] - d->P[i], d->P[i] > 0 ? 100 * (Pm[i] - d->P[i]) / d->P[i] : 0.0);
+    }
+    if (d->n_drop) {
+      fprintf(f, "\n  drops       %12s %11s %11s %12s %8s\n", "v_in [m/s]", "e", "model",
+              "model - e", "P_max [N]");
+      for (size_t k = 0; k < d->n_drop; k++)
+        fprintf(f, "  %-11zu %12.5g %11.5g %11.5f %12.5f %8.4g\n", k + 1, d->v_in[k], d->e[k],
+                dr[k].e_vel, dr[k].e_vel - d->e[k], dr[k].P_max);
+    }
+  }
+  free(Pm);
+  free(dr);
+
+  if (!id)
+    return;
+  fprintf(f, "\nidentifiability (Jacobian of the weighted residuals wrt ln p at the result):\n");
+  fprintf(f, "  singular values, all five parameters:");
+  for (int k = 0; k < GC_FIT_NPAR; k++)
+    fprintf(f, " %.3g", id->sv_all[k]);
+  fprintf(f, "\n  direction of the smallest one (E, nu, P_Y, C_a, K_c):");
+  for (int j = 0; j < GC_FIT_NPAR; j++)
+    fprintf(f, " %+.3f", id->null_all[j]);
+  fprintf(f, "\n  E and nu are NOT separable from these data: the normal model depends on them only\n"
+             "  through E* = E/(1-nu^2) (P_Y is a fitted force, so nu does not enter through A_Y).\n"
+             "  Changing nu at fixed E* changes the residuals by %.2g of what the same change of E*\n"
+             "  does.  Only E* is determined: fix one of E and nu and fit the other", id->nu_at_fixed_Estar);
+  if (s->is_free[GC_FIT_E] && s->is_free[GC_FIT_NU])
+    fprintf(f, " (e.g. --fix nu=0.4).\n  Here both are free: their correlation is %+.4f, their "
+               "individual values are arbitrary\n  along E/(1-nu^2) = %.5g Pa.\n", id->Enu_corr, Es);
+  else
+    fprintf(f, " (done here:\n  %s is fixed).\n", s->is_free[GC_FIT_NU] ? "E" : "nu");
+  fprintf(f, "  free parameters:");
+  for (int a = 0; a < pb->nfree; a++)
+    fprintf(f, " %s", gc_fit_par_name(pb->idx[a]));
+  fprintf(f, "; singular values");
+  for (int a = 0; a < pb->nfree; a++)
+    fprintf(f, " %.3g", id->sv_free[a]);
+  fprintf(f, "; condition number %.3g%s\n", id->cond_free,
+          id->rank_deficient ? " (numerically rank deficient)" : "");
+  fprintf(f, "  correlations of the free ln p:\n  %8s", "");
+  for (int b = 0; b < pb->nfree; b++)
+    fprintf(f, " %8s", gc_fit_par_name(pb->idx[b]));
+  fprintf(f, "\n");
+  for (int a = 0; a < pb->nfree; a++) {
+    fprintf(f, "  %8s", gc_fit_par_name(pb->idx[a]));
+    for (int b = 0; b < pb->nfree; b++)
+      fprintf(f, " %+8.3f", id->corr[a * GC_FIT_NPAR + b]);
+    fprintf(f, "\n");
+  }
+  if (id->dof > 0)
+    fprintf(f, "  intervals: linearised, residual variance F/(n - p) = %.3g with %d degrees of "
+               "freedom, t = %.3f\n", id->s2, id->dof, id->tq);
+  else
+    fprintf(f, "  intervals: none (%zu residuals for %d parameters leave no degrees of freedom)\n",
+            id->n_res, id->nfree);
+  int notes = 0;
+  for (int j = 0; j < GC_FIT_NPAR; j++) {
+    int b = at_bound(pb, p, j);
+    if (s->is_free[j] && !isfinite(id->se_log[j]) && !(j == GC_FIT_E || j == GC_FIT_NU)) {
+      fprintf(f, "  note: %s is not identifiable from these data: the residuals hardly depend on it,\n"
+                 "        so its value is arbitrary%s; fix it (--fix %s=VALUE).\n",
+              gc_fit_par_name(j), b ? " (here it stopped at a bound)" : "", gc_fit_par_name(j));
+      notes++;
+    } else if (b) {
+      fprintf(f, "  note: %s is at its %s bound: the data push it further, so its interval is not "
+                 "meaningful;\n        widen the bound (--bounds %s=LO:HI) or fix it (--fix %s=VALUE).\n",
+              gc_fit_par_name(j), b < 0 ? "lower" : "upper", gc_fit_par_name(j), gc_fit_par_name(j));
+      notes++;
+    } else if (s->is_free[j] && isfinite(id->ci_hi[j]) && id->ci_lo[j] > 0 &&
+               id->ci_hi[j] / id->ci_lo[j] > 10) {
+      fprintf(f, "  note: %s is poorly determined (its interval spans a factor %.3g).\n",
+              gc_fit_par_name(j), id->ci_hi[j] / id->ci_lo[j]);
+      notes++;
+    }
+  }
+  (void)notes;
+}
+
+int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *res,
+                        const gc_card_extra *x, const char *comment)
+{
+  gc_params q = pb->set.base;
+  const double *p = res->p;
+  q.E1 = p[GC_FIT_E];
+  q.nu1 = p[GC_FIT_NU];
+  q.P_Y = p[GC_FIT_PY];
+  q.C_a = p[GC_FIT_CA];
+  q.K_c = p[GC_FIT_KC];
+  double sY = 0, AY = 0;
+  if (gc_fit_yield_stress(&pb->set, p, &sY, &AY) == GC_SUCCESS)
+    q.sY1 = sY;
+  gc_card_extra e;
+  gc_card_extra_default(&e);
+  if (x)
+    e = *x;
+  snprintf(e.nfd, sizeof e.nfd, "ep");
+  if (!(e.mass > 0) && !(e.rho > 0))
+    e.mass = pb->set.mass;
+  fprintf(f, "# granucal parameter file (key = value, see granucal-params(5)): elasto-plastic NFD\n"
+             "# model 'ep' fitted by `granucal fit` (dissertation appendix E).\n");
+  if (comment && *comment)
+    fprintf(f, "# %s\n", comment);
+  fprintf(f, "# objective F = %.7g (eq. E.5; %g at the trial values) after %ld evaluations\n",
+          res->val.F, F_trial(pb), res->nevals);
+  fprintf(f, "# E* = E/(1-nu^2) = %.6g Pa is what the data determine; E and nu are not separable.\n",
+          p[GC_FIT_E] / (1 - p[GC_FIT_NU] * p[GC_FIT_NU]));
+  fprintf(f, "# sY = %.6g Pa is derived from P_Y by eq. E.16 (A_Y(nu) = %.4f); P_Y > 0 takes "
+             "precedence when read.\n", sY, AY);
+  int st = gc_card_write(f, &q, &e);
+  return st ? st : (ferror(f) ? GC_EIO : GC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- --report */
+
+static const char plot_script[] =
+    "# plot-fit.gp - plots of a `granucal fit --report` directory; run from inside it:\n"
+    "#   gnuplot plot-fit.gp\n"
+    "# Inputs: compression.csv, compression-model.csv, restitution.csv, restitution-model.csv,\n"
+    "# convergence.csv (written by granucal fit).  Outputs: compression.png (P vs alpha, data,\n"
+    "# model and Hertz as in fig. E.8), restitution.png (e vs v_in as in fig. E.9),\n"
+    "# convergence.png (objective vs iteration).\n"
+    "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+    "  set terminal pngcairo size 900,640 noenhanced font 'Sans,11' linewidth 1.5\n"
+    "} else {\n"
+    "  set terminal png size 900,640 noenhanced\n"
+    "}\n"
+    "set datafile separator ','\n"
+    "set datafile commentschars '#'\n"
+    "set grid\n"
+    "set border 3\n"
+    "set tics nomirror\n"
+    "set key top left Left reverse box opaque\n"
+    "\n"
+    "set output 'compression.png'\n"
+    "set title 'Compression test: normal force vs single-side displacement (cf. fig. E.8)'\n"
+    "set xlabel 'alpha [mm]'\n"
+    "set ylabel 'P [N]'\n"
+    "plot 'compression-model.csv' skip 1 using ($1*1e3):2 with lines lw 2 title 'EP model (fitted)', \\\n"
+    "     '' skip 1 using ($1*1e3):3 with lines dt 2 lw 1.5 title 'Hertz (same E*)', \\\n"
+    "     'compression.csv' skip 1 using ($1*1e3):2 with points pt 1 ps 2 title 'data'\n"
+    "\n"
+    "set output 'restitution.png'\n"
+    "set title 'Drop test: coefficient of restitution vs impact velocity (cf. fig. E.9)'\n"
+    "set xlabel 'v_in [m/s]'\n"
+    "set ylabel 'e'\n"
+    "set key bottom left\n"
+    "set yrange [*:1.05]\n"
+    "plot 'restitution-model.csv' skip 1 using 1:2 with lines lw 2 title 'EP model (fitted)', \\\n"
+    "     '' skip 1 using 1:3 with lines dt 2 lw 1.5 title 'Hertz (elastic: e = 1)', \\\n"
+    "     'restitution.csv' skip 1 using 1:2 with points pt 3 ps 2 title 'data', \\\n"
+    "     '' skip 1 using 1:3 with points pt 6 ps 1.5 title 'model at the data'\n"
+    "set yrange [*:*]\n"
+    "\n"
+    "set output 'convergence.png'\n"
+    "set title 'Objective (eq. E.5) vs iteration'\n"
+    "set xlabel 'iteration (NLopt: evaluation)'\n"
+    "set ylabel 'F (1 at the trial values)'\n"
+    "set logscale y\n"
+    "set key top right\n"
+    "plot 'convergence.csv' skip 1 using 1:3 with linespoints pt 7 ps 0.6 title 'best F so far'\n"
+    "unset logscale y\n"
+    "set output\n";
+
+typedef struct {
+  char *dir;    /* temporary directory */
+  char path[4096];
+} tmpdir;
+
+static FILE *open_in(tmpdir *t, const char *name)
+{
+  snprintf(t->path, sizeof t->path, "%s/%s", t->dir, name);
+  return fopen(t->path, "w");
+}
+
+static int close_ok(FILE *f)
+{
+  if (!f)
+    return 0;
+  int bad = ferror(f);
+  return fclose(f) == 0 && !bad;
+}
+
+static void remove_tree(const char *dir)
+{
+  DIR *dp = opendir(dir);
+  if (dp) {
+    struct dirent *e;
+    char p[4096];
+    while ((e = readdir(dp)))
+      if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        remove(p);
+      }
+    closedir(dp);
+  }
+  rmdir(dir);
+}
+
+/* Run gnuplot on plot-fit.gp inside dir; 0 on success. */
+static int run_gnuplot(const char *dir)
+{
+  pid_t pid = fork();
+  if (pid < 0)
+    return -1;
+  if (pid == 0) {
+    if (chdir(dir) != 0)
+      _exit(127);
+    execlp("gnuplot", "gnuplot", "plot-fit.gp", (char *)NULL);
+    _exit(127);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_options *o,
+                        const gc_fit_result *res, const gc_fit_ident *id,
+                        const gc_card_extra *x, const char *comment, int *warn, char *msg,
+                        size_t n)
+{
+  *warn = 0;
+  const gc_fit_data *d = pb->data;
+  size_t len = strlen(dir);
+  while (len > 1 && dir[len - 1] == '/')
+    len--;
+  tmpdir t;
+  t.dir = malloc(len + 32);
+  if (!t.dir) {
+    snprintf(msg, n, "out of memory");
+    return GC_ENOMEM;
+  }
+  snprintf(t.dir, len + 32, "%.*s.tmp%ld", (int)len, dir, (long)getpid());
+  remove_tree(t.dir); /* a leftover of an earlier run with the same pid */
+  if (mkdir(t.dir, 0777) != 0) {
+    snprintf(msg, n, "%s: cannot create the report directory: %s", dir, strerror(errno));
+    free(t.dir);
+    return GC_EIO;
+  }
+  int ok = 1;
+  FILE *f;
+  const double *p = res->p;
+  /* summary and parameter file */
+  f = open_in(&t, "summary.txt");
+  if (f) {
+    gc_fit_print_summary(f, pb, o, res, id);
+    if (res->ntrace) {
+      fprintf(f, "\nobjective history (best F so far):\n");
+      for (size_t i = 0; i < res->ntrace; i++)
+        fprintf(f, "  %6ld %7ld %.10g\n", res->trace[i].iter, res->trace[i].nevals, res->trace[i].F);
+    }
+  }
+  ok &= close_ok(f);
+  f = open_in(&t, "fit.params");
+  if (f)
+    ok &= gc_fit_write_params(f, pb, res, x, comment) == GC_SUCCESS;
+  ok &= close_ok(f);
+  /* data and model at the data */
+  double *Pm = malloc((d->n_comp ? d->n_comp : 1) * sizeof *Pm);
+  gc_drop_result *dr = malloc((d->n_drop ? d->n_drop : 1) * sizeof *dr);
+  if (!Pm || !dr || gc_fit_predict(pb, p, Pm, dr) != GC_SUCCESS)
+    ok = 0;
+  gc_law law;
+  if (ok && gc_fit_law(pb, p, &law) != GC_SUCCESS)
+    ok = 0;
+  if (ok) {
+    f = open_in(&t, "compression.csv");
+    if (f) {
+      fprintf(f, "alpha [m],P [N],P_model [N]\n");
+      for (size_t i = 0; i < d->n_comp; i++)
+        fprintf(f, "%.10g,%.10g,%.10g\n", d->alpha[i], d->P[i], Pm[i]);
+    }
+    ok &= close_ok(f);
+    /* model curves: the virgin curve on monotonic loading, and Hertz with the same E* */
+    double amax = 0;
+    for (size_t i = 0; i < d->n_comp; i++)
+      amax = fmax(amax, d->alpha[i]);
+    if (!(amax > 0))
+      amax = 3e-5;
+    f = open_in(&t, "compression-model.csv");
+    if (f) {
+      fprintf(f, "alpha [m],P_model [N],P_hertz [N]\n");
+      gc_state s;
+      gc_state_init(&s);
+      for (int i = 0; i <= 200 && ok; i++) {
+        double a = 1.1 * amax * i / 200.0;
+        gc_normal out;
+        if (gc_law_normal(&law, &s, a, 0.0, &out) != GC_SUCCESS)
+          ok = 0;
+        else
+          fprintf(f, "%.10g,%.10g,%.10g\n", a, out.P, law.pair.k_hertz * a * sqrt(a));
+      }
+    }
+    ok &= close_ok(f);
+    f = open_in(&t, "restitution.csv");
+    if (f) {
+      fprintf(f, "v_in [m/s],e,e_model,P_max [N]\n");
+      for (size_t k = 0; k < d->n_drop; k++)
+        fprintf(f, "%.10g,%.10g,%.10g,%.10g\n", d->v_in[k], d->e[k], dr[k].e_vel, dr[k].P_max);
+    }
+    ok &= close_ok(f);
+    double vlo = INFINITY, vhi = 0;
+    for (size_t k = 0; k < d->n_drop; k++) {
+      vlo = fmin(vlo, d->v_in[k]);
+      vhi = fmax(vhi, d->v_in[k]);
+    }
+    if (!d->n_drop)
+      vlo = 0.5, vhi = 3.0;
+    vlo *= 0.9;
+    vhi *= 1.1;
+    f = open_in(&t, "restitution-model.csv");
+    if (f) {
+      fprintf(f, "v_in [m/s],e_model,e_hertz\n");
+      for (int i = 0; i <= 40 && ok; i++) {
+        double v = vlo + (vhi - vlo) * i / 40.0;
+        gc_drop_result r;
+        if (gc_drop_run(&law, &pb->set.drop, v, &r, NULL, NULL) == GC_SUCCESS)
+          fprintf(f, "%.10g,%.10g,1\n", v, r.e_vel);
+      }
+    }
+    ok &= close_ok(f);
+    f = open_in(&t, "convergence.csv");
+    if (f) {
+      fprintf(f, "iteration,evaluations,F\n");
+      for (size_t i = 0; i < res->ntrace; i++)
+        fprintf(f, "%ld,%ld,%.12g\n", res->trace[i].iter, res->trace[i].nevals, res->trace[i].F);
+    }
+    ok &= close_ok(f);
+    f = open_in(&t, "plot-fit.gp");
+    if (f)
+      fputs(plot_script, f);
+    ok &= close_ok(f);
+  }
+  free(Pm);
+  free(dr);
+  if (!ok) {
+    snprintf(msg, n, "%s: cannot write the report: %s", dir, errno ? strerror(errno) : "model failure");
+    remove_tree(t.dir);
+    free(t.dir);
+    return GC_EIO;
+  }
+  if (run_gnuplot(t.dir) != 0) {
+    *warn = 1;
+    /* no partial images */
+    const char *png[] = { "compression.png", "restitution.png", "convergence.png" };
+    for (int i = 0; i < 3; i++) {
+      snprintf(t.path, sizeof t.path, "%s/%s", t.dir, png[i]);
+      remove(t.path);
+    }
+  }
+  /* move into place: a new directory by one rename, an existing one file by file */
+  char *final = malloc(len + 1);
+  if (!final) {
+    remove_tree(t.dir);
+    free(t.dir);
+    snprintf(msg, n, "out of memory");
+    return GC_ENOMEM;
+  }
+  memcpy(final, dir, len);
+  final[len] = 0;
+  int st = GC_SUCCESS;
+  struct stat sb;
+  if (stat(final, &sb) != 0) {
+    if (rename(t.dir, final) != 0) {
+      snprintf(msg, n, "%s: cannot create the report directory: %s", final, strerror(errno));
+      st = GC_EIO;
+    }
+  } else if (!S_ISDIR(sb.st_mode)) {
+    snprintf(msg, n, "%s: exists and is not a directory", final);
+    st = GC_EIO;
+  } else {
+    DIR *dp = opendir(t.dir);
+    struct dirent *e;
+    char to[4096];
+    while (dp && (e = readdir(dp)) && !st) {
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+        continue;
+      snprintf(t.path, sizeof t.path, "%s/%s", t.dir, e->d_name);
+      snprintf(to, sizeof to, "%s/%s", final, e->d_name);
+      if (rename(t.path, to) != 0) {
+        snprintf(msg, n, "%s: cannot write: %s", to, strerror(errno));
+        st = GC_EIO;
+      }
+    }
+    if (dp)
+      closedir(dp);
+    else {
+      snprintf(msg, n, "%s: cannot read: %s", t.dir, strerror(errno));
+      st = GC_EIO;
+    }
+  }
+  remove_tree(t.dir);
+  free(t.dir);
+  free(final);
+  return st;
+}

@@ -1,0 +1,706 @@
+/* test_fit.c - `granucal fit` (appendix E): data input, the objective of eq. E.1-E.7, the
+ * reproduction of the seed's steepest-descent run (Algorithm D.1), every solver against it on
+ * the soybean data, recovery of known parameters from synthetic data, the identifiability
+ * analysis, the parameter file and the report directory.  Each check names its source and
+ * tolerance.
+ *
+ * Cost: one objective evaluation (10 compression points, 3 drops at dt = 1e-6 s) takes about
+ * 70 us at -O2; the suite uses about 40 000 evaluations. */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fit.h"
+#include "gc_io.h"
+#include "gc_test.h"
+
+#define SOY GC_DATADIR "/soybean/"
+
+/* The seed's result (appendix E, eq. E.18-E.20; MODELS.md) */
+static const double seed_p[GC_FIT_NPAR] = { 128.8e6, 0.4134, 0.3952, 2.202e-5, 2.970e-6 };
+static const double seed_e[3] = { 0.7457, 0.7009, 0.6615 };
+/* table E.1 */
+static const double table_e[3] = { 0.71, 0.70, 0.69 };
+
+static char *write_tmp(const char *text)
+{
+  static const char templ[] = "/tmp/granucal-fit-XXXXXX";
+  char *path = malloc(sizeof templ);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+  memcpy(path, templ, sizeof templ);
+  int fd = mkstemp(path);
+  CU_ASSERT_FATAL(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
+/* The bundled soybean data and card; all five parameters free, the seed's weights. */
+static void soybean(gc_fit_data *d, gc_fit_setup *s, gc_card_extra *x)
+{
+  char msg[512] = "";
+  gc_params p;
+  gc_params_default(&p);
+  gc_card_extra_default(x);
+  memset(d, 0, sizeof *d);
+  int st = gc_card_read(SOY "soybean.card", &p, x, msg, sizeof msg);
+  if (!st)
+    st = gc_fit_read_compression(d, SOY "compression.csv", msg, sizeof msg);
+  if (!st)
+    st = gc_fit_read_drops(d, SOY "drops.csv", 0, msg, sizeof msg);
+  if (!st)
+    st = gc_fit_setup_default(s, &p, x->mass, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "\n  %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+}
+
+static void init_problem(gc_fit_problem *pb, const gc_fit_setup *s, const gc_fit_data *d)
+{
+  char msg[512] = "";
+  int st = gc_fit_problem_init(pb, s, d, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "\n  %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+}
+
+static gc_fit_result run(gc_fit_problem *pb, int alg, long max_evals)
+{
+  gc_fit_options o;
+  gc_fit_options_default(&o);
+  o.algorithm = alg;
+  o.max_evals = max_evals;
+  gc_fit_result r;
+  char msg[512] = "";
+  int st = gc_fit_run(pb, &o, &r, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "\n  %s: %s\n", gc_fit_alg_name(alg), msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  return r;
+}
+
+/* ------------------------------------------------------------------ data */
+
+/* The bundled files: ten points on fig. E.4's curve P = 70.24 (2e3 alpha)^1.318 (1e-6
+ * relative: the file holds 7 significant digits) and table E.1, with v_in = sqrt(2 g H) to the
+ * table's 3 decimals. */
+static void test_soybean_data(void)
+{
+  gc_fit_data d;
+  gc_fit_setup s;
+  gc_card_extra x;
+  soybean(&d, &s, &x);
+  CU_ASSERT_EQUAL(d.n_comp, 10);
+  for (size_t i = 0; i < d.n_comp; i++)
+    GC_ASSERT_REL(d.P[i], 70.24 * pow(2e3 * d.alpha[i], 1.318), 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(d.alpha[d.n_comp - 1], 0.03e-3, 1e-12);
+  CU_ASSERT_EQUAL(d.n_drop, 3);
+  const double H[] = { 0.148, 0.289, 0.508 }, v[] = { 1.705, 2.381, 3.156 };
+  for (int k = 0; k < 3; k++) {
+    CU_ASSERT_DOUBLE_EQUAL(d.v_in[k], v[k], 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(d.e[k], table_e[k], 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(sqrt(2 * 9.80665 * H[k]), v[k], 1.5e-3);
+  }
+  CU_ASSERT_DOUBLE_EQUAL(s.base.R1, 4.05e-3, 1e-15); /* eq. E.17 */
+  CU_ASSERT_DOUBLE_EQUAL(s.mass, 1.49e-4, 1e-15);
+  /* the seed's trial values (sec. E.3.1) */
+  const double trial[] = { 126e6, 0.4, 0.40, 2.0e-5, 3.0e-6 };
+  for (int j = 0; j < GC_FIT_NPAR; j++)
+    GC_ASSERT_REL(s.trial[j], trial[j], 1e-15);
+  gc_fit_data_free(&d);
+}
+
+/* Reading `text` fails and the message holds "FILE:expect" (expect may start with the line). */
+static void expect_read_error(int drops, const char *text, const char *expect)
+{
+  char *path = write_tmp(text);
+  gc_fit_data d;
+  memset(&d, 0, sizeof d);
+  char msg[512] = "", want[600];
+  int st = drops ? gc_fit_read_drops(&d, path, 0, msg, sizeof msg)
+                 : gc_fit_read_compression(&d, path, msg, sizeof msg);
+  CU_ASSERT_NOT_EQUAL(st, GC_SUCCESS);
+  snprintf(want, sizeof want, "%s:%s", path, expect);
+  if (!strstr(msg, want))
+    fprintf(stderr, "\n  message '%s' lacks '%s'\n", msg, want);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
+  CU_ASSERT_EQUAL(d.n_comp + d.n_drop, 0);
+  gc_fit_data_free(&d);
+  remove(path);
+  free(path);
+}
+
+/* Bad input names file:line:column and the problem; never NaN. */
+static void test_data_errors(void)
+{
+  expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1\n2e-6,abc\n", "3:2: column 'P': 'abc' is not a finite number");
+  expect_read_error(0, "alpha [m],P [N]\n1e-6,nan\n", "2:2: column 'P'");
+  expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1\n2e-6,-0.2\n", "3:2: negative force");
+  expect_read_error(0, "alpha [m],P [N]\n-1e-6,0.1\n", "2:1: negative displacement");
+  expect_read_error(0, "# c\nalpha [mm],P [N]\n1,0.1\n", "2:1: column 'alpha' is in [mm]");
+  expect_read_error(0, "alpha [m]\n1e-6\n", "1:1: the header must name");
+  expect_read_error(0, "alpha [m],P [N],T [K]\n1e-6,1,300\n", "1:3: unknown column 'T'");
+  expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1,3\n", "2:3: more fields");
+  expect_read_error(0, "alpha [m],P [N]\n0,0\n", "1:1: no point with a positive");
+  expect_read_error(1, "v_in [m/s],e\n1.7,1.2\n", "2:2: e = 1.2 out of range (0, 1]");
+  expect_read_error(1, "v_in [m/s],e\n0,0.7\n", "2:1: v_in = 0 m/s out of range");
+  expect_read_error(1, "H [m],v_in [m/s],e\n0.148,2.0,0.7\n", "2:2: v_in = 2 m/s disagrees with H");
+  expect_read_error(1, "v_in [m/s]\n1.7\n", "1:1: the header must name");
+  expect_read_error(1, "v_in [m/s],e,n\n1.7,0.7,0\n", "2:3: repeat count");
+  expect_read_error(1, "v_in [km/h],e\n1.7,0.7\n", "1:1: column 'v_in' is in [km/h]");
+
+  /* platen approach: alpha is half of it; H alone: v_in = sqrt(2 g H) */
+  char *a = write_tmp("approach [m],P [N]\n2e-5,0.5\n");
+  char *b = write_tmp("H [m],e,sd\n0.148,0.71,0.02\n");
+  gc_fit_data d;
+  memset(&d, 0, sizeof d);
+  char msg[512] = "";
+  CU_ASSERT_EQUAL(gc_fit_read_compression(&d, a, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_fit_read_drops(&d, b, 0, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_DOUBLE_EQUAL(d.alpha[0], 1e-5, 1e-20);
+  CU_ASSERT_DOUBLE_EQUAL(d.v_in[0], sqrt(2 * 9.80665 * 0.148), 1e-12);
+  CU_ASSERT(d.has_sd && !d.has_n);
+  CU_ASSERT_EQUAL(gc_fit_csv_kind(a, msg, sizeof msg), 1);
+  CU_ASSERT_EQUAL(gc_fit_csv_kind(b, msg, sizeof msg), 2);
+  gc_fit_data_free(&d);
+  remove(a);
+  remove(b);
+  free(a);
+  free(b);
+}
+
+/* Settings that the problem refuses, with the parameter and its range in the message. */
+static void test_setup_errors(void)
+{
+  gc_fit_data d;
+  gc_fit_setup s0, s;
+  gc_card_extra x;
+  soybean(&d, &s0, &x);
+  gc_fit_problem pb;
+  char msg[512];
+  s = s0;
+  s.trial[GC_FIT_KC] = 0.0;
+  CU_ASSERT_EQUAL(gc_fit_problem_init(&pb, &s, &d, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "K_c = 0: a free parameter needs a positive initial value"));
+  s.is_free[GC_FIT_KC] = 0; /* K_c = 0 is fine when fixed */
+  CU_ASSERT_EQUAL(gc_fit_problem_init(&pb, &s, &d, msg, sizeof msg), GC_SUCCESS);
+  gc_fit_problem_free(&pb);
+  s = s0;
+  s.hi[GC_FIT_NU] = 0.5;
+  CU_ASSERT_EQUAL(gc_fit_problem_init(&pb, &s, &d, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nu: upper bound 0.5 out of range (0, 0.5)"));
+  s = s0;
+  s.lo[GC_FIT_E] = 2e8;
+  CU_ASSERT_EQUAL(gc_fit_problem_init(&pb, &s, &d, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "E: bounds [2e+08, 1.26e+09] Pa"));
+  s = s0;
+  s.is_free[GC_FIT_NU] = 0;
+  s.trial[GC_FIT_NU] = 0.6;
+  CU_ASSERT_EQUAL(gc_fit_problem_init(&pb, &s, &d, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nu1 = 0.6 out of range (-1, 0.5)"));
+  s = s0;
+  s.point_weights = GC_FIT_PW_SD; /* drops.csv has n, not sd */
+  CU_ASSERT_EQUAL(gc_fit_problem_init(&pb, &s, &d, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "need a column 'sd'"));
+  for (int j = 0; j < GC_FIT_NPAR; j++)
+    s0.is_free[j] = 0;
+  CU_ASSERT_EQUAL(gc_fit_problem_init(&pb, &s0, &d, msg, sizeof msg), GC_EINVAL);
+  gc_fit_data_free(&d);
+}
+
+/* ------------------------------------------------------------------ objective */
+
+/* The allocation-free law of the objective equals gc_law_init's in every constant the normal
+ * step uses (exactly: same formulas), and gives the same forces. */
+static void test_law_matches(void)
+{
+  gc_fit_data d;
+  gc_fit_setup s;
+  gc_card_extra x;
+  soybean(&d, &s, &x);
+  gc_fit_problem pb;
+  init_problem(&pb, &s, &d);
+  gc_law a, b;
+  CU_ASSERT_EQUAL_FATAL(gc_fit_law(&pb, seed_p, &a), GC_SUCCESS);
+  gc_params q = s.base;
+  q.E1 = seed_p[0], q.nu1 = seed_p[1], q.P_Y = seed_p[2], q.C_a = seed_p[3], q.K_c = seed_p[4];
+  char msg[256];
+  CU_ASSERT_EQUAL_FATAL(gc_law_init(&b, gc_model_lookup("ep"), NULL, &q, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(a.pair.E_star, b.pair.E_star);
+  CU_ASSERT_EQUAL(a.pair.R_star, b.pair.R_star);
+  CU_ASSERT_EQUAL(a.pair.C, b.pair.C);
+  CU_ASSERT_EQUAL(a.pair.k_hertz, b.pair.k_hertz);
+  CU_ASSERT_EQUAL(a.pair.P_Y, b.pair.P_Y);
+  CU_ASSERT_EQUAL(a.pair.p_y, b.pair.p_y);
+  CU_ASSERT_EQUAL(a.pair.alpha_Y, b.pair.alpha_Y);
+  CU_ASSERT_EQUAL(a.pair.G_star, b.pair.G_star);
+  for (double al = 1e-6; al < 4e-5; al += 3e-6) {
+    gc_state sa, sb;
+    gc_state_init(&sa);
+    gc_state_init(&sb);
+    gc_normal oa, ob;
+    CU_ASSERT_EQUAL(gc_law_normal(&a, &sa, al, 0, &oa), GC_SUCCESS);
+    CU_ASSERT_EQUAL(gc_law_normal(&b, &sb, al, 0, &ob), GC_SUCCESS);
+    CU_ASSERT_EQUAL(oa.P, ob.P);
+  }
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+}
+
+/* eq. E.5-E.7: F(trial) = w_a + w_e exactly; F = |r|^2; F_a, F_e are the raw sums.  At the
+ * seed's result the simulated e are MODELS.md's independent values 0.7466 / 0.7020 / 0.6627
+ * (0.05 %) and within 0.002 of the seed's 0.7457 / 0.7009 / 0.6615.  A non-physical point gives
+ * a finite penalty, never NaN. */
+static void test_objective(void)
+{
+  gc_fit_data d;
+  gc_fit_setup s;
+  gc_card_extra x;
+  soybean(&d, &s, &x);
+  gc_fit_problem pb;
+  init_problem(&pb, &s, &d);
+  double r[13];
+  CU_ASSERT_EQUAL_FATAL(pb.n_res, 13);
+  gc_fit_value v = gc_fit_eval(&pb, s.trial, r);
+  CU_ASSERT_DOUBLE_EQUAL(v.F, 1.0, 1e-14);
+  CU_ASSERT_DOUBLE_EQUAL(v.Fa, pb.Fa_ref, 1e-18);
+  CU_ASSERT_DOUBLE_EQUAL(v.Fe, pb.Fe_ref, 1e-18);
+  v = gc_fit_eval(&pb, seed_p, r);
+  double ss = 0;
+  for (int i = 0; i < 13; i++)
+    ss += r[i] * r[i];
+  GC_ASSERT_REL(ss, v.F, 1e-12);
+  GC_ASSERT_REL(v.F, 0.1 * v.Fa / pb.Fa_ref + 0.9 * v.Fe / pb.Fe_ref, 1e-12);
+  gc_drop_result dr[3];
+  double Pm[10];
+  CU_ASSERT_EQUAL_FATAL(gc_fit_predict(&pb, seed_p, Pm, dr), GC_SUCCESS);
+  const double indep[] = { 0.7466, 0.7020, 0.6627 };
+  double fe = 0;
+  for (int k = 0; k < 3; k++) {
+    GC_ASSERT_REL(dr[k].e_vel, indep[k], 5e-4);
+    CU_ASSERT_DOUBLE_EQUAL(dr[k].e_vel, seed_e[k], 0.002);
+    fe += (dr[k].e_vel - table_e[k]) * (dr[k].e_vel - table_e[k]);
+  }
+  GC_ASSERT_REL(v.Fe, fe, 1e-12);
+  long nf = pb.nfail;
+  double bad[GC_FIT_NPAR] = { 128.8e6, 0.7, 0.3952, 2.202e-5, 2.97e-6 };
+  v = gc_fit_eval(&pb, bad, r);
+  CU_ASSERT(isfinite(v.F) && v.F > 1e3);
+  CU_ASSERT_EQUAL(pb.nfail, nf + 1);
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+}
+
+/* ------------------------------------------------------------------ Algorithm D.1 */
+
+static double sd_F; /* SD's objective on the seed's setting, for the solver comparison */
+
+/* The seed's run (sec. E.3.1): trial E = 126 MPa, nu = 0.4, P_Y = 0.40 N, C_a = 2.0e-5 m/N,
+ * K_c = 3.0e-6 1/N, eps = 1e-3, w_a = 0.1, w_e = 0.9, all five free -> 18 iterations,
+ * E = 128.8 MPa, nu = 0.4134, P_Y = 0.3952 N, C_a = 2.202e-5 m/N, K_c = 2.970e-6 1/N,
+ * e = 0.7457 / 0.7009 / 0.6615, sY = 2.750 MPa (eq. E.18-E.20).  The seed does not give delta
+ * nor the ten abscissae of its compression points; with delta = 0.01 (granucal's default) and
+ * the bundled points:
+ *   iterations 19 (tested: 14-24);
+ *   E, nu, P_Y, C_a within 1 % of the seed's, K_c within 2 % (K_c hardly moves: the data do not
+ *   determine it, see test_identify);
+ *   simulated e within 0.002 of the seed's simulated e, sY within 2 % of 2.750 MPa;
+ *   the final |F_new - F_old| below the seed's 2.373e-4 (read as the change of the objective at
+ *   convergence; the objective itself cannot be that small: the seed's own e miss table E.1 by
+ *   0.036, which alone makes F > 0.5 in the normalisation of eq. E.6-E.7);
+ *   F at the result lower than F at the seed's published parameters;
+ *   e within 0.04 of table E.1 (the seed's own result misses 0.71 by 0.0357; within 0.01 is not
+ *   reachable by this model: see test_solvers_vs_sd, where the best fit has 0.743 at 1.705 m/s). */
+static void test_sd_seed(void)
+{
+  gc_fit_data d;
+  gc_fit_setup s;
+  gc_card_extra x;
+  soybean(&d, &s, &x);
+  gc_fit_problem pb;
+  init_problem(&pb, &s, &d);
+  gc_fit_result r = run(&pb, GC_FIT_SD, 0);
+  CU_ASSERT(r.converged);
+  CU_ASSERT(r.niter >= 14 && r.niter <= 24);
+  CU_ASSERT(r.nevals == 1 + 6 * r.niter); /* 5 probes + 1 step per iteration */
+  for (int j = 0; j < GC_FIT_NPAR; j++)
+    GC_ASSERT_REL(r.p[j], seed_p[j], j == GC_FIT_KC ? 0.02 : 0.01);
+  gc_drop_result dr[3];
+  CU_ASSERT_EQUAL_FATAL(gc_fit_predict(&pb, r.p, NULL, dr), GC_SUCCESS);
+  for (int k = 0; k < 3; k++) {
+    CU_ASSERT_DOUBLE_EQUAL(dr[k].e_vel, seed_e[k], 0.002);
+    CU_ASSERT_DOUBLE_EQUAL(dr[k].e_vel, table_e[k], 0.04);
+  }
+  double sY;
+  CU_ASSERT_EQUAL(gc_fit_yield_stress(&pb.set, r.p, &sY, NULL), GC_SUCCESS);
+  GC_ASSERT_REL(sY, 2.750e6, 0.02);
+  /* the last entry of the history is the converged step: |F_new - F_old| */
+  CU_ASSERT_FATAL(r.ntrace >= 2);
+  double dF = fabs(r.trace[r.ntrace - 1].F - r.trace[r.ntrace - 2].F);
+  CU_ASSERT(dF < 2.373e-4);
+  gc_fit_value vs = gc_fit_eval(&pb, seed_p, NULL);
+  CU_ASSERT(r.val.F < vs.F);
+  CU_ASSERT(r.val.F < 1.0);
+  sd_F = r.val.F;
+  gc_fit_result_free(&r);
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+}
+
+/* Every solver reaches an objective at least as low as SD's on the soybean data (same setting:
+ * all five free, the seed's trial values and weights), within its bounds.  The best fit found
+ * (F = 0.5103) has P_Y at its lower bound: the data push P_Y towards 0. */
+static void test_solvers_vs_sd(void)
+{
+  CU_ASSERT_FATAL(sd_F > 0);
+  gc_fit_data d;
+  gc_fit_setup s;
+  gc_card_extra x;
+  soybean(&d, &s, &x);
+  gc_fit_problem pb;
+  init_problem(&pb, &s, &d);
+  const int algs[] = { GC_FIT_LM, GC_FIT_BOBYQA, GC_FIT_NELDERMEAD, GC_FIT_SBPLX, GC_FIT_DIRECT,
+                       GC_FIT_CRS2 };
+  for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
+    gc_fit_result r = run(&pb, algs[i], 0);
+    if (!(r.val.F <= sd_F))
+      fprintf(stderr, "\n  %s: F = %.8g > SD's %.8g\n", gc_fit_alg_name(algs[i]), r.val.F, sd_F);
+    CU_ASSERT(r.val.F <= sd_F);
+    CU_ASSERT(r.val.F < 0.52); /* the best fit is 0.5103 */
+    CU_ASSERT(r.nevals > 0 && r.seconds >= 0 && isfinite(r.val.F));
+    for (int j = 0; j < GC_FIT_NPAR; j++)
+      CU_ASSERT(r.p[j] >= s.lo[j] && r.p[j] <= s.hi[j]);
+    CU_ASSERT(r.ntrace >= 1);
+    for (size_t t = 1; t < r.ntrace; t++)
+      CU_ASSERT(r.trace[t].F <= r.trace[t - 1].F); /* best-so-far history */
+    gc_fit_result_free(&r);
+  }
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+}
+
+/* Multi-start: deterministic for a given seed (bitwise), and never worse than its first start
+ * (which is the single start from the trial values). */
+static void test_multistart(void)
+{
+  gc_fit_data d;
+  gc_fit_setup s;
+  gc_card_extra x;
+  soybean(&d, &s, &x);
+  s.is_free[GC_FIT_NU] = 0;
+  gc_fit_problem pb;
+  init_problem(&pb, &s, &d);
+  gc_fit_options o;
+  gc_fit_options_default(&o);
+  o.algorithm = GC_FIT_BOBYQA;
+  char msg[256];
+  gc_fit_result one, a, b;
+  CU_ASSERT_EQUAL_FATAL(gc_fit_run(&pb, &o, &one, msg, sizeof msg), GC_SUCCESS);
+  o.starts = 4;
+  o.seed = 7;
+  CU_ASSERT_EQUAL_FATAL(gc_fit_run(&pb, &o, &a, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(gc_fit_run(&pb, &o, &b, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT(memcmp(a.p, b.p, sizeof a.p) == 0);
+  CU_ASSERT_EQUAL(a.nevals, b.nevals);
+  CU_ASSERT_EQUAL(a.best_start, b.best_start);
+  CU_ASSERT(a.val.F <= one.val.F);
+  CU_ASSERT(a.nevals > one.nevals);
+  gc_fit_result_free(&one);
+  gc_fit_result_free(&a);
+  gc_fit_result_free(&b);
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+}
+
+/* ------------------------------------------------------------------ recovery */
+
+/* Synthetic data from known parameters at the soybean abscissae (10 alpha_i, 3 v_in), nu fixed
+ * at its true value, trial values off by 15-50 %.  K_c = 0.2 1/N so that the curvature
+ * correction matters (C_R up to 1.3); at the seed's K_c = 3e-6 1/N it changes C_R by 1e-5 and
+ * is not identifiable (test_identify).  Without noise, the identifiable combinations E* (= E
+ * here), P_Y, C_a, K_c are recovered within 1 % by lm, bobyqa, neldermead, sbplx, direct, crs2.
+ * Algorithm D.1 (sd) is run too: it recovers E* and C_a within 1 % and lowers F by a factor
+ * > 100, but its step only ever shrinks, so it stalls in the narrow P_Y valley (condition number
+ * of the Jacobian about 150): P_Y within 30 % only.  This is reported, not hidden.
+ * With noise (1 % on P, 0.005 on e, GSL mt19937 seed 42), lm recovers every parameter within
+ * its 95 % interval and E* within 3 %. */
+static const double truth[GC_FIT_NPAR] = { 130e6, 0.4, 0.40, 2.2e-5, 0.2 };
+
+static void recovery_setup(gc_fit_data *d, gc_fit_setup *s, double nP, double ne)
+{
+  gc_card_extra x;
+  soybean(d, s, &x);
+  char msg[256] = "";
+  int st = gc_fit_synthesize(s, d, truth, nP, ne, 42, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "\n  %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  const double tr[GC_FIT_NPAR] = { 110e6, 0.4, 0.30, 2.6e-5, 0.3 };
+  for (int j = 0; j < GC_FIT_NPAR; j++) {
+    s->trial[j] = tr[j];
+    s->lo[j] = tr[j] / 10;
+    s->hi[j] = tr[j] * 10;
+  }
+  s->lo[GC_FIT_NU] = 0.05;
+  s->hi[GC_FIT_NU] = 0.49;
+  s->is_free[GC_FIT_NU] = 0;
+}
+
+static void test_recovery(void)
+{
+  gc_fit_data d;
+  gc_fit_setup s;
+  recovery_setup(&d, &s, 0, 0);
+  gc_fit_problem pb;
+  init_problem(&pb, &s, &d);
+  const int algs[] = { GC_FIT_LM, GC_FIT_BOBYQA, GC_FIT_NELDERMEAD, GC_FIT_SBPLX, GC_FIT_DIRECT,
+                       GC_FIT_CRS2 };
+  for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
+    /* Subplex converges slowly here: 12000 evaluations (about 0.5 s) */
+    gc_fit_result r = run(&pb, algs[i], algs[i] == GC_FIT_SBPLX ? 12000 : 0);
+    for (int j = 0; j < GC_FIT_NPAR; j++) {
+      if (fabs(r.p[j] / truth[j] - 1) > 0.01)
+        fprintf(stderr, "\n  %s: %s = %g, true %g\n", gc_fit_alg_name(algs[i]), gc_fit_par_name(j),
+                r.p[j], truth[j]);
+      GC_ASSERT_REL(r.p[j], truth[j], 0.01);
+    }
+    gc_fit_result_free(&r);
+  }
+  gc_fit_options o;
+  gc_fit_options_default(&o);
+  o.algorithm = GC_FIT_SD;
+  o.sd_eps = 1e-12;
+  o.sd_max_iter = 3000;
+  gc_fit_result r;
+  char msg[256];
+  CU_ASSERT_EQUAL_FATAL(gc_fit_run(&pb, &o, &r, msg, sizeof msg), GC_SUCCESS);
+  GC_ASSERT_REL(r.p[GC_FIT_E], truth[GC_FIT_E], 0.01);
+  GC_ASSERT_REL(r.p[GC_FIT_CA], truth[GC_FIT_CA], 0.01);
+  GC_ASSERT_REL(r.p[GC_FIT_PY], truth[GC_FIT_PY], 0.30);
+  CU_ASSERT(r.val.F < 1e-2);
+  gc_fit_result_free(&r);
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+
+  recovery_setup(&d, &s, 0.01, 0.005);
+  init_problem(&pb, &s, &d);
+  r = run(&pb, GC_FIT_LM, 0);
+  gc_fit_ident id;
+  CU_ASSERT_EQUAL_FATAL(gc_fit_identify(&pb, r.p, 1e-4, &id, msg, sizeof msg), GC_SUCCESS);
+  for (int j = 0; j < GC_FIT_NPAR; j++)
+    if (s.is_free[j]) {
+      if (!(truth[j] >= id.ci_lo[j] && truth[j] <= id.ci_hi[j]))
+        fprintf(stderr, "\n  %s = %g outside [%g, %g]\n", gc_fit_par_name(j), truth[j], id.ci_lo[j],
+                id.ci_hi[j]);
+      CU_ASSERT(truth[j] >= id.ci_lo[j] && truth[j] <= id.ci_hi[j]);
+    }
+  GC_ASSERT_REL(id.Estar, truth[GC_FIT_E] / (1 - 0.16), 0.03);
+  CU_ASSERT(id.Estar_lo < id.Estar && id.Estar < id.Estar_hi);
+  gc_fit_ident_free(&id);
+  gc_fit_result_free(&r);
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+}
+
+/* ------------------------------------------------------------------ identifiability */
+
+/* At the seed's result with all five free: nu at fixed E* changes the residuals by < 1e-5 of
+ * E*'s effect (it is exactly 0 in the model; the rest is finite-difference noise), the smallest
+ * singular value is < 1e-5 of the largest with a direction made of E and nu only, and E and nu
+ * correlate at |r| > 0.999; their intervals are reported as not identifiable while E*'s is
+ * finite.  On the soybean data K_c is not identifiable either (it changes C_R by 1e-5): with nu
+ * fixed the free Jacobian is numerically rank deficient.  On the recovery data (K_c = 0.2) with
+ * nu fixed it is not (condition number < 1e3). */
+static void test_identify(void)
+{
+  gc_fit_data d;
+  gc_fit_setup s;
+  gc_card_extra x;
+  soybean(&d, &s, &x);
+  gc_fit_problem pb;
+  init_problem(&pb, &s, &d);
+  gc_fit_ident id;
+  char msg[256];
+  CU_ASSERT_EQUAL_FATAL(gc_fit_identify(&pb, seed_p, 1e-4, &id, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT(id.nu_at_fixed_Estar < 1e-5);
+  CU_ASSERT(id.sv_all[4] < 1e-5 * id.sv_all[0]);
+  CU_ASSERT(fabs(id.null_all[GC_FIT_E]) + fabs(id.null_all[GC_FIT_NU]) > 0.99);
+  CU_ASSERT(id.rank_deficient);
+  CU_ASSERT(id.Enu_free && fabs(id.Enu_corr) > 0.999);
+  CU_ASSERT(isinf(id.ci_hi[GC_FIT_E]) && isinf(id.ci_hi[GC_FIT_NU]));
+  CU_ASSERT(isfinite(id.Estar_hi) && id.Estar_lo < id.Estar && id.Estar < id.Estar_hi);
+  GC_ASSERT_REL(id.Estar, seed_p[0] / (1 - seed_p[1] * seed_p[1]), 1e-12);
+  gc_fit_ident_free(&id);
+  gc_fit_problem_free(&pb);
+  s.is_free[GC_FIT_NU] = 0;
+  init_problem(&pb, &s, &d);
+  CU_ASSERT_EQUAL_FATAL(gc_fit_identify(&pb, seed_p, 1e-4, &id, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT(id.rank_deficient); /* K_c */
+  CU_ASSERT(isinf(id.ci_hi[GC_FIT_KC]));
+  CU_ASSERT(isfinite(id.ci_hi[GC_FIT_CA]));
+  gc_fit_ident_free(&id);
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+
+  recovery_setup(&d, &s, 0, 0);
+  init_problem(&pb, &s, &d);
+  CU_ASSERT_EQUAL_FATAL(gc_fit_identify(&pb, truth, 1e-4, &id, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT(!id.rank_deficient);
+  CU_ASSERT(id.cond_free < 1e3);
+  gc_fit_ident_free(&id);
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+}
+
+/* ------------------------------------------------------------------ output */
+
+/* The parameter file reads back with gc_card_read to the same values (%.17g), builds the same
+ * law with gc_law_init, and says that E and nu are not separable. */
+static void test_params_file(void)
+{
+  gc_fit_data d;
+  gc_fit_setup s;
+  gc_card_extra x;
+  soybean(&d, &s, &x);
+  gc_fit_problem pb;
+  init_problem(&pb, &s, &d);
+  gc_fit_result r;
+  memset(&r, 0, sizeof r);
+  memcpy(r.p, seed_p, sizeof r.p);
+  r.val = gc_fit_eval(&pb, r.p, NULL);
+  char *path = write_tmp("");
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  CU_ASSERT_EQUAL(gc_fit_write_params(f, &pb, &r, &x, "test"), GC_SUCCESS);
+  fclose(f);
+  gc_params q;
+  gc_card_extra y;
+  gc_params_default(&q);
+  gc_card_extra_default(&y);
+  char msg[512] = "";
+  CU_ASSERT_EQUAL_FATAL(gc_card_read(path, &q, &y, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_STRING_EQUAL(y.nfd, "ep");
+  CU_ASSERT_EQUAL(q.E1, seed_p[0]);
+  CU_ASSERT_EQUAL(q.nu1, seed_p[1]);
+  CU_ASSERT_EQUAL(q.P_Y, seed_p[2]);
+  CU_ASSERT_EQUAL(q.C_a, seed_p[3]);
+  CU_ASSERT_EQUAL(q.K_c, seed_p[4]);
+  CU_ASSERT_EQUAL(q.R1, 4.05e-3);
+  CU_ASSERT_EQUAL(y.mass, 1.49e-4);
+  GC_ASSERT_REL(q.sY1, 2.750e6, 0.01); /* eq. E.20 */
+  gc_law law;
+  CU_ASSERT_EQUAL(gc_law_init(&law, gc_model_lookup("ep"), NULL, &q, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(law.pair.P_Y, seed_p[2]);
+  FILE *g = fopen(path, "r");
+  char buf[8192];
+  size_t n = fread(buf, 1, sizeof buf - 1, g);
+  buf[n] = 0;
+  fclose(g);
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "E and nu are not separable"));
+  remove(path);
+  free(path);
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+}
+
+/* --report DIR: every text file is there and nothing temporary is left; PNGs when gnuplot
+ * works. */
+static void test_report(void)
+{
+  gc_fit_data d;
+  gc_fit_setup s;
+  gc_card_extra x;
+  soybean(&d, &s, &x);
+  s.is_free[GC_FIT_NU] = 0;
+  gc_fit_problem pb;
+  init_problem(&pb, &s, &d);
+  gc_fit_options o;
+  gc_fit_options_default(&o);
+  gc_fit_result r;
+  char msg[512];
+  CU_ASSERT_EQUAL_FATAL(gc_fit_run(&pb, &o, &r, msg, sizeof msg), GC_SUCCESS);
+  gc_fit_ident id;
+  CU_ASSERT_EQUAL_FATAL(gc_fit_identify(&pb, r.p, 1e-4, &id, msg, sizeof msg), GC_SUCCESS);
+  char dir[] = "/tmp/granucal-report-XXXXXX";
+  CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+  char sub[64];
+  snprintf(sub, sizeof sub, "%s/rep", dir);
+  int warn = 0;
+  int st = gc_fit_write_report(sub, &pb, &o, &r, &id, &x, "test", &warn, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "\n  %s\n", msg);
+  CU_ASSERT_EQUAL(st, GC_SUCCESS);
+  const char *files[] = { "summary.txt", "fit.params", "compression.csv", "compression-model.csv",
+                          "restitution.csv", "restitution-model.csv", "convergence.csv",
+                          "plot-fit.gp" };
+  char p[600];
+  struct stat sb;
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    snprintf(p, sizeof p, "%s/%s", sub, files[i]);
+    CU_ASSERT(stat(p, &sb) == 0 && sb.st_size > 0);
+  }
+  if (!warn) {
+    const char *png[] = { "compression.png", "restitution.png", "convergence.png" };
+    for (int i = 0; i < 3; i++) {
+      snprintf(p, sizeof p, "%s/%s", sub, png[i]);
+      CU_ASSERT(stat(p, &sb) == 0 && sb.st_size > 1000);
+    }
+  }
+  /* only rep/ in the parent: no temporary directory left */
+  DIR *dp = opendir(dir);
+  struct dirent *e;
+  int others = 0;
+  while (dp && (e = readdir(dp)))
+    others += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "rep");
+  if (dp)
+    closedir(dp);
+  CU_ASSERT_EQUAL(others, 0);
+  /* a report into a path whose parent does not exist fails and leaves nothing */
+  snprintf(p, sizeof p, "%s/none/rep", dir);
+  CU_ASSERT_NOT_EQUAL(gc_fit_write_report(p, &pb, &o, &r, &id, &x, "", &warn, msg, sizeof msg),
+                      GC_SUCCESS);
+  snprintf(p, sizeof p, "%s/none", dir);
+  CU_ASSERT(stat(p, &sb) != 0);
+  /* clean up */
+  dp = opendir(sub);
+  while (dp && (e = readdir(dp)))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+      snprintf(p, sizeof p, "%s/%s", sub, e->d_name);
+      remove(p);
+    }
+  if (dp)
+    closedir(dp);
+  rmdir(sub);
+  rmdir(dir);
+  gc_fit_ident_free(&id);
+  gc_fit_result_free(&r);
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+}
+
+int gc_test_add_fit(void)
+{
+  CU_pSuite s = CU_add_suite("fit (appendix E, Algorithm D.1)", NULL, NULL);
+  if (!s)
+    return CU_get_error();
+  if (!CU_add_test(s, "bundled soybean data (table E.1, fig. E.4)", test_soybean_data) ||
+      !CU_add_test(s, "bad data: file:line:column", test_data_errors) ||
+      !CU_add_test(s, "bad settings name the parameter", test_setup_errors) ||
+      !CU_add_test(s, "objective's law equals gc_law_init's", test_law_matches) ||
+      !CU_add_test(s, "objective eq. E.1-E.7", test_objective) ||
+      !CU_add_test(s, "Algorithm D.1 reproduces the seed's run", test_sd_seed) ||
+      !CU_add_test(s, "every solver at least as low as SD", test_solvers_vs_sd) ||
+      !CU_add_test(s, "multi-start is deterministic", test_multistart) ||
+      !CU_add_test(s, "recovery of known parameters", test_recovery) ||
+      !CU_add_test(s, "identifiability: E and nu through E*", test_identify) ||
+      !CU_add_test(s, "parameter file reads back", test_params_file) ||
+      !CU_add_test(s, "--report directory", test_report))
+    return CU_get_error();
+  return CUE_SUCCESS;
+}
