@@ -141,6 +141,12 @@ int gc_cmd_drop(int argc, char **argv)
     }
     cfg.dt = 0;
   }
+  if (history && (!out || strcmp(out, "-") == 0) && strcmp(history, "-") == 0) {
+    fprintf(stderr, "%s: --history - and the results cannot both go to standard output (use -o)\n",
+            prog);
+    free(sets);
+    return 2;
+  }
   if (history && sweep) {
     fprintf(stderr, "%s: --history needs a single impact (--vin or --height)\n", prog);
     free(sets);

@@ -29,10 +29,13 @@ static int time_step(const gc_law *law, const gc_drop_cfg *cfg, double v_in, dou
   if (cfg->ntcol <= 0)
     return GC_EINVAL;
   double tc;
-  if (law->pair.E_star > 0)
+  /* Linear-spring normal models (lsd, Walton-Braun loading K1) have the half period of a
+   * linear oscillator whatever E the card holds; the others are Hertzian (eq. 3.22). */
+  int linear = law->nfd && (strcmp(law->nfd->name, "lsd") == 0 || strcmp(law->nfd->name, "wb") == 0);
+  if (linear && law->pair.p.k_n > 0)
+    tc = M_PI * sqrt(cfg->mass / law->pair.p.k_n);
+  else if (!linear && law->pair.E_star > 0)
     tc = gc_hertz_contact_time(&law->pair, cfg->mass, v_in);
-  else if (law->pair.p.k_n > 0)
-    tc = M_PI * sqrt(cfg->mass / law->pair.p.k_n); /* half period of a linear spring */
   else
     return GC_EINVAL;
   *dt = tc / cfg->ntcol;
