@@ -12,6 +12,9 @@ int gc_test_add_drop(void);
 int gc_test_add_impact(void);
 int gc_test_add_fit(void);
 
+/* Write text to a new temporary file and return its malloc'ed path (tests/gc_test.c). */
+char *gc_test_write_tmp(const char *text);
+
 /* |a - b| <= rel |b| */
 #define GC_ASSERT_REL(a, b, rel) CU_ASSERT_DOUBLE_EQUAL((a), (b), (rel) * fabs((double)(b)))
 

@@ -26,21 +26,6 @@ static const double seed_e[3] = { 0.7457, 0.7009, 0.6615 };
 /* table E.1 */
 static const double table_e[3] = { 0.71, 0.70, 0.69 };
 
-static char *write_tmp(const char *text)
-{
-  static const char templ[] = "/tmp/granucal-fit-XXXXXX";
-  char *path = malloc(sizeof templ);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(path);
-  memcpy(path, templ, sizeof templ);
-  int fd = mkstemp(path);
-  CU_ASSERT_FATAL(fd >= 0);
-  FILE *f = fdopen(fd, "w");
-  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-  fputs(text, f);
-  fclose(f);
-  return path;
-}
-
 /* The bundled soybean data and card; all five parameters free, the seed's weights. */
 static void soybean(gc_fit_data *d, gc_fit_setup *s, gc_card_extra *x)
 {
@@ -119,7 +104,7 @@ static void test_soybean_data(void)
 /* Reading `text` fails and the message holds "FILE:expect" (expect may start with the line). */
 static void expect_read_error(int drops, const char *text, const char *expect)
 {
-  char *path = write_tmp(text);
+  char *path = gc_test_write_tmp(text);
   gc_fit_data d;
   memset(&d, 0, sizeof d);
   char msg[512] = "", want[600];
@@ -156,8 +141,8 @@ static void test_data_errors(void)
   expect_read_error(1, "v_in [km/h],e\n1.7,0.7\n", "1:1: column 'v_in' is in [km/h]");
 
   /* platen approach: alpha is half of it; H alone: v_in = sqrt(2 g H) */
-  char *a = write_tmp("approach [m],P [N]\n2e-5,0.5\n");
-  char *b = write_tmp("H [m],e,sd\n0.148,0.71,0.02\n");
+  char *a = gc_test_write_tmp("approach [m],P [N]\n2e-5,0.5\n");
+  char *b = gc_test_write_tmp("H [m],e,sd\n0.148,0.71,0.02\n");
   gc_fit_data d;
   memset(&d, 0, sizeof d);
   char msg[512] = "";
@@ -574,7 +559,7 @@ static void test_params_file(void)
   memset(&r, 0, sizeof r);
   memcpy(r.p, seed_p, sizeof r.p);
   r.val = gc_fit_eval(&pb, r.p, NULL);
-  char *path = write_tmp("");
+  char *path = gc_test_write_tmp("");
   FILE *f = fopen(path, "w");
   CU_ASSERT_PTR_NOT_NULL_FATAL(f);
   CU_ASSERT_EQUAL(gc_fit_write_params(f, &pb, &r, &x, "test"), GC_SUCCESS);

@@ -10,25 +10,10 @@
 #include "gc_io.h"
 #include "gc_test.h"
 
-static char *write_tmp(const char *text)
-{
-  static const char templ[] = "/tmp/granucal-test-XXXXXX";
-  char *path = malloc(sizeof templ);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(path);
-  memcpy(path, templ, sizeof templ);
-  int fd = mkstemp(path);
-  CU_ASSERT_FATAL(fd >= 0);
-  FILE *f = fdopen(fd, "w");
-  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-  fputs(text, f);
-  fclose(f);
-  return path;
-}
-
 /* Reading `text` as a table fails, and the message holds "FILE:expect". */
 static void expect_table_error(const char *text, const char *expect)
 {
-  char *path = write_tmp(text);
+  char *path = gc_test_write_tmp(text);
   gc_table t;
   char msg[512] = "", want[600];
   CU_ASSERT_NOT_EQUAL(gc_table_read(path, &t, msg, sizeof msg), GC_SUCCESS);
@@ -54,7 +39,7 @@ static void test_table_errors(void)
 
 static void test_table_good(void)
 {
-  char *path = write_tmp("# comment line\nt [s], alpha [m]\n0,0\n\n0.5, 1e-6\n1,2e-6\n");
+  char *path = gc_test_write_tmp("# comment line\nt [s], alpha [m]\n0,0\n\n0.5, 1e-6\n1,2e-6\n");
   gc_table t;
   char msg[256];
   CU_ASSERT_EQUAL_FATAL(gc_table_read(path, &t, msg, sizeof msg), GC_SUCCESS);
@@ -73,7 +58,7 @@ static void test_table_good(void)
 
 static void expect_path_error(const char *text, const char *expect)
 {
-  char *path = write_tmp(text);
+  char *path = gc_test_write_tmp(text);
   gc_loadpath lp;
   char msg[512] = "";
   CU_ASSERT_NOT_EQUAL(gc_loadpath_read(path, &lp, msg, sizeof msg), GC_SUCCESS);
@@ -96,7 +81,7 @@ static void test_loadpath_errors(void)
 
 static void test_card(void)
 {
-  char *path = write_tmp("# card\nmodel = thornton\nR = 0.1   # m\nE=7e10\nnu = 0.3\nsY = 1e8\n"
+  char *path = gc_test_write_tmp("# card\nmodel = thornton\nR = 0.1   # m\nE=7e10\nnu = 0.3\nsY = 1e8\n"
                          "reload = literal\n");
   gc_params p;
   gc_card_extra x;
@@ -114,7 +99,7 @@ static void test_card(void)
   /* write -> read gives back the same numbers bit for bit */
   p.C_a = 2.33e-7 / 3.0;
   x.rho = 2699;
-  char *out = write_tmp("");
+  char *out = gc_test_write_tmp("");
   FILE *f = fopen(out, "w");
   CU_ASSERT_PTR_NOT_NULL_FATAL(f);
   CU_ASSERT_EQUAL(gc_card_write(f, &p, &x), GC_SUCCESS);
@@ -139,7 +124,7 @@ static void test_card(void)
     { "reload = sometimes\n", "must be 'continuous' or 'literal'" },
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    char *b = write_tmp(bad[i].text);
+    char *b = gc_test_write_tmp(bad[i].text);
     gc_params_default(&q);
     CU_ASSERT_NOT_EQUAL(gc_card_read(b, &q, &y, msg, sizeof msg), GC_SUCCESS);
     if (!strstr(msg, bad[i].expect))
