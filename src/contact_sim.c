@@ -6,10 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_roots.h>
-
 #include "gc_io.h"
+#include "root_solve.h"
 #include "tangential_drive.h"
 
 int gc_loadpath_alloc(gc_loadpath *lp, size_t n, int with_tangential)
@@ -257,29 +255,9 @@ int gc_normal_solve_force(const gc_law *law, gc_state *s, double P_target, doubl
     }
     alpha = lo;
   } else {
-    gsl_function F = { trial_residual, &c };
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
-    gsl_root_fsolver *r = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
-    if (!r) {
-      gsl_set_error_handler(old);
-      return GC_ENOMEM;
-    }
-    int st = gsl_root_fsolver_set(r, &F, lo, hi);
-    for (k = 0; st == GSL_SUCCESS && k < 200; k++) {
-      st = gsl_root_fsolver_iterate(r);
-      if (st || c.err)
-        break;
-      double xl = gsl_root_fsolver_x_lower(r), xu = gsl_root_fsolver_x_upper(r);
-      if (gsl_root_test_interval(xl, xu, 1e-18, 1e-14) == GSL_SUCCESS)
-        break;
-    }
-    alpha = gsl_root_fsolver_root(r);
-    gsl_root_fsolver_free(r);
-    gsl_set_error_handler(old);
-    if (c.err)
-      return c.err;
-    if (st != GSL_SUCCESS || k == 200)
-      return GC_ENOCONV;
+    int st = gc_root_brent(trial_residual, &c, &c.err, lo, hi, 1e-18, 1e-14, 200, 0, &alpha);
+    if (st)
+      return st;
   }
   *alpha_out = alpha;
   return gc_law_normal(law, s, alpha, dt > 0 ? (alpha - a0) / dt : 0.0, out);

@@ -11,8 +11,7 @@
 #include <float.h>
 #include <math.h>
 
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_roots.h>
+#include "root_solve.h"
 
 enum { GC_TDRIVE_MAXIT = 300 };
 
@@ -95,51 +94,6 @@ static int gc_tdrive_bisect(gc_tdrive_ctx *c, double f0, double lo, double hi, d
   return GC_SUCCESS;
 }
 
-/* Brent's method on a bracket with residuals of opposite signs; the best of the final iterate
- * and the ends of the last bracket is returned (they differ only at a jump of Q(dδ)). */
-static int gc_tdrive_brent(gc_tdrive_ctx *c, double lo, double hi, double *x)
-{
-  gsl_function F = { gc_tdrive_residual, c };
-  gsl_error_handler_t *old = gsl_set_error_handler_off();
-  gsl_root_fsolver *r = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
-  if (!r) {
-    gsl_set_error_handler(old);
-    return GC_ENOMEM;
-  }
-  int st = gsl_root_fsolver_set(r, &F, lo, hi);
-  double xl = lo, xu = hi, root = 0.5 * (lo + hi);
-  int k;
-  for (k = 0; st == GSL_SUCCESS && k < GC_TDRIVE_MAXIT; k++) {
-    st = gsl_root_fsolver_iterate(r);
-    if (st || c->err)
-      break;
-    root = gsl_root_fsolver_root(r);
-    xl = gsl_root_fsolver_x_lower(r);
-    xu = gsl_root_fsolver_x_upper(r);
-    if (gsl_root_test_interval(xl, xu, 0.0, 4.0 * DBL_EPSILON) == GSL_SUCCESS ||
-        xu - xl <= 4.0 * DBL_EPSILON * fmax(fabs(xl), fabs(xu)))
-      break;
-  }
-  gsl_root_fsolver_free(r);
-  gsl_set_error_handler(old);
-  if (c->err)
-    return c->err;
-  if (st != GSL_SUCCESS || k == GC_TDRIVE_MAXIT)
-    return GC_ENOCONV;
-  double cand[3] = { root, xl, xu }, best = root, fbest = INFINITY;
-  for (int i = 0; i < 3; i++) {
-    double f = fabs(gc_tdrive_residual(cand[i], c));
-    if (c->err)
-      return c->err;
-    if (f < fbest) {
-      fbest = f;
-      best = cand[i];
-    }
-  }
-  *x = best;
-  return GC_SUCCESS;
-}
-
 int gc_tangential_solve_force(const gc_law *law, gc_state *s, const gc_normal *n,
                               double Q_target, double dt, double ds_roll, gc_tangential *out,
                               double *d_delta_out)
@@ -172,7 +126,8 @@ int gc_tangential_solve_force(const gc_law *law, gc_state *s, const gc_normal *n
       if (flo == 0.0 || fhi == 0.0)
         st = gc_tdrive_bisect(&c, f0, lo, hi, &x);
       else
-        st = gc_tdrive_brent(&c, lo, hi, &x);
+        st = gc_root_brent(gc_tdrive_residual, &c, &c.err, lo, hi, 0.0, 4.0 * DBL_EPSILON,
+                           GC_TDRIVE_MAXIT, 1, &x);
     }
     if (st)
       return st;
