@@ -31,6 +31,13 @@ void gc_params_default(gc_params *p)
   p->tfd_transitions = 1;
 }
 
+double gc_k_t0(const gc_pair *pair, double a, double E_t)
+{
+  if (pair->p.kt_ratio > 0)
+    return 2.0 * pair->p.kt_ratio * a * E_t;
+  return 8.0 * a * pair->G_star * E_t / pair->E_star;
+}
+
 void gc_state_init(gc_state *s)
 {
   memset(s, 0, sizeof *s);

@@ -161,8 +161,9 @@ static void ep_fill(const gc_pair *pair, const gc_state *s, double P, int virgin
    * with a = a_ep on the virgin curve and a = a_e on the elastic curve (there it is C_R E*). */
   double a3 = virgin ? a * a * a : ae * ae * ae;
   out->E_t = P > 0 ? 3.0 * P * cr * pair->R_star / (4.0 * a3) : cr * pair->E_star;
-  /* eq. 8.5 generalised to two materials: 4 a E*_ep (1-nu)/(2-nu) = 8 a G* (E*_ep / E*). */
-  out->k_t0 = 8.0 * a * pair->G_star * out->E_t / pair->E_star;
+  /* eq. 8.5 generalised to two materials: 4 a E*_ep (1-nu)/(2-nu) = 8 a G* (E*_ep / E*)
+   * (or 2 kt_ratio a E*_ep, see gc_k_t0). */
+  out->k_t0 = gc_k_t0(pair, a, out->E_t);
   /* tangent normal stiffness: dP/dalpha = 2 E*_t a for the Hertz-type curves */
   out->k_n = P > 0 ? (virgin ? 2.0 * out->E_t * a : 2.0 * cr * pair->E_star * ae) : 0.0;
   out->plastic = s->P_max > pair->P_Y;

@@ -56,6 +56,11 @@ typedef struct {
   int reload;        /* GC_RELOAD_* (elasto-plastic NFD) */
   int tfd_transitions; /* 1: Vu-Quoc-Zhang varying-P transitions (ch. 5); 0: Mindlin-Deresiewicz
                         * constant-P stiffness only (eq. 3.24) */
+  double kt_ratio;   /* K_T0 / (2 E* a), the ratio of the initial tangential stiffness to the
+                      * tangent normal stiffness dP/dalpha = 2 E* a (K_T0 / K1 for Walton-Braun);
+                      * 0 (default): derived from nu, 2(1-nu)/(2-nu) for like materials
+                      * (eq. 3.25, 4.8, 8.5).  2/7 gives the "special material" of app. C
+                      * (eq. C.32-C.33) without the unphysical nu = 0.8333 of sec. 5.5.1/8.4.2. */
 } gc_params;
 
 void gc_params_default(gc_params *p);

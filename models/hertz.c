@@ -21,7 +21,7 @@ void gc_hertz_fill(const gc_pair *pair, double alpha, gc_normal *out)
   out->a = a;
   out->E_t = pair->E_star;
   out->k_n = 1.5 * pair->k_hertz * sqrt(x); /* dP/dalpha = 2 E* a */
-  out->k_t0 = 8.0 * a * pair->G_star;
+  out->k_t0 = gc_k_t0(pair, a, pair->E_star);
   out->plastic = 0;
 }
 

@@ -17,6 +17,10 @@ int gc_law_init(gc_law *law, const gc_model *nfd, const gc_model *tfd, const gc_
     snprintf(msg, n, "model '%s' has no tangential force-displacement part", tfd->name);
     return GC_EINVAL;
   }
+  if (!(p->kt_ratio >= 0) || !isfinite(p->kt_ratio)) {
+    snprintf(msg, n, "kt_ratio = %g out of range [0, inf) (0: derived from nu)", p->kt_ratio);
+    return GC_EINVAL;
+  }
   int st = nfd->check(p, msg, n);
   if (!st && tfd && tfd != nfd)
     st = tfd->check(p, msg, n);

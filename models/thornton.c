@@ -80,7 +80,7 @@ static int thornton_normal_step(const gc_pair *pair, gc_state *s, double alpha, 
   out->a_p = 0.0;
   out->E_t = pair->E_star;
   out->k_n = k_n;
-  out->k_t0 = 8.0 * a * pair->G_star;
+  out->k_t0 = gc_k_t0(pair, a, pair->E_star);
   out->plastic = s->P_max > pair->P_Y;
   s->in_contact = alpha > 0;
   s->alpha = alpha;

@@ -43,9 +43,11 @@ static int gc_wb_setup(gc_pair *pair, char *msg, size_t n)
   return GC_SUCCESS;
 }
 
-/* eq. 4.8: K_T0 = K1 2(1-nu)/(2-nu), Johnson [1985, p. 220]. */
+/* eq. 4.8: K_T0 = K1 2(1-nu)/(2-nu), Johnson [1985, p. 220]; K1 kt_ratio when kt_ratio > 0. */
 static double gc_wb_k_t0(const gc_params *p)
 {
+  if (p->kt_ratio > 0)
+    return p->k_n * p->kt_ratio;
   return p->k_n * 2.0 * (1.0 - p->nu1) / (2.0 - p->nu1);
 }
 

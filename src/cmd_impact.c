@@ -1,5 +1,6 @@
-/* cmd_impact.c - `granucal impact`: oblique impacts of spinning spheres on a rigid frictional
- * plane (sec. 5.5, 8.4.2, appendix C), with the rigid-body prediction in the same CSV. */
+/* cmd_impact.c - `granucal impact`: oblique impacts of spinning spheres on a frictional plane
+ * (sec. 5.5, 8.4.2, appendix C) or on a second sphere, with the rigid-body prediction in the
+ * same CSV. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,11 +17,13 @@ static void impact_usage(FILE *f)
   fprintf(f,
           "usage: granucal impact [-m NFD] [-t TFD] [-c CARD] [-s KEY=VALUE]... --vn V\n"
           "                       (--omega W | --ratio MIN,MAX [--count N]) [--vt VT]\n"
-          "                       [--dt DT | --ntcol N] [--rolling] [-o OUT.csv] [-q]\n\n"
-          "Oblique impacts of spheres on a rigid frictional plane: every sphere arrives with the\n"
+          "                       [--omega2 W2] [--dt DT | --ntcol N] [--rolling] [-o OUT.csv] [-q]\n\n"
+          "Oblique impacts of spheres on a frictional plane: every sphere arrives with the\n"
           "same normal speed and its own spin, so the incidence at the contact point differs\n"
           "(Walton's hard-sphere test, sec. 5.5 and 8.4.2).  One CSV row per sphere, with the\n"
-          "rigid-body prediction for sliding collisions (eq. C.25) beside the simulation.\n\n"
+          "rigid-body prediction for sliding collisions (eq. C.25) beside the simulation.\n"
+          "Body 2 is a plane when R2 = 0 (rigid when E2 = 0, else deformable with E2, nu2) or,\n"
+          "when R2 > 0, a second sphere (mass m2, or rho and R2) at rest with spin --omega2.\n\n"
           "  -m, --model NAME   normal model (default: the card's 'model', else ep)\n"
           "  -t, --tfd NAME     tangential model (default: the card's 'tfd', else the normal model's\n"
           "                     own tangential part); friction mu from the card\n"
@@ -28,16 +31,19 @@ static void impact_usage(FILE *f)
           "      --vn V         normal impact speed [m/s] (> 0)\n"
           "      --vt VT        tangential velocity of the centre [m/s] (default 0)\n"
           "      --omega W      spin [rad/s] of a single sphere\n"
+          "      --omega2 W2    spin [rad/s] of sphere 2 (R2 > 0; default 0)\n"
           "      --ratio MIN,MAX  v_n / v_st from MIN to MAX (log-spaced), the spin set accordingly\n"
           "      --count N      spheres in the --ratio set (default 50)\n"
           "      --dt DT        time step [s]; default: Hertz contact duration (eq. 3.22) / ntcol\n"
           "      --ntcol N      steps per contact duration (default 200)\n"
           "      --rolling      apply the rolling correction of sec. 5.2\n"
           "  -o, --output FILE  CSV (default: standard output); -q: no summary\n\n"
-          "Columns: omega [rad/s], v_st [m/s] (= v_t + omega R), vn_over_vst, x (= 7/2 mu (1+e)\n"
-          "v_n/v_st), e, beta (= -v_st'/v_st, eq. 8.9), beta_sliding (eq. C.25 with the simulated e),\n"
-          "tan_in (= v_st/v_n), tan_out (= v_st'/v_n'), P_max [N], Q_max [N], t_contact [s],\n"
-          "sliding_steps, nonsimple_steps.\n");
+          "Columns: omega [rad/s], v_st [m/s] (= v_t + omega R + omega2 R2), vn_over_vst,\n"
+          "x (= f mu (1+e) v_n/v_st, f = 7/2 for homogeneous spheres), e, beta (= -v_st'/v_st,\n"
+          "eq. 8.9), beta_sliding (eq. C.25 with the simulated e), tan_in (= v_st/v_n), tan_out\n"
+          "(= v_st'/v_n'), P_max [N], Q_max [N], t_contact [s], sliding_steps, nonsimple_steps,\n"
+          "v_t_out [m/s], omega_out [rad/s] (sphere 1 after), v_n2_out [m/s], v_t2_out [m/s],\n"
+          "omega2_out [rad/s] (sphere 2 after, in the frame where it was at rest; 0 for a plane).\n");
 }
 
 static int parse_pair(const char *s, double *a, double *b)
@@ -61,11 +67,12 @@ int gc_cmd_impact(int argc, char **argv)
     { "count", required_argument, NULL, 'N' }, { "dt", required_argument, NULL, 'D' },
     { "ntcol", required_argument, NULL, 'C' }, { "rolling", no_argument, NULL, 'L' },
     { "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' },
-    { "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 }
+    { "omega2", required_argument, NULL, 'X' }, { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 }
   };
   const char *prog = "granucal impact";
   const char *nfd_name = NULL, *tfd_name = NULL, *card = NULL, *out = NULL, *ratio = NULL;
-  double vn = 0, vt = 0, omega = 0;
+  double vn = 0, vt = 0, omega = 0, omega2 = 0;
   int have_vn = 0, have_omega = 0, quiet = 0, c;
   long count = 50;
   gc_impact_cfg cfg;
@@ -86,6 +93,7 @@ int gc_cmd_impact(int argc, char **argv)
     case 'V': vn = strtod(optarg, &end); have_vn = 1; break;
     case 'T': vt = strtod(optarg, &end); break;
     case 'W': omega = strtod(optarg, &end); have_omega = 1; break;
+    case 'X': omega2 = strtod(optarg, &end); break;
     case 'R': ratio = optarg; break;
     case 'N': count = strtol(optarg, &end, 10); break;
     case 'D': cfg.dt = strtod(optarg, &end); break;
@@ -115,6 +123,8 @@ int gc_cmd_impact(int argc, char **argv)
     bad = "unexpected argument";
   else if (!have_vn || !(vn > 0) || !isfinite(vn))
     bad = "--vn V with V > 0 [m/s] is required";
+  else if (!isfinite(vt) || !isfinite(omega) || !isfinite(omega2))
+    bad = "--vt, --omega and --omega2 must be finite";
   else if (have_omega == (ratio != NULL))
     bad = "give exactly one of --omega or --ratio";
   else if (ratio && (parse_pair(ratio, &rmin, &rmax) || !(rmin > 0) || !(rmax >= rmin)))
@@ -143,9 +153,16 @@ int gc_cmd_impact(int argc, char **argv)
     fprintf(stderr, "%s: the sphere's mass is unknown: give m [kg] or rho [kg/m^3]\n", prog);
     return 1;
   }
-  if (p.R2 > 0 || p.E2 > 0) {
-    fprintf(stderr, "%s: the impact is against a rigid plane: R2 and E2 must be 0\n", prog);
-    return 1;
+  if (p.R2 > 0) {
+    cfg.mass2 = gc_cli_mass2(&p, &x);
+    cfg.radius2 = p.R2;
+    if (!(cfg.mass2 > 0)) {
+      fprintf(stderr, "%s: the mass of sphere 2 is unknown: give m2 [kg] or rho [kg/m^3]\n", prog);
+      return 1;
+    }
+  } else if (omega2 != 0) {
+    fprintf(stderr, "%s: --omega2 needs a second sphere (R2 > 0)\n", prog);
+    return 2;
   }
   gc_cli_fill_effective_mass(&p, &x);
   rc = gc_cli_law(prog, nfd_name, tfd_name, &x, &p, card, &law);
@@ -163,28 +180,33 @@ int gc_cmd_impact(int argc, char **argv)
     return 1;
   }
   fprintf(of.f, "omega [rad/s],v_st [m/s],vn_over_vst,x,e,beta,beta_sliding,tan_in,tan_out,"
-                "P_max [N],Q_max [N],t_contact [s],sliding_steps,nonsimple_steps\n");
+                "P_max [N],Q_max [N],t_contact [s],sliding_steps,nonsimple_steps,"
+                "v_t_out [m/s],omega_out [rad/s],v_n2_out [m/s],v_t2_out [m/s],omega2_out [rad/s]\n");
+  const double f = gc_impact_slip_factor(&cfg);
+  const double R2 = p.R2 > 0 ? p.R2 : 0.0;
   long n = have_omega ? 1 : count;
   int st = 0;
   for (long i = 0; i < n && !st; i++) {
     double w = omega;
     if (!have_omega) {
       double r = n > 1 ? rmin * pow(rmax / rmin, (double)i / (double)(n - 1)) : rmin;
-      w = (vn / r - vt) / p.R1; /* v_st = v_t + w R = v_n / r */
+      w = (vn / r - vt - omega2 * R2) / p.R1; /* v_st = v_t + w R + w2 R2 = v_n / r */
     }
     gc_impact_result r;
-    st = gc_impact_run(&law, &cfg, vn, vt, w, &r);
+    st = gc_impact_run2(&law, &cfg, vn, vt, w, omega2, &r);
     if (st) {
       fprintf(stderr, "%s: impact with omega = %g rad/s failed: %s\n", prog, w, gc_strerror(st));
       break;
     }
     double ratio_i = r.v_st != 0 ? vn / r.v_st : INFINITY;
-    double xval = 3.5 * p.mu * (1.0 + r.e) * ratio_i;
-    double bslide = r.v_st != 0 ? gc_beta_sliding(p.mu, r.e, vn, r.v_st) : NAN;
+    double xval = f * p.mu * (1.0 + r.e) * ratio_i;
+    double bslide = r.v_st != 0 ? gc_beta_sliding_f(f, p.mu, r.e, vn, r.v_st) : NAN;
     double tan_out = r.v_n_out != 0 ? r.v_st_out / r.v_n_out : NAN;
-    fprintf(of.f, "%.10g,%.10g,%.10g,%.10g,%.8f,%.8f,%.8f,%.10g,%.10g,%.10g,%.10g,%.10g,%ld,%ld\n",
+    fprintf(of.f, "%.10g,%.10g,%.10g,%.10g,%.8f,%.8f,%.8f,%.10g,%.10g,%.10g,%.10g,%.10g,%ld,%ld,"
+                  "%.10g,%.10g,%.10g,%.10g,%.10g\n",
             w, r.v_st, ratio_i, xval, r.e, r.beta, bslide, r.v_st / vn, tan_out, r.P_max, r.Q_max,
-            r.t_contact, r.n_sliding, r.n_nonsimple);
+            r.t_contact, r.n_sliding, r.n_nonsimple, r.v_t_out, r.omega_out, r.v_n2_out,
+            r.v_t2_out, r.omega2_out);
     if (!quiet && (n == 1 || i == 0 || i == n - 1))
       fprintf(stderr, "v_n/v_st = %.4g: e = %.5f, beta = %.5f (sliding theory %.5f), "
                       "non-simple steps %ld\n", ratio_i, r.e, r.beta, bslide, r.n_nonsimple);

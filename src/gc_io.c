@@ -293,6 +293,8 @@ static const key_def keys[] = {
   { "c_t", NULL, PK(c_t), "N s/m", "tangential damping (lsd)" },
   { "e_n", NULL, PK(e_n), "-", "restitution coefficient (wb, tsuji), in (0, 1]" },
   { "m_eff", NULL, PK(m_eff), "kg", "effective mass of the pair (tsuji)" },
+  { "kt_ratio", NULL, PK(kt_ratio), "-",
+    "K_T0 / (2 E* a) (K_T0 / K1 for wb); 0 (default): 2(1-nu)/(2-nu); 2/7: special material" },
 };
 #undef PK
 

@@ -1,9 +1,11 @@
-/* impact_sim.c - oblique sphere-plane impact with spin (see impact_sim.h).
- * Axes: n normal to the plane, pointing into it (the approach direction), t along the plane,
- * spin omega counter-clockwise with the plane below the sphere.  The slip velocity of the
- * contact point is then v_st = v_t + omega R (sec. 8.4.2), the tangential displacement grows by
- * v_st dt, and the tangential force Q of the model acts against it on the sphere:
- * m dv_t/dt = -Q and I domega/dt = -R Q (the contact point is R below the centre). */
+/* impact_sim.c - oblique sphere-plane and sphere-sphere impacts with spin (see impact_sim.h).
+ * Axes: n along the line of centres from sphere 1 towards body 2 (the approach direction; into
+ * the plane), t along the contact plane, spins counter-clockwise with body 2 below sphere 1.
+ * The contact point is R1 below sphere 1's centre and R2 above sphere 2's, so the slip velocity
+ * is v_st = (v_t1 + omega1 R1) - (v_t2 - omega2 R2) (sec. 8.4.2 for a plane), the tangential
+ * displacement grows by v_st dt, and the tangential force Q of the model acts against it on
+ * sphere 1 and with it on body 2: m1 dv_t1/dt = -Q, I1 domega1/dt = -R1 Q, m2 dv_t2/dt = +Q,
+ * I2 domega2/dt = -R2 Q; normally m1 du1/dt = -P, m2 du2/dt = +P. */
 #include "impact_sim.h"
 
 #include <math.h>
@@ -23,45 +25,93 @@ double gc_beta_sliding(double mu, double e, double v_n, double v_st)
   return -1.0 + mu * (1.0 + e) * (1.0 + 1.0 / k2) * v_n / v_st;
 }
 
+double gc_beta_sliding_f(double f, double mu, double e, double v_n, double v_st)
+{
+  return -1.0 + mu * (1.0 + e) * f * v_n / v_st;
+}
+
+static int body2_free(const gc_impact_cfg *cfg)
+{
+  return cfg->mass2 > 0 && isfinite(cfg->mass2);
+}
+
+double gc_impact_slip_factor(const gc_impact_cfg *cfg)
+{
+  const double m1 = cfg->mass, R1 = cfg->radius;
+  if (!(m1 > 0) || !(R1 > 0))
+    return 0.0;
+  const double I1 = cfg->inertia > 0 ? cfg->inertia : 0.4 * m1 * R1 * R1;
+  double c = 1.0 / m1 + R1 * R1 / I1, ms = m1;
+  if (body2_free(cfg)) {
+    const double m2 = cfg->mass2, R2 = cfg->radius2;
+    if (!(R2 > 0))
+      return 0.0;
+    const double I2 = cfg->inertia2 > 0 ? cfg->inertia2 : 0.4 * m2 * R2 * R2;
+    c += 1.0 / m2 + R2 * R2 / I2;
+    ms = m1 * m2 / (m1 + m2);
+  }
+  return ms * c;
+}
+
 int gc_impact_run(const gc_law *law, const gc_impact_cfg *cfg, double v_n, double v_t,
                   double omega, gc_impact_result *res)
 {
+  return gc_impact_run2(law, cfg, v_n, v_t, omega, 0.0, res);
+}
+
+int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, double v_t,
+                   double omega, double omega2, gc_impact_result *res)
+{
   memset(res, 0, sizeof *res);
-  if (!(v_n > 0) || !isfinite(v_n) || !isfinite(v_t) || !isfinite(omega) || !(cfg->mass > 0) ||
-      !(cfg->radius > 0))
+  const int free2 = body2_free(cfg);
+  if (!(v_n > 0) || !isfinite(v_n) || !isfinite(v_t) || !isfinite(omega) || !isfinite(omega2) ||
+      !(cfg->mass > 0) || !(cfg->radius > 0) || (free2 && !(cfg->radius2 > 0)) ||
+      cfg->mass2 < 0 || cfg->inertia < 0 || cfg->inertia2 < 0)
     return GC_EINVAL;
   const double m = cfg->mass, R = cfg->radius;
   const double I = cfg->inertia > 0 ? cfg->inertia : 0.4 * m * R * R;
+  /* body 2: inverse mass and the lever arm over the inertia (0 for a fixed plane) */
+  const double R2 = free2 ? cfg->radius2 : 0.0;
+  const double inv_m2 = free2 ? 1.0 / cfg->mass2 : 0.0;
+  const double I2 = free2 ? (cfg->inertia2 > 0 ? cfg->inertia2 : 0.4 * cfg->mass2 * R2 * R2) : 0.0;
+  const double R2_over_I2 = free2 ? R2 / I2 : 0.0;
+  if (!free2)
+    omega2 = 0.0;
+  const double m_red = free2 ? m * cfg->mass2 / (m + cfg->mass2) : m;
   double dt = cfg->dt;
   if (!(dt > 0)) {
     if (cfg->ntcol <= 0 || !(law->pair.E_star > 0))
       return GC_EINVAL;
-    dt = gc_hertz_contact_time(&law->pair, m, v_n) / cfg->ntcol;
+    dt = gc_hertz_contact_time(&law->pair, m_red, v_n) / cfg->ntcol;
   }
   long max_steps = cfg->max_steps > 0 ? cfg->max_steps : 100000000L;
   res->v_n = v_n;
   res->v_t = v_t;
   res->omega = omega;
-  res->v_st = v_t + omega * R;
+  res->omega2 = omega2;
+  res->v_st = v_t + omega * R + omega2 * R2;
 
   gc_state s;
   gc_state_init(&s);
   gc_normal nout;
   gc_tangential tout;
-  double alpha = 0.0, u = v_n, vt = v_t, w = omega; /* velocities at half steps (leap-frog) */
+  /* velocities at half steps (leap-frog); body 2 starts at rest (translation) */
+  double alpha = 0.0, u = v_n, vt = v_t, w = omega, u2 = 0.0, vt2 = 0.0, w2 = omega2;
   long n;
   for (n = 1; n <= max_steps; n++) {
-    alpha += u * dt;
-    int st = gc_law_normal(law, &s, alpha, u, &nout);
+    double un = u - u2; /* approach rate */
+    alpha += un * dt;
+    int st = gc_law_normal(law, &s, alpha, un, &nout);
     if (st)
       return st;
-    double vs = vt + w * R; /* slip velocity of the contact point */
+    double vs = (vt + w * R) - (vt2 - w2 * R2); /* slip velocity of the contact point */
     double d_delta = vs * dt;
     double ds_roll = 0.0;
-    if (cfg->rolling && vt * w * R < 0) {
+    double vrel = vt - vt2;
+    if (cfg->rolling && vrel * w * R < 0) {
       /* sec. 5.2: the rolled distance is the smaller of R |w| dt and |v| dt when the centre moves
        * and the sphere rolls in the same sense (rolling of the contact point backwards) */
-      ds_roll = fmin(fabs(w) * R * dt, fabs(vt) * dt);
+      ds_roll = fmin(fabs(w) * R * dt, fabs(vrel) * dt);
     }
     if (nout.P > 0 || s.in_contact) {
       st = gc_law_tangential(law, &s, &nout, d_delta, vs, ds_roll, &tout);
@@ -74,24 +124,30 @@ int gc_impact_run(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doubl
     u -= nout.P / m * dt;
     vt -= Q / m * dt;
     w -= R * Q / I * dt;
+    u2 += nout.P * inv_m2 * dt;
+    vt2 += Q * inv_m2 * dt;
+    w2 -= R2_over_I2 * Q * dt;
     if (nout.P > res->P_max)
       res->P_max = nout.P;
     if (fabs(Q) > res->Q_max)
       res->Q_max = fabs(Q);
     if (tout.sliding)
       res->n_sliding++;
-    if (nout.P <= 0.0 && u < 0.0)
+    if (nout.P <= 0.0 && u - u2 < 0.0)
       break;
   }
   if (n > max_steps)
     return GC_ENOCONV;
   res->n_nonsimple = s.n_nonsimple;
   res->t_contact = n * dt;
-  res->v_n_out = -u;
+  res->v_n_out = -(u - u2);
   res->v_t_out = vt;
   res->omega_out = w;
-  res->v_st_out = vt + w * R;
-  res->e = -u / v_n;
+  res->v_n2_out = u2;
+  res->v_t2_out = vt2;
+  res->omega2_out = w2;
+  res->v_st_out = (vt + w * R) - (vt2 - w2 * R2);
+  res->e = res->v_n_out / v_n;
   res->beta = res->v_st != 0 ? -res->v_st_out / res->v_st : 0.0;
   if (!isfinite(res->e) || !isfinite(res->beta))
     return GC_ENAN;

@@ -116,5 +116,28 @@ expect "fit report" 0 "report written" -- \
   "$G" fit -c "$S/soybean.card" "$S/compression.csv" "$S/drops.csv" --report "$tmp/rep"
 [ -s "$tmp/rep/summary.txt" ] && [ -s "$tmp/rep/fit.params" ] && ok "fit report files" || ko "fit report files"
 
+# impact (sec. 8.4.2, app. C; Chung & Ooi 2011): help, a small sweep (sliding rows on eq. C.25),
+# a second sphere, bad input -> exit 1 naming the parameter or file:line, no output left behind
+C="$D/chung-ooi"
+expect "impact help" 0 "eq. C.25" -- "$G" impact --help
+expect "impact sweep" 0 "sliding theory -0.9" -- \
+  "$G" impact -c "$C/t6-nylon.card" --vn 0.2 --ratio 0.02,5 --count 5 -o "$tmp/i1.csv"
+[ "$(wc -l <"$tmp/i1.csv")" -eq 6 ] && awk -F, 'NR == 2 { d = $6 - $7; exit !(d < 1e-6 && d > -1e-6) }' \
+  "$tmp/i1.csv" && ok "impact CSV: 5 rows, beta = eq. C.25 when sliding" || ko "impact CSV"
+expect "impact two spheres" 0 "v_n/v_st" -- \
+  "$G" impact -c "$C/t8-al-alloy.card" --vn 0.2 --omega 10 -o "$tmp/i2.csv"
+printf 'model = hertz\ntfd = vqz\nR = 0.01\nE = 1e9\nnu = 0.3\nrho = 1000\nmu = 0.3\nkt_ratio = -1\n' >"$tmp/kt.card"
+expect "impact kt_ratio < 0" 1 "kt_ratio = -1 out of range" -- \
+  "$G" impact -c "$tmp/kt.card" --vn 1 --omega 10 -o "$tmp/i3.csv"
+[ ! -e "$tmp/i3.csv" ] && ok "impact: no output after bad parameter" || ko "impact: output left"
+printf 'R = 0.01\nkt_ratio = 2/7\n' >"$tmp/kt2.card"
+expect "impact bad card line" 1 "kt2.card:2:.*parameter 'kt_ratio'" -- \
+  "$G" impact -c "$tmp/kt2.card" --vn 1 --omega 10 -o "$tmp/i4.csv"
+[ ! -e "$tmp/i4.csv" ] && ok "impact: no output after bad card" || ko "impact: output left after bad card"
+expect "impact needs --vn" 2 "--vn V" -- "$G" impact -c "$C/t6-nylon.card" --omega 1
+expect "impact omega2 needs a sphere" 2 "omega2 needs a second sphere" -- \
+  "$G" impact -c "$C/t6-nylon.card" --vn 0.2 --omega 1 --omega2 1 -o "$tmp/i5.csv"
+ls "$tmp" | grep -q '\.tmp' && ko "impact: temporary file left" || ok "impact: no temporary file left"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
