@@ -11,6 +11,9 @@ int gc_test_add_contact(void);
 int gc_test_add_drop(void);
 int gc_test_add_impact(void);
 int gc_test_add_fit(void);
+int gc_test_add_rigid(void);
+int gc_test_add_nlist(void);
+int gc_test_add_chute(void);
 
 /* Write text to a new temporary file and return its malloc'ed path (tests/gc_test.c). */
 char *gc_test_write_tmp(const char *text);

@@ -1,0 +1,1523 @@
+/* chute.c - the 3-D DEM flow simulator of chapter 9 (see chute.h).
+ *
+ * Layout of one step (gc_chute_step), at time t_n with positions x_n, velocities v_{n-1/2}:
+ *   1. (the angular velocity of every particle in space axes, w_space = R(q_n) w_{n-1/2}, is
+ *      kept from the end of the previous step);
+ *   2. pair forces, in parallel over the neighbour-list pairs: each pair writes only its own
+ *      9 doubles of scratch (force on sphere i, torque on the particle of i, torque on the
+ *      particle of j) and its own history record (the list payload);
+ *   3. per particle, in parallel over particles: the wall / flat-bottom contacts of its spheres
+ *      (history in c->wall, owned by the particle), then the gather of the pair scratch in a
+ *      fixed order (spheres of the particle in order, each sphere's pairs in increasing pair
+ *      index from gc_nlist_sphere_pairs), gravity, the leap-frog update of the translation and
+ *      gc_rot_step for the rotation, and the new sphere positions.  The sums are therefore
+ *      formed in the same order whatever the number of threads: results are bitwise
+ *      independent of it;
+ *   4. t += dt, and a list rebuild when gc_nlist_needs_rebuild says so.
+ *
+ * Periodic images.  The list stores for each pair the periodic shift found at build time, so
+ * sphere positions must move continuously between builds.  Each particle sphere therefore
+ * carries an image offset simg (a multiple of the periods), and its position is always
+ *   sx = (x + simg) + soff,   soff = R(q) pos_k (its offset from the centre of mass, space).
+ * When x is wrapped back into [0, length) the image offsets of its spheres take the opposite
+ * shift, so sx does not jump (to rounding, ~1e-18 m).  At every rebuild the sphere positions
+ * are wrapped into the box and simg is reset accordingly.
+ *
+ * Contact geometry and forces (seed sec. 4.2.3, eq. 4.9-4.21).  For a pair (i, j), i < j,
+ * d = sx_j + shift - sx_i, n = d / |d| (eq. 4.9), overlap alpha = r_i + r_j - |d|.  The contact
+ * point is on the line of centres at r_i - alpha/2 from the centre of sphere i (the middle of
+ * the overlap); its lever arm from the centre of mass of particle I is soff_i + (r_i - alpha/2) n
+ * and from that of particle J soff_j - (r_j - alpha/2) n (the same point).  The velocity of the
+ * material point of each body at the contact point, v + w x lever, is evaluated with the half-
+ * step velocities v_{n-1/2}, w_{n-1/2} (eq. 4.12 with the approximation 4.13: the relative
+ * displacement of the step is the relative velocity times dt, projected into the current
+ * tangent plane):  v_rel = v_J(c) - v_I(c),  alpha_dot = -v_rel . n,
+ * Delta delta = (1 - n n) v_rel dt.  The force on sphere i is F = -P n + Q, on sphere j -F.
+ * A wall is body j at rest (v_rel = -v_I(c)) with n the outward normal of the sphere towards
+ * the wall.
+ *
+ * Choices and assumptions (not fixed by the seed):
+ *  - the contact point is the middle of the overlap on the line of centres (r_i - alpha/2 from
+ *    sphere i; for a wall r - alpha/2 from the centre); the torque of a contact about each
+ *    particle's centre of mass is lever x force with that point, so pair torques balance and
+ *    angular momentum is conserved to rounding;
+ *  - the angular velocity in space axes used for contact-point velocities is R(q_n) w_{n-1/2}
+ *    (the body rate of the half step rotated with the orientation at t_n);
+ *  - no rolling correction (sec. 5.2, a 2-D construction): ds_roll = 0 in every TFD step;
+ *  - a contact whose spheres separate (alpha <= 0, so P = 0) loses its whole history
+ *    (gc_state_init, Q = 0); while alpha > 0 the history is kept even if P = 0 (inside the
+ *    residual dent of an elasto-plastic contact);
+ *  - gc_chute_cfg_soybean: particle-plexiglass friction mu = 0.3 (not in the seed); dt = 1/40
+ *    of the Hertz duration of two constituent spheres at 1 m/s (3.41e-6 s); skin 0.5 R_c;
+ *    touching 3 mm beads on a lattice stretched to tile the period (see bead_lattice);
+ *  - random placement tests particle spheres against the bead tops conservatively (sphere
+ *    bottoms above y = bead_radius), exactly against other particles' spheres and the walls.
+ *
+ * No I/O except the checkpoint functions, no global mutable state.  The checkpoint is a raw
+ * binary image (native byte order and layout: for restarts on the same build, not for
+ * exchange). */
+#include "chute.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "gc_io.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define NSHAPE GC_SHAPE_MAX_SPHERES
+
+/* Private workspace (c->work). */
+typedef struct {
+  size_t nrad;                 /* distinct radii among the shape's spheres */
+  double rad[NSHAPE];          /* the distinct radii [m] */
+  size_t srk[NSHAPE];          /* radius index of shape sphere k */
+  gc_law law_pp[NSHAPE * NSHAPE]; /* particle-particle, [a * nrad + b] for radii (a, b) */
+  gc_law law_pw[NSHAPE];       /* particle-side wall (plane, R2 = 0), per radius */
+  gc_law law_pb[NSHAPE];       /* particle-bead (R2 = bead radius) or flat bottom (R2 = 0) */
+  double *soff;                /* 3 np nsph: R(q) pos_k, sphere offset from the centre [m] */
+  double *simg;                /* 3 np nsph: periodic image offset of each particle sphere [m] */
+  double *wsp;                 /* 3 np: angular velocity in space axes at t_{n-1/2} [rad/s] */
+  size_t *lawk;                /* np nsph: shape sphere index k of each particle sphere */
+  size_t cap;                  /* capacity (pairs) of the scratch below */
+  double *pf;                  /* 9 cap: pair force on i, torque on owner(i), torque on owner(j) */
+  unsigned char *pact;         /* cap: 1 if the pair carried a force this step */
+  unsigned char *hist;         /* cap: 1 if the pair's payload may hold a contact history (a
+                                * compact copy of "payload s.alpha != 0", so that the many
+                                * pairs that are apart need not touch their payload) */
+  gc_nlist_box box;
+  size_t nwall_per;            /* wall records per particle sphere: 2 or 3 */
+  int placed;
+  double g[3];                 /* gravity vector [m/s^2] */
+} chute_work;
+
+/* ---------- small vector helpers ---------- */
+static inline double dot3(const double a[3], const double b[3])
+{
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static inline void cross3(const double a[3], const double b[3], double c[3])
+{
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+static inline void matvec(const double M[9], const double v[3], double o[3])
+{
+  o[0] = M[0] * v[0] + M[1] * v[1] + M[2] * v[2];
+  o[1] = M[3] * v[0] + M[4] * v[1] + M[5] * v[2];
+  o[2] = M[6] * v[0] + M[7] * v[1] + M[8] * v[2];
+}
+static inline void matTvec(const double M[9], const double v[3], double o[3])
+{
+  o[0] = M[0] * v[0] + M[3] * v[1] + M[6] * v[2];
+  o[1] = M[1] * v[0] + M[4] * v[1] + M[7] * v[2];
+  o[2] = M[2] * v[0] + M[5] * v[1] + M[8] * v[2];
+}
+
+static int err_msg(char *msg, size_t n, int st, const char *fmt_name, double v, const char *range)
+{
+  if (msg && n)
+    snprintf(msg, n, "%s = %g out of range %s", fmt_name, v, range);
+  return st;
+}
+
+/* ---------- configuration ---------- */
+
+/* Hertz contact duration of eq. 3.22, tau = 2.87 (m*^2 / (R* E*^2 v))^(1/5) [s]. */
+static double hertz_time(double m_eff, double R_star, double E_star, double v)
+{
+  return 2.87 * pow(m_eff * m_eff / (R_star * E_star * E_star * v), 0.2);
+}
+
+void gc_chute_cfg_soybean(gc_chute_cfg *cfg)
+{
+  memset(cfg, 0, sizeof *cfg);
+  char msg[256];
+  cfg->n_particles = 1200;                          /* table 9.1 */
+  /* L, W, H = 7.3, 6.1, 5.5 mm, m = 0.149 g: four spheres of R_c = H/2 = 2.75 mm (sec. 2.2) */
+  if (gc_shape_ellipsoid4(7.3e-3, 6.1e-3, 5.5e-3, 0.149e-3, &cfg->shape, msg, sizeof msg))
+    memset(&cfg->shape, 0, sizeof cfg->shape); /* cannot happen with these numbers */
+  cfg->length = 4.16e-2;                            /* table 9.2 */
+  cfg->width = 15.20e-2;
+  cfg->angle = 21.1 * M_PI / 180.0;
+  cfg->gravity = 9.81;
+  cfg->bottom = GC_BOTTOM_BEADS;
+  cfg->bead_radius = 1.5e-3;                        /* 3.0 mm glass beads */
+  cfg->bead_spacing = 3.0e-3;                       /* touching beads (lattice stretched to tile) */
+  cfg->side_walls = 1;
+  cfg->nfd = gc_model_lookup("ep");
+  cfg->tfd = gc_model_lookup("ep");
+  /* soybean (table 9.1); sY given and P_Y = 0, so P_Y is derived per pair geometry */
+  gc_params soy;
+  gc_params_default(&soy);
+  soy.E1 = soy.E2 = 2.098e8;
+  soy.nu1 = soy.nu2 = 0.4314;
+  soy.sY1 = soy.sY2 = 4.857e6;
+  soy.P_Y = 0.0;
+  soy.C_a = 1.504e-5;
+  soy.K_c = 2.954e-6;
+  cfg->pp = soy;
+  cfg->pp.mu = 0.267;
+  /* glass beads: E = 6.3e10 Pa, nu = 0.23, do not yield (sY2 = 0); mu particle-glass 0.328 */
+  cfg->pb = soy;
+  cfg->pb.E2 = 6.3e10;
+  cfg->pb.nu2 = 0.23;
+  cfg->pb.sY2 = 0.0;
+  cfg->pb.mu = 0.328;
+  /* plexiglass side walls: E = 3.2e9 Pa, nu = 0.35, do not yield.  The seed gives no
+   * particle-plexiglass friction coefficient: ASSUMPTION mu = 0.3 (between its two values). */
+  cfg->pw = soy;
+  cfg->pw.E2 = 3.2e9;
+  cfg->pw.nu2 = 0.35;
+  cfg->pw.sY2 = 0.0;
+  cfg->pw.mu = 0.3;
+  /* dt: "typically 1/40 of the duration of contact between two spheres" (sec. 4.2.3).  Hertz
+   * duration (eq. 3.22) of two constituent spheres (R* = R_c/2, E* of soybean on soybean,
+   * m* = m/2) at a typical impact speed of 1 m/s (the flow is ~0.3 m/s; 1 m/s is on the safe
+   * side since tau ~ v^-1/5): tau = 1.37e-4 s, dt = 3.4e-6 s. */
+  double Rc = 2.75e-3;
+  double Es = 1.0 / (2.0 * (1.0 - soy.nu1 * soy.nu1) / soy.E1);
+  cfg->dt = hertz_time(0.5 * 0.149e-3, 0.5 * Rc, Es, 1.0) / 40.0;
+  cfg->skin = 0.5 * Rc;
+  /* fill height: centres up to the height at which 1200 bounding spheres (radius 3.65 mm)
+   * would fill the domain at a volume fraction of 0.45 (the clusters themselves fill 28 %;
+   * random placement with the exact sphere-sphere test takes ~0.05 s; at 0.6 it fails):
+   * bead top + r_b + N (4/3 pi r_b^3) / (0.45 L W) = 0.0015 + 0.00365 + 0.0861 = 0.0913 m.
+   * The particles reach the bottom after ~0.15 s of free fall. */
+  double rb = cfg->shape.bound_radius > 0 ? cfg->shape.bound_radius : 3.65e-3;
+  cfg->fill_height = cfg->bead_radius + rb +
+                     cfg->n_particles * (4.0 / 3.0 * M_PI * rb * rb * rb) /
+                         (0.45 * cfg->length * cfg->width);
+  cfg->seed = 1998;
+  cfg->threads = 0;
+}
+
+static int check_cfg(const gc_chute_cfg *c, char *msg, size_t n)
+{
+  const gc_shape *s = &c->shape;
+  if (c->n_particles < 1 || c->n_particles > (size_t)1 << 40)
+    return err_msg(msg, n, GC_EINVAL, "n_particles", (double)c->n_particles, "[1, 2^40]");
+  if (s->nsph < 1 || s->nsph > NSHAPE)
+    return err_msg(msg, n, GC_EINVAL, "shape.nsph", (double)s->nsph, "[1, 16]");
+  for (size_t k = 0; k < s->nsph; k++) {
+    if (!(s->radius[k] > 0) || !isfinite(s->radius[k]))
+      return err_msg(msg, n, GC_EINVAL, "shape.radius", s->radius[k], "(0, inf) m");
+    for (int d = 0; d < 3; d++)
+      if (!isfinite(s->pos[k][d]))
+        return err_msg(msg, n, GC_EINVAL, "shape.pos", s->pos[k][d], "finite [m]");
+  }
+  if (!(s->mass > 0) || !isfinite(s->mass))
+    return err_msg(msg, n, GC_EINVAL, "shape.mass", s->mass, "(0, inf) kg");
+  for (int d = 0; d < 3; d++)
+    if (!(s->inertia[d] > 0) || !isfinite(s->inertia[d]))
+      return err_msg(msg, n, GC_EINVAL, "shape.inertia", s->inertia[d], "(0, inf) kg m^2");
+  double rmax = 0, reach = 0;
+  for (size_t k = 0; k < s->nsph; k++) {
+    rmax = fmax(rmax, s->radius[k]);
+    reach = fmax(reach, sqrt(dot3(s->pos[k], s->pos[k])) + s->radius[k]);
+  }
+  if (!(c->skin > 0) || !isfinite(c->skin))
+    return err_msg(msg, n, GC_EINVAL, "skin", c->skin, "(0, inf) m");
+  /* a sphere must not meet two images of another one, nor a cluster its own image */
+  double rb = c->bottom == GC_BOTTOM_BEADS ? fmax(rmax, c->bead_radius) : rmax;
+  double minper = fmax(2.0 * (rmax + rb + c->skin), 2.0 * reach + 2.0 * rmax + c->skin);
+  if (!(c->length >= minper) || !isfinite(c->length)) {
+    if (msg && n)
+      snprintf(msg, n, "length = %g out of range [%g, inf) m (at least two particle sizes plus "
+               "the skin)", c->length, minper);
+    return GC_EINVAL;
+  }
+  double minw = c->side_walls ? 2.0 * reach : minper;
+  if (!(c->width >= minw) || !isfinite(c->width)) {
+    if (msg && n)
+      snprintf(msg, n, "width = %g out of range [%g, inf) m", c->width, minw);
+    return GC_EINVAL;
+  }
+  if (!(c->fill_height >= 0) || !isfinite(c->fill_height))
+    return err_msg(msg, n, GC_EINVAL, "fill_height", c->fill_height, "[0, inf) m");
+  if (!(fabs(c->angle) <= 0.5 * M_PI))
+    return err_msg(msg, n, GC_EINVAL, "angle", c->angle, "[-pi/2, pi/2] rad");
+  if (!(c->gravity >= 0) || !isfinite(c->gravity))
+    return err_msg(msg, n, GC_EINVAL, "gravity", c->gravity, "[0, inf) m/s^2");
+  if (c->bottom != GC_BOTTOM_BEADS && c->bottom != GC_BOTTOM_FLAT && c->bottom != GC_BOTTOM_NONE)
+    return err_msg(msg, n, GC_EINVAL, "bottom", c->bottom, "{0 (beads), 1 (flat), 2 (none)}");
+  if (c->bottom == GC_BOTTOM_BEADS) {
+    if (!(c->bead_radius > 0) || !isfinite(c->bead_radius))
+      return err_msg(msg, n, GC_EINVAL, "bead_radius", c->bead_radius, "(0, inf) m");
+    if (!(c->bead_spacing >= 2.0 * c->bead_radius) || !(c->bead_spacing <= c->length) ||
+        !(c->bead_spacing <= c->width)) {
+      if (msg && n)
+        snprintf(msg, n, "bead_spacing = %g out of range [%g, %g] m (2 bead_radius .. min(length, "
+                 "width))", c->bead_spacing, 2.0 * c->bead_radius, fmin(c->length, c->width));
+      return GC_EINVAL;
+    }
+  }
+  if (c->side_walls != 0 && c->side_walls != 1)
+    return err_msg(msg, n, GC_EINVAL, "side_walls", c->side_walls, "{0, 1}");
+  if (!(c->dt > 0) || !isfinite(c->dt))
+    return err_msg(msg, n, GC_EINVAL, "dt", c->dt, "(0, inf) s");
+  if (c->threads < 0 || c->threads > 4096)
+    return err_msg(msg, n, GC_EINVAL, "threads", c->threads, "[0, 4096] (0: OpenMP default)");
+  if (!c->nfd) {
+    if (msg && n)
+      snprintf(msg, n, "nfd: no normal contact model given");
+    return GC_EINVAL;
+  }
+  return GC_SUCCESS;
+}
+
+/* ---------- laws ---------- */
+
+static int build_law(gc_law *law, const gc_chute_cfg *cfg, const gc_params *base, double R1,
+                     double R2, const char *what, char *msg, size_t n)
+{
+  gc_params p = *base;
+  p.R1 = R1;
+  p.R2 = R2;
+  char m2[256] = "";
+  int st = gc_law_init(law, cfg->nfd, cfg->tfd, &p, m2, sizeof m2);
+  if (st && msg && n)
+    snprintf(msg, n, "contact law %s (R1 = %g m, R2 = %g m): %s", what, R1, R2, m2);
+  return st;
+}
+
+static int build_laws(chute_work *w, const gc_chute_cfg *cfg, char *msg, size_t n)
+{
+  const gc_shape *s = &cfg->shape;
+  w->nrad = 0;
+  for (size_t k = 0; k < s->nsph; k++) {
+    size_t a;
+    for (a = 0; a < w->nrad; a++)
+      if (w->rad[a] == s->radius[k])
+        break;
+    if (a == w->nrad)
+      w->rad[w->nrad++] = s->radius[k];
+    w->srk[k] = a;
+  }
+  int st;
+  for (size_t a = 0; a < w->nrad; a++) {
+    for (size_t b = 0; b < w->nrad; b++)
+      if ((st = build_law(&w->law_pp[a * w->nrad + b], cfg, &cfg->pp, w->rad[a], w->rad[b],
+                          "pp (particle-particle)", msg, n)))
+        return st;
+    if ((st = build_law(&w->law_pw[a], cfg, &cfg->pw, w->rad[a], 0.0, "pw (particle-wall)", msg,
+                        n)))
+      return st;
+    if (cfg->bottom != GC_BOTTOM_NONE &&
+        (st = build_law(&w->law_pb[a], cfg, &cfg->pb, w->rad[a],
+                        cfg->bottom == GC_BOTTOM_BEADS ? cfg->bead_radius : 0.0,
+                        "pb (particle-bottom)", msg, n)))
+      return st;
+  }
+  return GC_SUCCESS;
+}
+
+const gc_law *gc_chute_law_pp(const gc_chute *c, size_t k1, size_t k2)
+{
+  const chute_work *w = c->work;
+  if (k1 >= c->nsph || k2 >= c->nsph)
+    return NULL;
+  return &w->law_pp[w->srk[k1] * w->nrad + w->srk[k2]];
+}
+
+const gc_law *gc_chute_law_pw(const gc_chute *c, size_t k)
+{
+  const chute_work *w = c->work;
+  return k < c->nsph ? &w->law_pw[w->srk[k]] : NULL;
+}
+
+const gc_law *gc_chute_law_pb(const gc_chute *c, size_t k)
+{
+  const chute_work *w = c->work;
+  return (k < c->nsph && c->cfg.bottom != GC_BOTTOM_NONE) ? &w->law_pb[w->srk[k]] : NULL;
+}
+
+/* ---------- bead lattice ---------- */
+
+/* Hexagonal lattice of the bottom beads at y = 0.  Rows run along x; within a row the spacing
+ * is a = length / floor(length / bead_spacing) >= bead_spacing, so that a whole number of beads
+ * tiles the period.  Rows are nominally a sqrt(3)/2 apart across z; their number is
+ * floor(width / (a sqrt(3)/2)) (even when z is periodic, so that the alternation of the half-a
+ * offset of odd rows is periodic too) and they are spread evenly over the width: row r at
+ * z = (r + 1/2) width / nrows, x = (i + (r odd ? 1/2 : 0)) a.  Every centre distance is then
+ * >= bead_spacing. */
+static size_t bead_lattice(const gc_chute_cfg *cfg, size_t *nx_out, size_t *nrow_out)
+{
+  if (cfg->bottom != GC_BOTTOM_BEADS)
+    return 0;
+  size_t nx = (size_t)floor(cfg->length / cfg->bead_spacing);
+  if (nx < 1)
+    nx = 1;
+  double a = cfg->length / (double)nx;
+  size_t nrow = (size_t)floor(cfg->width / (a * sqrt(3.0) / 2.0));
+  if (!cfg->side_walls)
+    nrow &= ~(size_t)1;
+  if (nrow < 1)
+    nrow = cfg->side_walls ? 1 : 2;
+  *nx_out = nx;
+  *nrow_out = nrow;
+  return nx * nrow;
+}
+
+/* ---------- allocation ---------- */
+
+void gc_chute_free(gc_chute *c)
+{
+  if (!c)
+    return;
+  chute_work *w = c->work;
+  if (w) {
+    free(w->soff);
+    free(w->simg);
+    free(w->wsp);
+    free(w->lawk);
+    free(w->pf);
+    free(w->pact);
+    free(w->hist);
+    free(w);
+  }
+  gc_nlist_free(c->nl);
+  free(c->x);
+  free(c->v);
+  free(c->rot);
+  free(c->force);
+  free(c->torque);
+  free(c->sx);
+  free(c->sr);
+  free(c->owner);
+  free(c->fixed);
+  free(c->wall);
+  free(c);
+}
+
+static int grow_scratch(chute_work *w, size_t npairs)
+{
+  if (npairs <= w->cap)
+    return GC_SUCCESS;
+  size_t cap = npairs + npairs / 2 + 64;
+  double *pf = realloc(w->pf, 9 * cap * sizeof *pf);
+  if (!pf)
+    return GC_ENOMEM;
+  w->pf = pf;
+  unsigned char *pa = realloc(w->pact, cap);
+  if (!pa)
+    return GC_ENOMEM;
+  w->pact = pa;
+  unsigned char *hi = realloc(w->hist, cap);
+  if (!hi)
+    return GC_ENOMEM;
+  w->hist = hi;
+  w->cap = cap;
+  return GC_SUCCESS;
+}
+
+int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t msglen)
+{
+  *out = NULL;
+  int st = check_cfg(cfg, msg, msglen);
+  if (st)
+    return st;
+  gc_chute *c = calloc(1, sizeof *c);
+  chute_work *w = c ? calloc(1, sizeof *w) : NULL;
+  if (!w) {
+    free(c);
+    snprintf(msg, msglen, "out of memory");
+    return GC_ENOMEM;
+  }
+  c->work = w;
+  c->cfg = *cfg;
+  if ((st = build_laws(w, cfg, msg, msglen))) {
+    gc_chute_free(c);
+    return st;
+  }
+  size_t nx = 0, nrow = 0;
+  c->np = cfg->n_particles;
+  c->nsph = cfg->shape.nsph;
+  c->nbeads = bead_lattice(cfg, &nx, &nrow);
+  size_t nps = c->np * c->nsph;
+  c->ns = nps + c->nbeads;
+  w->nwall_per = cfg->bottom == GC_BOTTOM_FLAT ? 3 : 2;
+  c->x = calloc(3 * c->np, sizeof *c->x);
+  c->v = calloc(3 * c->np, sizeof *c->v);
+  c->rot = calloc(c->np, sizeof *c->rot);
+  c->force = calloc(3 * c->np, sizeof *c->force);
+  c->torque = calloc(3 * c->np, sizeof *c->torque);
+  c->sx = calloc(3 * c->ns, sizeof *c->sx);
+  c->sr = calloc(c->ns, sizeof *c->sr);
+  c->owner = calloc(c->ns, sizeof *c->owner);
+  c->fixed = calloc(c->ns, sizeof *c->fixed);
+  c->wall = calloc(w->nwall_per * nps, sizeof *c->wall);
+  w->soff = calloc(3 * nps, sizeof *w->soff);
+  w->simg = calloc(3 * nps, sizeof *w->simg);
+  w->wsp = calloc(3 * c->np, sizeof *w->wsp);
+  w->lawk = calloc(nps, sizeof *w->lawk);
+  c->nl = gc_nlist_alloc(c->ns, sizeof(gc_chute_contact));
+  if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
+      !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !c->nl ||
+      grow_scratch(w, 8 * c->ns)) {
+    gc_chute_free(c);
+    snprintf(msg, msglen, "out of memory (%zu particles, %zu spheres)", cfg->n_particles,
+             (size_t)(cfg->n_particles * cfg->shape.nsph));
+    return GC_ENOMEM;
+  }
+  for (size_t p = 0; p < c->np; p++) {
+    gc_quat_identity(c->rot[p].q);
+    for (size_t k = 0; k < c->nsph; k++) {
+      size_t i = p * c->nsph + k;
+      c->sr[i] = cfg->shape.radius[k];
+      c->owner[i] = (long)p;
+      c->fixed[i] = 0;
+      w->lawk[i] = k;
+    }
+  }
+  if (c->nbeads) {
+    double a = cfg->length / (double)nx, hz = cfg->width / (double)nrow;
+    for (size_t r = 0; r < nrow; r++)
+      for (size_t i = 0; i < nx; i++) {
+        size_t b = nps + r * nx + i;
+        c->sx[3 * b] = ((double)i + ((r & 1) ? 0.5 : 0.0)) * a;
+        c->sx[3 * b + 1] = 0.0;
+        c->sx[3 * b + 2] = ((double)r + 0.5) * hz;
+        c->sr[b] = cfg->bead_radius;
+        c->owner[b] = -1;
+        c->fixed[b] = 1;
+      }
+  }
+  /* neighbour-list box: x periodic over [0, length), z periodic over [0, width) without side
+   * walls; y from below the bottom to above the fill height (spheres outside are clamped into
+   * the edge cells by gc_nlist). */
+  double rmax = 0;
+  for (size_t k = 0; k < c->nsph; k++)
+    rmax = fmax(rmax, cfg->shape.radius[k]);
+  double ylo = cfg->bottom == GC_BOTTOM_BEADS ? -cfg->bead_radius : 0.0;
+  double yhi = fmax(cfg->fill_height, ylo + 2.0 * rmax + cfg->skin) + cfg->shape.bound_radius;
+  w->box.lo[0] = 0.0;
+  w->box.hi[0] = cfg->length;
+  w->box.lo[1] = ylo;
+  w->box.hi[1] = yhi;
+  w->box.lo[2] = 0.0;
+  w->box.hi[2] = cfg->width;
+  w->box.periodic[0] = 1;
+  w->box.periodic[1] = 0;
+  w->box.periodic[2] = cfg->side_walls ? 0 : 1;
+  w->box.skin = cfg->skin;
+  w->g[0] = cfg->gravity * sin(cfg->angle);
+  w->g[1] = -cfg->gravity * cos(cfg->angle);
+  w->g[2] = 0.0;
+  *out = c;
+  return GC_SUCCESS;
+}
+
+/* ---------- positions ---------- */
+
+static double wrap(double x, double L)
+{
+  if (x >= 0.0 && x < L)
+    return x;
+  x -= L * floor(x / L);
+  if (x >= L || x < 0.0)
+    x = 0.0;
+  return x;
+}
+
+/* sx = (x + simg) + soff of the spheres of particle p; soff from the orientation. */
+static void particle_spheres(gc_chute *c, chute_work *w, size_t p)
+{
+  double M[9];
+  gc_quat_to_matrix(c->rot[p].q, M);
+  for (size_t k = 0; k < c->nsph; k++) {
+    size_t i = p * c->nsph + k;
+    double *so = w->soff + 3 * i, *sm = w->simg + 3 * i, *s = c->sx + 3 * i;
+    matvec(M, c->cfg.shape.pos[k], so);
+    for (int d = 0; d < 3; d++)
+      s[d] = (c->x[3 * p + d] + sm[d]) + so[d];
+  }
+}
+
+/* Before a list build: put every particle sphere into the box along the periodic axes. */
+static void wrap_spheres(gc_chute *c, chute_work *w)
+{
+  size_t nps = c->np * c->nsph;
+  for (size_t i = 0; i < nps; i++) {
+    size_t p = i / c->nsph;
+    double *so = w->soff + 3 * i, *sm = w->simg + 3 * i, *s = c->sx + 3 * i;
+    for (int d = 0; d < 3; d += 2) {
+      if (!w->box.periodic[d])
+        continue;
+      double L = w->box.hi[d];
+      double raw = c->x[3 * p + d] + so[d];
+      double img = -L * floor(raw / L);
+      sm[d] = img;
+      s[d] = (c->x[3 * p + d] + sm[d]) + so[d];
+      if (s[d] >= L) { /* rounding at the upper edge */
+        sm[d] -= L;
+        s[d] = (c->x[3 * p + d] + sm[d]) + so[d];
+      }
+    }
+  }
+}
+
+/* hist[k] from the payloads (after a list build or a checkpoint read) */
+static void mark_histories(gc_chute *c, chute_work *w)
+{
+  size_t npr = gc_nlist_npairs(c->nl);
+  for (size_t k = 0; k < npr; k++) {
+    const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
+    w->hist[k] = ct->s.alpha != 0.0 || ct->P != 0.0 || ct->s.in_contact;
+  }
+}
+
+static int rebuild(gc_chute *c, chute_work *w, char *msg, size_t msglen)
+{
+  wrap_spheres(c, w);
+  int st = gc_nlist_build(c->nl, &w->box, c->sx, c->sr, c->owner, c->fixed, msg, msglen);
+  if (st)
+    return st;
+  st = grow_scratch(w, gc_nlist_npairs(c->nl));
+  if (st) {
+    snprintf(msg, msglen, "out of memory (%zu neighbour pairs)", gc_nlist_npairs(c->nl));
+    return st;
+  }
+  mark_histories(c, w);
+  return GC_SUCCESS;
+}
+
+int gc_chute_place(gc_chute *c, const double *x, const double *q, const double *v,
+                   const double *w_body, char *msg, size_t msglen)
+{
+  chute_work *w = c->work;
+  for (size_t p = 0; p < c->np; p++) {
+    for (int d = 0; d < 3; d++) {
+      if (!isfinite(x[3 * p + d]) || (v && !isfinite(v[3 * p + d])) ||
+          (w_body && !isfinite(w_body[3 * p + d]))) {
+        snprintf(msg, msglen, "particle %zu: non-finite position or velocity", p);
+        return GC_EINVAL;
+      }
+    }
+    if (q) {
+      double n2 = 0;
+      for (int d = 0; d < 4; d++)
+        n2 += q[4 * p + d] * q[4 * p + d];
+      if (!(n2 > 0.5 && n2 < 2.0)) {
+        snprintf(msg, msglen, "particle %zu: quaternion norm^2 = %g out of range (0.5, 2)", p, n2);
+        return GC_EINVAL;
+      }
+    }
+  }
+  for (size_t p = 0; p < c->np; p++) {
+    gc_rot *r = &c->rot[p];
+    memset(r, 0, sizeof *r);
+    if (q) {
+      memcpy(r->q, q + 4 * p, sizeof r->q);
+      gc_quat_normalize(r->q);
+    } else {
+      gc_quat_identity(r->q);
+    }
+    for (int d = 0; d < 3; d++) {
+      c->x[3 * p + d] = x[3 * p + d];
+      c->v[3 * p + d] = v ? v[3 * p + d] : 0.0;
+      r->w[d] = w_body ? w_body[3 * p + d] : 0.0;
+    }
+    c->x[3 * p] = wrap(c->x[3 * p], c->cfg.length);
+    if (!c->cfg.side_walls)
+      c->x[3 * p + 2] = wrap(c->x[3 * p + 2], c->cfg.width);
+    memset(w->simg + 3 * p * c->nsph, 0, 3 * c->nsph * sizeof *w->simg);
+    particle_spheres(c, w, p);
+    gc_rot_omega_space(r, w->wsp + 3 * p);
+  }
+  memset(c->force, 0, 3 * c->np * sizeof *c->force);
+  memset(c->torque, 0, 3 * c->np * sizeof *c->torque);
+  memset(c->wall, 0, w->nwall_per * c->np * c->nsph * sizeof *c->wall);
+  int st = rebuild(c, w, msg, msglen);
+  if (st)
+    return st;
+  /* a new state: no contact history, even for pairs that stayed in the list */
+  size_t npr = gc_nlist_npairs(c->nl);
+  for (size_t k = 0; k < npr; k++) {
+    memset(gc_nlist_payload(c->nl, k), 0, sizeof(gc_chute_contact));
+    w->hist[k] = 0;
+  }
+  c->t = 0.0;
+  c->step = 0;
+  w->placed = 1;
+  return GC_SUCCESS;
+}
+
+/* ---------- random placement ---------- */
+
+typedef struct {
+  int n[3];
+  double h[3], lo[3], L[3];
+  int per[3];
+  long *head, *next;
+} place_grid;
+
+static int cell_of(const place_grid *g, int d, double x)
+{
+  int i = (int)floor((x - g->lo[d]) / g->h[d]);
+  if (i < 0)
+    i = 0;
+  if (i >= g->n[d])
+    i = g->n[d] - 1;
+  return i;
+}
+
+/* Does a sphere (centre s, radius r) overlap any placed particle sphere? */
+static int grid_overlap(const place_grid *g, const gc_chute *c, const double s[3], double r)
+{
+  int ci[3];
+  for (int d = 0; d < 3; d++)
+    ci[d] = cell_of(g, d, s[d]);
+  for (int a = -1; a <= 1; a++)
+    for (int b = -1; b <= 1; b++)
+      for (int e = -1; e <= 1; e++) {
+        int cc[3] = { ci[0] + a, ci[1] + b, ci[2] + e };
+        int skip = 0;
+        for (int d = 0; d < 3; d++) {
+          if (cc[d] < 0 || cc[d] >= g->n[d]) {
+            if (!g->per[d]) {
+              skip = 1;
+              break;
+            }
+            cc[d] = (cc[d] + g->n[d]) % g->n[d];
+          }
+        }
+        if (skip)
+          continue;
+        long cell = ((long)cc[0] * g->n[1] + cc[1]) * g->n[2] + cc[2];
+        for (long j = g->head[cell]; j >= 0; j = g->next[j]) {
+          double d2 = 0;
+          for (int d = 0; d < 3; d++) {
+            double dx = c->sx[3 * j + d] - s[d];
+            if (g->per[d])
+              dx -= g->L[d] * round(dx / g->L[d]);
+            d2 += dx * dx;
+          }
+          double rr = r + c->sr[j];
+          if (d2 < rr * rr)
+            return 1;
+        }
+      }
+  return 0;
+}
+
+int gc_chute_place_random(gc_chute *c, char *msg, size_t msglen)
+{
+  const gc_chute_cfg *cfg = &c->cfg;
+  chute_work *w = c->work;
+  const gc_shape *sh = &cfg->shape;
+  double rmax = 0;
+  for (size_t k = 0; k < sh->nsph; k++)
+    rmax = fmax(rmax, sh->radius[k]);
+  /* the bottom surface: particle spheres must stay above y_floor (beads: above the bead tops,
+   * a conservative test; flat: above the plane; none: centres above 0) */
+  double y_floor = cfg->bottom == GC_BOTTOM_BEADS ? cfg->bead_radius
+                   : cfg->bottom == GC_BOTTOM_FLAT ? 0.0 : -INFINITY;
+  double ylo = cfg->bottom == GC_BOTTOM_NONE ? 0.0 : y_floor;
+  if (!(cfg->fill_height > ylo + sh->bound_radius)) {
+    snprintf(msg, msglen, "fill_height = %g out of range (%g, inf) m: no room above the bottom "
+             "for a particle of bounding radius %g m", cfg->fill_height,
+             ylo + sh->bound_radius, sh->bound_radius);
+    return GC_EINVAL;
+  }
+  place_grid g;
+  memset(&g, 0, sizeof g);
+  g.lo[0] = 0;
+  g.L[0] = cfg->length;
+  g.lo[1] = ylo - sh->bound_radius;
+  g.L[1] = cfg->fill_height + 2.0 * sh->bound_radius - g.lo[1];
+  g.lo[2] = 0;
+  g.L[2] = cfg->width;
+  g.per[0] = 1;
+  g.per[1] = 0;
+  g.per[2] = !cfg->side_walls;
+  long ncell = 1;
+  for (int d = 0; d < 3; d++) {
+    g.n[d] = (int)floor(g.L[d] / (2.0 * rmax));
+    if (g.n[d] < 1)
+      g.n[d] = 1;
+    if (g.n[d] > 1000)
+      g.n[d] = 1000;
+    g.h[d] = g.L[d] / g.n[d];
+    ncell *= g.n[d];
+  }
+  size_t nps = c->np * c->nsph;
+  g.head = malloc((size_t)ncell * sizeof *g.head);
+  g.next = malloc((nps > 0 ? nps : 1) * sizeof *g.next);
+  double *x = malloc(3 * c->np * sizeof *x), *q = malloc(4 * c->np * sizeof *q);
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  int st = GC_SUCCESS;
+  if (!g.head || !g.next || !x || !q || !rng) {
+    snprintf(msg, msglen, "out of memory");
+    st = GC_ENOMEM;
+    goto done;
+  }
+  gsl_rng_set(rng, cfg->seed);
+  for (long i = 0; i < ncell; i++)
+    g.head[i] = -1;
+  const long max_tries = 20000;
+  for (size_t p = 0; p < c->np && !st; p++) {
+    long tries;
+    for (tries = 0; tries < max_tries; tries++) {
+      double u[3] = { gsl_rng_uniform(rng), gsl_rng_uniform(rng), gsl_rng_uniform(rng) };
+      double X[3];
+      X[0] = cfg->length * gsl_rng_uniform(rng);
+      X[1] = ylo + (cfg->fill_height - ylo) * gsl_rng_uniform(rng);
+      X[2] = cfg->width * gsl_rng_uniform(rng);
+      double Q[4], M[9];
+      gc_quat_from_uniform(u, Q);
+      gc_quat_to_matrix(Q, M);
+      int bad = 0;
+      double S[NSHAPE][3];
+      for (size_t k = 0; k < sh->nsph && !bad; k++) {
+        double o[3];
+        matvec(M, sh->pos[k], o);
+        double r = sh->radius[k];
+        for (int d = 0; d < 3; d++)
+          S[k][d] = X[d] + o[d];
+        S[k][0] = wrap(S[k][0], cfg->length);
+        if (!cfg->side_walls)
+          S[k][2] = wrap(S[k][2], cfg->width);
+        else if (S[k][2] < r || S[k][2] > cfg->width - r)
+          bad = 1;
+        if (cfg->bottom != GC_BOTTOM_NONE && S[k][1] - r < y_floor)
+          bad = 1;
+        if (!bad && grid_overlap(&g, c, S[k], r))
+          bad = 1;
+      }
+      if (bad)
+        continue;
+      memcpy(x + 3 * p, X, sizeof X);
+      memcpy(q + 4 * p, Q, sizeof Q);
+      for (size_t k = 0; k < sh->nsph; k++) {
+        size_t i = p * c->nsph + k;
+        memcpy(c->sx + 3 * i, S[k], sizeof S[k]);
+        long cell = ((long)cell_of(&g, 0, S[k][0]) * g.n[1] + cell_of(&g, 1, S[k][1])) * g.n[2] +
+                    cell_of(&g, 2, S[k][2]);
+        g.next[i] = g.head[cell];
+        g.head[cell] = (long)i;
+      }
+      break;
+    }
+    if (tries == max_tries) {
+      snprintf(msg, msglen, "cannot place particle %zu of %zu without overlap after %ld random "
+               "trials: increase fill_height (now %g m) or reduce n_particles", p + 1, c->np,
+               max_tries, cfg->fill_height);
+      st = GC_EINVAL;
+    }
+  }
+  if (!st)
+    st = gc_chute_place(c, x, q, NULL, NULL, msg, msglen);
+done:
+  gsl_rng_free(rng);
+  free(g.head);
+  free(g.next);
+  free(x);
+  free(q);
+  (void)w;
+  return st;
+}
+
+/* ---------- contact forces ---------- */
+
+/* Tangential force of a contact in 3-D (seed sec. 4.2.3, eq. 4.10-4.21).
+ *   ct     history: ct->Q is the tangential force vector on body 1 at the previous step,
+ *          ct->s the scalar state of the TFD model along the direction t of that force
+ *   no     this step's normal result (P, k_t0 = K_T0)
+ *   n      unit normal from body 1 to body 2;  dd  Delta delta = (1 - n n) v_rel dt
+ * What is done:
+ *   (4.10) Q0 = (1 - n n) Q_old: the old force projected into the current tangent plane;
+ *   (4.11) Q_n = |Q_old| Q0 / |Q0|: same magnitude, direction t = Q0/|Q0|.  The scalar state
+ *          of the TFD model tracks the history along t with the force as a signed number; t is
+ *          chosen along the carried force, so the scalar force must be >= 0: if the state holds
+ *          a negative force (the previous step ended with the force against its t), t has been
+ *          reversed, and the state is mirrored (Q, Q*, delta negated, q_dir flipped).  The
+ *          scalar force is then set to |Q_old| (it may differ from the state's own value by the
+ *          perpendicular increment and the cap of the previous step, eq. 4.20-4.21).
+ *          Without a carried force (Q_old = 0 or normal to the plane) t is the direction of
+ *          Delta delta (then Delta delta_perp = 0) and the scalar force is 0;
+ *   (4.14-4.16) Delta delta_par = (t . Delta delta), Delta delta_perp = Delta delta - Delta
+ *          delta_par t;
+ *   (4.17-4.18) the scalar TFD model (gc_law_tangential: K_T of eq. 4.7 / 3.24 with the
+ *          varying-P transitions of the model) steps Q_par with Delta delta_par;
+ *   (4.19) Q_perp = K_T0 Delta delta_perp (virgin loading), K_T0 = no->k_t0;
+ *   (4.20) Q' = Q_par t + Q_perp;
+ *   (4.21) Q = min(|Q'|, mu P) Q'/|Q'|.
+ * No rolling correction (ds_roll = 0): sec. 5.2 is a 2-D construction. */
+static int tangential(const gc_law *law, gc_chute_contact *ct, const gc_normal *no,
+                      const double n[3], const double dd[3], double dt)
+{
+  gc_state *s = &ct->s;
+  double t[3], qn = dot3(ct->Q, n);
+  double Q0[3] = { ct->Q[0] - qn * n[0], ct->Q[1] - qn * n[1], ct->Q[2] - qn * n[2] };
+  double m0 = sqrt(dot3(Q0, Q0)), mold = sqrt(dot3(ct->Q, ct->Q));
+  if (m0 > 0.0 && mold > 0.0) {
+    for (int d = 0; d < 3; d++)
+      t[d] = Q0[d] / m0;
+    if (s->Q < 0.0) {
+      s->Q = -s->Q;
+      s->Q_star = -s->Q_star;
+      s->delta = -s->delta;
+      s->q_dir = -s->q_dir;
+    }
+    s->Q = mold;
+  } else {
+    double md = sqrt(dot3(dd, dd));
+    if (md > 0.0) {
+      for (int d = 0; d < 3; d++)
+        t[d] = dd[d] / md;
+    } else {
+      t[0] = t[1] = t[2] = 0.0;
+    }
+    s->Q = 0.0;
+  }
+  double dpar = dot3(dd, t);
+  double dperp[3] = { dd[0] - dpar * t[0], dd[1] - dpar * t[1], dd[2] - dpar * t[2] };
+  gc_tangential to;
+  int st = gc_law_tangential(law, s, no, dpar, dpar / dt, 0.0, &to);
+  if (st)
+    return st;
+  double Q[3];
+  for (int d = 0; d < 3; d++)
+    Q[d] = to.Q * t[d] + no->k_t0 * dperp[d];
+  double mq = sqrt(dot3(Q, Q)), lim = law->pair.p.mu * no->P;
+  if (mq > lim) {
+    double f = mq > 0 ? lim / mq : 0.0;
+    for (int d = 0; d < 3; d++)
+      Q[d] *= f;
+  }
+  memcpy(ct->Q, Q, sizeof Q);
+  return GC_SUCCESS;
+}
+
+/* One contact between body 1 (a particle sphere) and body 2.  n points from 1 to 2, alpha is
+ * the overlap, vrel = v_2(c) - v_1(c).  On return F is the force on body 1 [N]; 0 when apart.
+ * Returns 1 in *active if a force acts. */
+static int contact(const gc_law *law, gc_chute_contact *ct, double alpha, const double n[3],
+                   const double vrel[3], double dt, double F[3], int *active)
+{
+  *active = 0;
+  if (!(alpha > 0.0)) {
+    /* apart: a contact that separates (alpha <= 0, P = 0) loses its history; the next one is
+     * virgin */
+    if (ct->s.in_contact || ct->P != 0.0 || ct->s.alpha != 0.0) {
+      gc_state_init(&ct->s);
+      ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
+      ct->P = 0.0;
+    }
+    if (alpha != alpha)
+      return GC_ENAN;
+    return GC_SUCCESS;
+  }
+  if (!ct->s.in_contact) { /* first touch (the list zeroes new payloads) */
+    gc_state_init(&ct->s);
+    ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
+  }
+  double vn = dot3(vrel, n);
+  gc_normal no;
+  int st = gc_law_normal(law, &ct->s, alpha, -vn, &no);
+  if (st)
+    return st;
+  ct->P = no.P;
+  if (law->tfd) {
+    double dd[3] = { (vrel[0] - vn * n[0]) * dt, (vrel[1] - vn * n[1]) * dt,
+                     (vrel[2] - vn * n[2]) * dt };
+    st = tangential(law, ct, &no, n, dd, dt);
+    if (st)
+      return st;
+  }
+  if (no.P > 0.0 || ct->Q[0] != 0.0 || ct->Q[1] != 0.0 || ct->Q[2] != 0.0) {
+    for (int d = 0; d < 3; d++)
+      F[d] = -no.P * n[d] + ct->Q[d];
+    *active = 1;
+  }
+  return GC_SUCCESS;
+}
+
+/* Pair k of the list: writes pf[9k..9k+8], pact[k] and hist[k], and its payload. */
+static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr)
+{
+  size_t i = pr->i, j = pr->j;
+  const double *si = c->sx + 3 * i, *sj = c->sx + 3 * j;
+  double d[3] = { sj[0] + pr->shift[0] - si[0], sj[1] + pr->shift[1] - si[1],
+                  sj[2] + pr->shift[2] - si[2] };
+  double ri = c->sr[i], rj = c->sr[j];
+  double dist2 = dot3(d, d), rr = ri + rj;
+  w->pact[k] = 0;
+  if (dist2 >= rr * rr) { /* apart: only reset a history (a separated contact is virgin) */
+    if (w->hist[k]) {
+      gc_chute_contact *ct = gc_nlist_payload(c->nl, k);
+      gc_state_init(&ct->s);
+      ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
+      ct->P = 0.0;
+      w->hist[k] = 0;
+    }
+    return dist2 == dist2 ? GC_SUCCESS : GC_ENAN;
+  }
+  gc_chute_contact *ct = gc_nlist_payload(c->nl, k);
+  double *pf = w->pf + 9 * k;
+  double dist = sqrt(dist2);
+  if (!(dist > 0.0))
+    return GC_ENAN;
+  double n[3] = { d[0] / dist, d[1] / dist, d[2] / dist }; /* eq. 4.9 */
+  double alpha = rr - dist;
+  size_t I = (size_t)c->owner[i];
+  const double *soi = w->soff + 3 * i;
+  double li[3], lj[3], vi[3], vj[3], tmp[3];
+  double ai = ri - 0.5 * alpha, aj = rj - 0.5 * alpha;
+  for (int e = 0; e < 3; e++)
+    li[e] = soi[e] + ai * n[e];
+  cross3(w->wsp + 3 * I, li, tmp);
+  for (int e = 0; e < 3; e++)
+    vi[e] = c->v[3 * I + e] + tmp[e];
+  const gc_law *law;
+  size_t ki = w->srk[w->lawk[i]];
+  long J = c->owner[j];
+  if (J >= 0) {
+    const double *soj = w->soff + 3 * j;
+    for (int e = 0; e < 3; e++)
+      lj[e] = soj[e] - aj * n[e];
+    cross3(w->wsp + 3 * J, lj, tmp);
+    for (int e = 0; e < 3; e++)
+      vj[e] = c->v[3 * J + e] + tmp[e];
+    law = &w->law_pp[ki * w->nrad + w->srk[w->lawk[j]]];
+  } else { /* a fixed bead */
+    vj[0] = vj[1] = vj[2] = 0.0;
+    lj[0] = lj[1] = lj[2] = 0.0;
+    law = &w->law_pb[ki];
+  }
+  double vrel[3] = { vj[0] - vi[0], vj[1] - vi[1], vj[2] - vi[2] }, F[3];
+  int active;
+  int st = contact(law, ct, alpha, n, vrel, c->cfg.dt, F, &active);
+  w->hist[k] = ct->s.alpha != 0.0;
+  if (st || !active)
+    return st;
+  pf[0] = F[0];
+  pf[1] = F[1];
+  pf[2] = F[2];
+  cross3(li, F, pf + 3);
+  double mF[3] = { -F[0], -F[1], -F[2] };
+  cross3(lj, mF, pf + 6);
+  w->pact[k] = 1;
+  return GC_SUCCESS;
+}
+
+/* Wall / flat-bottom contacts of particle sphere i (particle p): adds force and torque. */
+static int wall_forces(gc_chute *c, const chute_work *w, size_t p, size_t i, double F[3],
+                       double T[3])
+{
+  const gc_chute_cfg *cfg = &c->cfg;
+  const double *s = c->sx + 3 * i, *so = w->soff + 3 * i;
+  double r = c->sr[i];
+  size_t ki = w->srk[w->lawk[i]];
+  int nw = 0;
+  double alphas[3], nn[3][3];
+  const gc_law *laws[3];
+  if (cfg->side_walls) {
+    /* wall z = 0: normal from the sphere to the wall -e_z, overlap r - z */
+    alphas[nw] = r - s[2];
+    nn[nw][0] = 0, nn[nw][1] = 0, nn[nw][2] = -1;
+    laws[nw++] = &w->law_pw[ki];
+    /* wall z = width: +e_z, overlap r - (width - z) */
+    alphas[nw] = r - (cfg->width - s[2]);
+    nn[nw][0] = 0, nn[nw][1] = 0, nn[nw][2] = 1;
+    laws[nw++] = &w->law_pw[ki];
+  }
+  if (cfg->bottom == GC_BOTTOM_FLAT) {
+    /* flat bottom y = 0: -e_y, overlap r - y */
+    alphas[2] = r - s[1];
+    nn[2][0] = 0, nn[2][1] = -1, nn[2][2] = 0;
+    laws[2] = &w->law_pb[ki];
+    if (nw == 0) { /* records keep their slots [3 i + 2] even without walls */
+      alphas[0] = alphas[1] = -1.0;
+      nn[0][0] = nn[0][1] = nn[0][2] = 0;
+      nn[1][0] = nn[1][1] = nn[1][2] = 0;
+      laws[0] = laws[1] = &w->law_pw[ki];
+    }
+    nw = 3;
+  }
+  for (int k = 0; k < nw; k++) {
+    gc_chute_contact *ct = &c->wall[w->nwall_per * i + (size_t)k];
+    if (!(alphas[k] > 0.0) && !ct->s.in_contact && ct->P == 0.0 && ct->s.alpha == 0.0)
+      continue; /* apart, nothing to reset */
+    double lev[3], vi[3], tmp[3], vrel[3], f[3];
+    double a = r - 0.5 * alphas[k];
+    for (int e = 0; e < 3; e++)
+      lev[e] = so[e] + a * nn[k][e];
+    cross3(w->wsp + 3 * p, lev, tmp);
+    for (int e = 0; e < 3; e++) {
+      vi[e] = c->v[3 * p + e] + tmp[e];
+      vrel[e] = -vi[e]; /* the wall is at rest */
+    }
+    int active;
+    int st = contact(laws[k], ct, alphas[k], nn[k], vrel, cfg->dt, f, &active);
+    if (st)
+      return st;
+    if (active) {
+      double tq[3];
+      cross3(lev, f, tq);
+      for (int e = 0; e < 3; e++) {
+        F[e] += f[e];
+        T[e] += tq[e];
+      }
+    }
+  }
+  return GC_SUCCESS;
+}
+
+/* Threads of the parallel loops: cfg.threads when given; by default the OpenMP default, but a
+ * single thread for small systems (below ~1000 pairs the fork/join and barrier costs exceed the
+ * work, and on a loaded machine spinning barriers are very slow).  Results do not depend on it. */
+static int nthreads(const gc_chute *c, size_t work)
+{
+#ifdef _OPENMP
+  if (c->cfg.threads > 0)
+    return c->cfg.threads;
+  return work < 1000 ? 1 : omp_get_max_threads();
+#else
+  (void)c;
+  (void)work;
+  return 1;
+#endif
+}
+
+/* Step 3 for particle p: its wall contacts, the gather of its pair forces in a fixed order
+ * (its spheres in order, each sphere's pairs in increasing pair index), gravity, leap-frog,
+ * rotation, wrap and new sphere positions.  Returns nonzero on a non-finite value. */
+static int step_particle(gc_chute *c, chute_work *w, long p, const gc_npair *pairs)
+{
+  const double dt = c->cfg.dt;
+  const long nsph = (long)c->nsph;
+  const double *I = c->cfg.shape.inertia, m = c->cfg.shape.mass;
+  double F[3] = { 0, 0, 0 }, T[3] = { 0, 0, 0 };
+  int fail = 0;
+  for (long k = 0; k < nsph; k++) {
+    size_t i = (size_t)(p * nsph + k);
+    if (wall_forces(c, w, (size_t)p, i, F, T))
+      fail = 1;
+    const size_t *idx;
+    size_t n;
+    gc_nlist_sphere_pairs(c->nl, i, &idx, &n);
+    for (size_t a = 0; a < n; a++) {
+      size_t q = idx[a];
+      if (!w->pact[q])
+        continue;
+      const double *f = w->pf + 9 * q;
+      if (pairs[q].i == i) {
+        F[0] += f[0], F[1] += f[1], F[2] += f[2];
+        T[0] += f[3], T[1] += f[4], T[2] += f[5];
+      } else {
+        F[0] -= f[0], F[1] -= f[1], F[2] -= f[2];
+        T[0] += f[6], T[1] += f[7], T[2] += f[8];
+      }
+    }
+  }
+  double *x = c->x + 3 * p, *v = c->v + 3 * p;
+  for (int e = 0; e < 3; e++) {
+    c->force[3 * p + e] = F[e];
+    c->torque[3 * p + e] = T[e];
+    if (!isfinite(F[e]) || !isfinite(T[e]))
+      fail = 1;
+  }
+  if (fail)
+    return 1;
+  /* leap-frog (sec. 2.1): v_{n+1/2} = v_{n-1/2} + (F/m + g) dt, x_{n+1} = x_n + v_{n+1/2} dt */
+  for (int e = 0; e < 3; e++) {
+    v[e] += (F[e] / m + w->g[e]) * dt;
+    x[e] += v[e] * dt;
+  }
+  /* rotation (eq. 2.14-2.28): torque in body axes M = R(q_n)^T T */
+  double Mq[9], Mb[3];
+  gc_quat_to_matrix(c->rot[p].q, Mq);
+  matTvec(Mq, T, Mb);
+  gc_rot_step(I, Mb, dt, &c->rot[p]);
+  gc_rot_omega_space(&c->rot[p], w->wsp + 3 * p); /* for the next step's contacts */
+  /* wrap x into [0, length) (and z without side walls); the spheres keep their images */
+  double *sm = w->simg + 3 * (size_t)p * (size_t)nsph;
+  for (int d = 0; d < 3; d += 2) {
+    if (!w->box.periodic[d])
+      continue;
+    double L = w->box.hi[d];
+    double xn = wrap(x[d], L);
+    if (xn != x[d]) {
+      double sh = x[d] - xn;
+      for (long k = 0; k < nsph; k++)
+        sm[3 * k + d] += sh;
+      x[d] = xn;
+    }
+  }
+  if (!isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2]) || !isfinite(v[0]) ||
+      !isfinite(v[1]) || !isfinite(v[2]))
+    return 1;
+  particle_spheres(c, w, (size_t)p);
+  return 0;
+}
+
+int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
+{
+  chute_work *w = c->work;
+  if (!w->placed) {
+    snprintf(msg, msglen, "the particles have not been placed (gc_chute_place / "
+             "gc_chute_place_random)");
+    return GC_EINVAL;
+  }
+  const long np = (long)c->np;
+  const int nt = nthreads(c, gc_nlist_npairs(c->nl) + c->np);
+  (void)nt;
+  const long npr = (long)gc_nlist_npairs(c->nl);
+  const gc_npair *pairs = gc_nlist_pairs(c->nl);
+  long bad_pair = npr, bad_p = np;
+  /* One parallel region with two work-shared loops (one barrier between them): the fewer the
+   * synchronisations, the better it behaves on a loaded machine.  w->wsp (angular velocities in
+   * space axes at t_{n-1/2}) was computed at the end of the previous step / at placement. */
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+  {
+    /* 2. pair forces, each pair into its own slots */
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 512) reduction(min : bad_pair)
+#endif
+    for (long k = 0; k < npr; k++) {
+      int st = pair_force(c, w, (size_t)k, &pairs[k]);
+      if (st && k < bad_pair)
+        bad_pair = k;
+    }
+    /* 3. per particle: walls, gather in a fixed order, integrate */
+#ifdef _OPENMP
+#pragma omp for schedule(static) reduction(min : bad_p)
+#endif
+    for (long p = 0; p < np; p++) {
+      if (step_particle(c, w, p, pairs))
+        if (p < bad_p)
+          bad_p = p;
+    }
+  }
+  if (bad_pair < npr) {
+    const gc_npair *pr = &pairs[bad_pair];
+    snprintf(msg, msglen, "step %ld (t = %g s): non-finite contact force between spheres %zu "
+             "and %zu (particle %ld and %s %ld)", c->step, c->t, pr->i, pr->j, c->owner[pr->i],
+             c->owner[pr->j] >= 0 ? "particle" : "bead", c->owner[pr->j] >= 0 ? c->owner[pr->j]
+             : (long)(pr->j - c->np * c->nsph));
+    return GC_ENAN;
+  }
+  if (bad_p < np) {
+    const double *F = c->force + 3 * bad_p;
+    snprintf(msg, msglen, "step %ld (t = %g s): non-finite force, contact state or position of "
+             "particle %ld (force %g %g %g N)", c->step, c->t, bad_p, F[0], F[1], F[2]);
+    return GC_ENAN;
+  }
+  c->t += c->cfg.dt;
+  c->step++;
+  /* 4. neighbour list (eq. 2.29) */
+  if (gc_nlist_needs_rebuild(c->nl, c->sx)) {
+    int st = rebuild(c, w, msg, msglen);
+    if (st)
+      return st;
+  }
+  return GC_SUCCESS;
+}
+
+/* ---------- diagnostics ---------- */
+
+void gc_chute_stats_get(const gc_chute *c, gc_chute_stats *st)
+{
+  const chute_work *w = c->work;
+  memset(st, 0, sizeof *st);
+  st->t = c->t;
+  const double m = c->cfg.shape.mass, *I = c->cfg.shape.inertia;
+  double ekt = 0, ekr = 0;
+  for (size_t p = 0; p < c->np; p++) {
+    const double *v = c->v + 3 * p, *om = c->rot[p].w;
+    for (int d = 0; d < 3; d++) {
+      st->v_mean[d] += v[d];
+      st->momentum[d] += m * v[d];
+      ekt += 0.5 * m * v[d] * v[d];
+      ekr += 0.5 * I[d] * om[d] * om[d];
+    }
+  }
+  for (int d = 0; d < 3; d++)
+    st->v_mean[d] /= (double)c->np;
+  st->kinetic = ekt + ekr;
+  st->kinetic_rot = ekr;
+  size_t npr = gc_nlist_npairs(c->nl);
+  for (size_t k = 0; k < npr; k++) {
+    const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
+    if (ct->P > 0) {
+      st->n_contacts++;
+      if (c->owner[gc_nlist_pairs(c->nl)[k].j] >= 0)
+        st->n_contacts_pp++;
+      if (ct->P > st->P_max)
+        st->P_max = ct->P;
+    }
+  }
+  size_t nw = w->nwall_per * c->np * c->nsph;
+  for (size_t k = 0; k < nw; k++) {
+    if (c->wall[k].P > 0) {
+      st->n_contacts++;
+      if (c->wall[k].P > st->P_max)
+        st->P_max = c->wall[k].P;
+    }
+  }
+}
+
+size_t gc_chute_contact_forces(const gc_chute *c, double *P, size_t cap)
+{
+  const chute_work *w = c->work;
+  size_t cnt = 0;
+  size_t npr = gc_nlist_npairs(c->nl);
+  for (size_t k = 0; k < npr; k++) {
+    const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
+    if (ct->P > 0) {
+      if (cnt < cap)
+        P[cnt] = ct->P;
+      cnt++;
+    }
+  }
+  size_t nw = w->nwall_per * c->np * c->nsph;
+  for (size_t k = 0; k < nw; k++)
+    if (c->wall[k].P > 0) {
+      if (cnt < cap)
+        P[cnt] = c->wall[k].P;
+      cnt++;
+    }
+  return cnt;
+}
+
+void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], double v[3])
+{
+  const chute_work *w = c->work;
+  double r[3], om[3], tmp[3];
+  for (int d = 0; d < 3; d++) {
+    r[d] = p[d] - c->x[3 * k + d];
+    if (w->box.periodic[d]) {
+      double L = w->box.hi[d];
+      r[d] -= L * round(r[d] / L);
+    }
+  }
+  gc_rot_omega_space(&c->rot[k], om);
+  cross3(om, r, tmp);
+  for (int d = 0; d < 3; d++)
+    v[d] = c->v[3 * k + d] + tmp[d];
+}
+
+/* ---------- checkpoint ---------- */
+
+#define CKPT_MAGIC "GCCHUTE\n"
+#define CKPT_VERSION 1u
+
+typedef struct {
+  uint64_t np, nsph, nbeads, ns, nwall;
+  double length, width, fill_height, angle, gravity, bead_radius, bead_spacing, dt, skin;
+  int32_t bottom, side_walls;
+  char nfd[32], tfd[32];
+  gc_shape shape;
+  gc_params pp, pw, pb;
+} ckpt_head;
+
+static void ckpt_fill(const gc_chute *c, ckpt_head *h)
+{
+  const chute_work *w = c->work;
+  const gc_chute_cfg *cf = &c->cfg;
+  memset(h, 0, sizeof *h);
+  h->np = c->np;
+  h->nsph = c->nsph;
+  h->nbeads = c->nbeads;
+  h->ns = c->ns;
+  h->nwall = w->nwall_per;
+  h->length = cf->length;
+  h->width = cf->width;
+  h->fill_height = cf->fill_height;
+  h->angle = cf->angle;
+  h->gravity = cf->gravity;
+  h->bead_radius = cf->bead_radius;
+  h->bead_spacing = cf->bead_spacing;
+  h->dt = cf->dt;
+  h->skin = cf->skin;
+  h->bottom = cf->bottom;
+  h->side_walls = cf->side_walls;
+  snprintf(h->nfd, sizeof h->nfd, "%s", cf->nfd ? cf->nfd->name : "");
+  snprintf(h->tfd, sizeof h->tfd, "%s", cf->tfd ? cf->tfd->name : "");
+  memcpy(&h->shape, &cf->shape, sizeof h->shape);
+  memcpy(&h->pp, &cf->pp, sizeof h->pp);
+  memcpy(&h->pw, &cf->pw, sizeof h->pw);
+  memcpy(&h->pb, &cf->pb, sizeof h->pb);
+}
+
+typedef struct {
+  void *p;
+  size_t size;
+} ckpt_blk;
+
+static size_t ckpt_blocks(gc_chute *c, ckpt_blk *b)
+{
+  chute_work *w = c->work;
+  size_t nps = c->np * c->nsph, n = 0;
+  b[n++] = (ckpt_blk){ &c->t, sizeof c->t };
+  b[n++] = (ckpt_blk){ &c->step, sizeof c->step };
+  b[n++] = (ckpt_blk){ c->x, 3 * c->np * sizeof *c->x };
+  b[n++] = (ckpt_blk){ c->v, 3 * c->np * sizeof *c->v };
+  b[n++] = (ckpt_blk){ c->rot, c->np * sizeof *c->rot };
+  b[n++] = (ckpt_blk){ c->force, 3 * c->np * sizeof *c->force };
+  b[n++] = (ckpt_blk){ c->torque, 3 * c->np * sizeof *c->torque };
+  b[n++] = (ckpt_blk){ c->sx, 3 * c->ns * sizeof *c->sx };
+  b[n++] = (ckpt_blk){ w->soff, 3 * nps * sizeof *w->soff };
+  b[n++] = (ckpt_blk){ w->simg, 3 * nps * sizeof *w->simg };
+  b[n++] = (ckpt_blk){ c->wall, w->nwall_per * nps * sizeof *c->wall };
+  return n;
+}
+
+int gc_chute_checkpoint_write(const gc_chute *c, const char *path, char *msg, size_t msglen)
+{
+  const chute_work *w = c->work;
+  if (!w->placed) {
+    snprintf(msg, msglen, "%s: nothing to checkpoint, the particles have not been placed", path);
+    return GC_EINVAL;
+  }
+  gc_outfile o;
+  int st = gc_outfile_open(&o, path, msg, msglen);
+  if (st)
+    return st;
+  ckpt_head h;
+  ckpt_fill(c, &h);
+  uint32_t ver = CKPT_VERSION;
+  ckpt_blk b[16];
+  size_t nb = ckpt_blocks((gc_chute *)c, b);
+  int ok = fwrite(CKPT_MAGIC, 1, 8, o.f) == 8 && fwrite(&ver, sizeof ver, 1, o.f) == 1 &&
+           fwrite(&h, sizeof h, 1, o.f) == 1;
+  for (size_t k = 0; ok && k < nb; k++)
+    ok = fwrite(b[k].p, 1, b[k].size, o.f) == b[k].size;
+  if (ok)
+    ok = gc_nlist_write(c->nl, o.f) == GC_SUCCESS;
+  if (ok)
+    ok = fwrite("END\n", 1, 4, o.f) == 4;
+  if (!ok) {
+    gc_outfile_abort(&o);
+    snprintf(msg, msglen, "%s: cannot write the checkpoint", path);
+    return GC_EIO;
+  }
+  return gc_outfile_commit(&o, msg, msglen);
+}
+
+static int ckpt_mismatch(char *msg, size_t n, const char *path, const char *what, double a,
+                         double b)
+{
+  snprintf(msg, n, "%s: checkpoint is from a different configuration: %s = %.17g in the file, "
+           "%.17g here", path, what, a, b);
+  return GC_EINVAL;
+}
+
+int gc_chute_checkpoint_read(gc_chute *c, const char *path, char *msg, size_t msglen)
+{
+  chute_work *w = c->work;
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(msg, msglen, "%s: cannot open the checkpoint", path);
+    return GC_EIO;
+  }
+  char magic[8];
+  uint32_t ver = 0;
+  ckpt_head h, mine;
+  int st = GC_SUCCESS, reading = 0;
+  if (fread(magic, 1, 8, f) != 8 || memcmp(magic, CKPT_MAGIC, 8) != 0) {
+    snprintf(msg, msglen, "%s: not a granucal chute checkpoint (bad magic)", path);
+    st = GC_EFORMAT;
+    goto done;
+  }
+  if (fread(&ver, sizeof ver, 1, f) != 1 || ver != CKPT_VERSION) {
+    snprintf(msg, msglen, "%s: checkpoint version %u, this granucal reads version %u", path,
+             (unsigned)ver, CKPT_VERSION);
+    st = GC_EFORMAT;
+    goto done;
+  }
+  if (fread(&h, sizeof h, 1, f) != 1) {
+    snprintf(msg, msglen, "%s: truncated checkpoint header", path);
+    st = GC_EFORMAT;
+    goto done;
+  }
+  ckpt_fill(c, &mine);
+#define CK(field, name)                                                                     \
+  if (h.field != mine.field) {                                                              \
+    st = ckpt_mismatch(msg, msglen, path, name, (double)h.field, (double)mine.field);       \
+    goto done;                                                                              \
+  }
+  CK(np, "n_particles")
+  CK(nsph, "spheres per particle")
+  CK(nbeads, "number of bottom beads")
+  CK(ns, "number of spheres")
+  CK(nwall, "wall records per sphere")
+  CK(length, "length")
+  CK(width, "width")
+  CK(fill_height, "fill_height")
+  CK(angle, "angle")
+  CK(gravity, "gravity")
+  CK(bead_radius, "bead_radius")
+  CK(bead_spacing, "bead_spacing")
+  CK(dt, "dt")
+  CK(skin, "skin")
+  CK(bottom, "bottom")
+  CK(side_walls, "side_walls")
+#undef CK
+  if (strncmp(h.nfd, mine.nfd, sizeof h.nfd) || strncmp(h.tfd, mine.tfd, sizeof h.tfd)) {
+    snprintf(msg, msglen, "%s: checkpoint is from a different configuration: models %.31s/%.31s "
+             "in the file, %.31s/%.31s here", path, h.nfd, h.tfd, mine.nfd, mine.tfd);
+    st = GC_EINVAL;
+    goto done;
+  }
+  if (memcmp(&h.shape, &mine.shape, sizeof h.shape)) {
+    snprintf(msg, msglen, "%s: checkpoint is from a different configuration: the particle shape "
+             "(sphere positions, radii, mass or inertia) differs", path);
+    st = GC_EINVAL;
+    goto done;
+  }
+  const char *pn[3] = { "pp (particle-particle)", "pw (particle-wall)", "pb (particle-bottom)" };
+  const gc_params *ph[3] = { &h.pp, &h.pw, &h.pb }, *pm[3] = { &mine.pp, &mine.pw, &mine.pb };
+  for (int k = 0; k < 3; k++)
+    if (memcmp(ph[k], pm[k], sizeof(gc_params))) {
+      snprintf(msg, msglen, "%s: checkpoint is from a different configuration: the contact "
+               "parameters %s differ", path, pn[k]);
+      st = GC_EINVAL;
+      goto done;
+    }
+  ckpt_blk b[16];
+  size_t nb = ckpt_blocks(c, b);
+  reading = 1;
+  for (size_t k = 0; k < nb; k++)
+    if (fread(b[k].p, 1, b[k].size, f) != b[k].size) {
+      snprintf(msg, msglen, "%s: truncated checkpoint (state block %zu)", path, k);
+      st = GC_EFORMAT;
+      goto done;
+    }
+  char m2[200] = "";
+  if ((st = gc_nlist_read(c->nl, f, m2, sizeof m2))) {
+    snprintf(msg, msglen, "%s: neighbour list: %s", path, m2);
+    goto done;
+  }
+  char end[4];
+  if (fread(end, 1, 4, f) != 4 || memcmp(end, "END\n", 4)) {
+    snprintf(msg, msglen, "%s: truncated checkpoint (no end marker)", path);
+    st = GC_EFORMAT;
+    goto done;
+  }
+  if ((st = grow_scratch(w, gc_nlist_npairs(c->nl)))) {
+    snprintf(msg, msglen, "out of memory");
+    goto done;
+  }
+  for (size_t p = 0; p < c->np; p++)
+    gc_rot_omega_space(&c->rot[p], w->wsp + 3 * p);
+  mark_histories(c, w);
+  w->placed = 1;
+done:
+  fclose(f);
+  if (st && reading)
+    w->placed = 0; /* the state was partly overwritten: it must be placed or read again */
+  return st;
+}

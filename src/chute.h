@@ -1,0 +1,146 @@
+/* chute.h - the 3-D DEM flow simulator of chapter 9: rigid clusters of spheres (or single
+ * spheres) flowing down an inclined chute, periodic along the flow, between two flat side
+ * walls, over a bumpy bottom of fixed glass beads, with any contact law of models/.
+ *
+ * Axes (seed fig. 9.3): x along the flow (downhill, periodic with period `length`), y normal to
+ * the chute bottom, pointing up (bead centres at y = 0), z across the chute (side walls at
+ * z = 0 and z = width).  Gravity is g (sin(angle), -cos(angle), 0).
+ *
+ * Time integration: leap-frog for translation (positions at t_n, velocities at t_{n-1/2}),
+ * rotation by gc_rot_step (eq. 2.14-2.28).  Contact forces between constituent spheres
+ * (eq. 4.9-4.21: normal force from the NFD model, tangential force vector carried into the
+ * current tangent plane and stepped with the TFD model along its direction), summed on the
+ * particles as force and torque.  Contacts are found through gc_nlist; their history lives in
+ * the list's payload and survives rebuilds.  The force loop runs in parallel with OpenMP; forces
+ * are summed per particle in a fixed order, so results do not depend on the thread count.
+ *
+ * No global state; orchestration and output live in cmd_chute.c / chute_io.c. */
+#ifndef GC_CHUTE_H
+#define GC_CHUTE_H
+
+#include <stddef.h>
+
+#include "gc_model.h"
+#include "nlist.h"
+#include "rigid.h"
+
+enum {
+  GC_BOTTOM_BEADS = 0, /* fixed spheres of radius bead_radius on a hexagonal lattice at y = 0 */
+  GC_BOTTOM_FLAT = 1,  /* a flat frictional plane at y = 0 (law_pb with R2 = 0) */
+  GC_BOTTOM_NONE = 2   /* no bottom (tests in a periodic box) */
+};
+
+typedef struct {
+  /* particles */
+  size_t n_particles;   /* number of rigid particles */
+  gc_shape shape;       /* shape of every particle (rigid.h) */
+  /* domain */
+  double length;        /* period along x [m] (table 9.2: 4.16 cm) */
+  double width;         /* distance between the side walls, z in [0, width] [m] (15.20 cm) */
+  double fill_height;   /* initial placement: centres with y up to fill_height [m] */
+  double angle;         /* chute inclination [rad] (21.1 deg) */
+  double gravity;       /* [m/s^2], 0: none */
+  int bottom;           /* GC_BOTTOM_* */
+  double bead_radius;   /* [m] (3.0 mm glass beads: 1.5e-3) */
+  double bead_spacing;  /* centre distance of the hexagonal bead lattice [m], >= 2 bead_radius */
+  int side_walls;       /* 1: walls at z = 0 and z = width; 0: periodic along z (period width) */
+  /* contact laws: models and the parameters of each material pair.  R1, R2 (and R2 = 0 for a
+   * wall) are filled in by the simulator from the sphere radii of each pair; P_Y should be 0
+   * so that it is derived from sY for each pair geometry (eq. 6.19-6.21). */
+  const gc_model *nfd, *tfd;  /* tfd NULL: frictionless */
+  gc_params pp;         /* particle-particle */
+  gc_params pw;         /* particle-side wall (plexiglass) */
+  gc_params pb;         /* particle-bottom bead (glass) or flat bottom */
+  /* numerics */
+  double dt;            /* time step [s] */
+  double skin;          /* neighbour-list skin [m] (> 0) */
+  unsigned long seed;   /* seed of the random initial placement (gsl_rng mt19937) */
+  int threads;          /* OpenMP threads of the force loop; 0: the OpenMP default */
+} gc_chute_cfg;
+
+/* Fill cfg with the chapter 9 soybean case (tables 9.1-9.2, MODELS.md), ep/ep laws. */
+void gc_chute_cfg_soybean(gc_chute_cfg *cfg);
+
+/* History of one sphere-sphere contact (the neighbour-list payload) or sphere-wall contact. */
+typedef struct {
+  gc_state s;        /* the contact law's state */
+  double Q[3];       /* tangential force on the lower-index sphere at the last step, space [N] */
+  double P;          /* normal force at the last step [N] (0: not in contact) */
+} gc_chute_contact;
+
+typedef struct {
+  gc_chute_cfg cfg;
+  size_t np;          /* particles */
+  size_t nsph;        /* spheres per particle (cfg.shape.nsph) */
+  size_t nbeads;      /* fixed bottom beads */
+  size_t ns;          /* all spheres: np nsph particle spheres first, then the beads */
+  /* particle state */
+  double *x;          /* 3 np: centre of mass at t_n [m], x wrapped into [0, length) */
+  double *v;          /* 3 np: velocity at t_{n-1/2} [m/s] */
+  gc_rot *rot;        /* np: orientation at t_n, body angular velocity at t_{n-1/2} */
+  double *force;      /* 3 np: total force at t_n (space) [N] */
+  double *torque;     /* 3 np: torque about the centre of mass at t_n (space) [N m] */
+  /* spheres */
+  double *sx;         /* 3 ns: sphere centres at t_n [m] */
+  double *sr;         /* ns: radii [m] */
+  long *owner;        /* ns: particle of the sphere, -1 for a bead */
+  unsigned char *fixed; /* ns: 1 for a bead */
+  gc_nlist *nl;       /* neighbour list of sphere pairs, payload gc_chute_contact */
+  gc_chute_contact *wall; /* 2 np nsph: history of each particle sphere with the wall at
+                           * z = 0 ([2 k]) and z = width ([2 k + 1]); with GC_BOTTOM_FLAT a
+                           * third record per sphere follows the two walls (3 np nsph then) */
+  double t;           /* simulated time t_n [s] */
+  long step;          /* steps taken */
+  void *work;         /* private workspace of chute.c (laws per radius pair, pair forces) */
+} gc_chute;
+
+/* Validate cfg (a message names the parameter and its allowed range), build the laws,
+ * the bead lattice, and allocate everything.  Particles are not placed yet. */
+int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t msglen);
+void gc_chute_free(gc_chute *c);
+/* Random initial state: centres uniform in the domain above the bottom, random orientations,
+ * no overlap with anything (rejection sampling), zero velocities.  GC_EINVAL with a message if
+ * the particles do not fit. */
+int gc_chute_place_random(gc_chute *c, char *msg, size_t msglen);
+/* Place particles at given centres and orientations with given velocities (tests); q may be
+ * NULL (identity), v and w (body angular velocity at t_{-1/2}) may be NULL (zero). */
+int gc_chute_place(gc_chute *c, const double *x, const double *q, const double *v,
+                   const double *w_body, char *msg, size_t msglen);
+/* Advance one time step (forces at t_n, then the leap-frog update to t_{n+1}).  Returns a
+ * GC_* status; on failure msg names what happened (e.g. a non-finite force on particle k), and
+ * the state is no longer consistent (discard it, or place / read a checkpoint again). */
+int gc_chute_step(gc_chute *c, char *msg, size_t msglen);
+
+typedef struct {
+  double t;            /* [s] */
+  double v_mean[3];    /* mean particle velocity [m/s] (at t_{n-1/2}) */
+  double kinetic;      /* translational + rotational kinetic energy [J] */
+  double kinetic_rot;  /* rotational part [J] */
+  double momentum[3];  /* total linear momentum [kg m/s] */
+  size_t n_contacts;   /* contacts carrying a normal force (all kinds) */
+  size_t n_contacts_pp;/* of which between particles */
+  double P_max;        /* largest normal force [N] */
+} gc_chute_stats;
+
+void gc_chute_stats_get(const gc_chute *c, gc_chute_stats *st);
+/* Normal forces of all current contacts (P > 0) into P (capacity cap); returns the count
+ * (may exceed cap: then only cap are written). */
+size_t gc_chute_contact_forces(const gc_chute *c, double *P, size_t cap);
+/* Velocity at t_{n-1/2} of the material point of particle k at space position p [m/s]. */
+void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], double v[3]);
+
+/* Checkpoint: the complete state (particles, spheres, contact histories, neighbour list,
+ * time, step) written atomically (gc_outfile); reading it into a chute allocated from the same
+ * cfg continues bit for bit.  Errors name the file and what does not match. */
+int gc_chute_checkpoint_write(const gc_chute *c, const char *path, char *msg, size_t msglen);
+int gc_chute_checkpoint_read(gc_chute *c, const char *path, char *msg, size_t msglen);
+
+/* The contact laws the simulator built (read-only; e.g. to report the derived P_Y of a pair):
+ * between shape spheres k1 and k2 of two particles, between shape sphere k and a side wall,
+ * and between shape sphere k and a bottom bead / the flat bottom (NULL with GC_BOTTOM_NONE or
+ * an index >= shape.nsph). */
+const gc_law *gc_chute_law_pp(const gc_chute *c, size_t k1, size_t k2);
+const gc_law *gc_chute_law_pw(const gc_chute *c, size_t k);
+const gc_law *gc_chute_law_pb(const gc_chute *c, size_t k);
+
+#endif

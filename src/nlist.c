@@ -1,0 +1,722 @@
+/* nlist.c - neighbour (Verlet) lists of sphere pairs, see nlist.h.
+ *
+ * Build: the spheres are binned into linked cells (a counting sort by cell, kept in the
+ * workspace) of edge >= 2 r_max + skin, the largest pair cut-off, so that every listed pair
+ * lies in the same or in adjacent cells (seed sec. 2.2: O(C_nb N) instead of the O(N^2) of
+ * app. A.3).  Each sphere i, in increasing order, scans its (at most 27, distinct) neighbour
+ * cells for j > i; its few partners are then insertion-sorted by j, so the list comes out
+ * sorted by (i, j) without a global sort.  Along a periodic axis the separation is the minimum
+ * image; the image is found from the true positions (shift = -L nearbyint(d / L)), so it is
+ * exactly a multiple of the period whatever the positions' distance from the box.
+ *
+ * History: two pair buffers are kept; a build writes the new list into the spare one, then
+ * merges the old and the new sorted lists in one pass to carry the payloads of persisting
+ * pairs over (the insert/look-up of app. A.4 without its linked-list search).  After a failed
+ * build (GC_ENOMEM) the previous list stays current and intact. */
+#include "nlist.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gc_model.h"
+
+typedef struct {
+  gc_npair *p;        /* cap pairs */
+  unsigned char *pay; /* paycap payloads of stride bytes */
+  size_t cap, paycap;
+} pairbuf;
+
+struct gc_nlist {
+  size_t nsph, payload_size, stride;
+  gc_nlist_box box;   /* box of the last build */
+  int built;          /* a list is present (build or read) */
+  size_t nbuilds;
+  pairbuf buf[2];     /* current list buf[cur], spare buf[1 - cur] */
+  int cur;
+  size_t npairs;
+  double *x0;         /* 3 nsph: positions at the last build */
+  double *xs;         /* 3 nsph: scratch (gc_nlist_read) */
+  size_t *csr_start;  /* nsph + 1 */
+  size_t *csr_idx;    /* csr_cap: pair indices per sphere */
+  size_t csr_cap;
+  size_t *cell;       /* nsph: cell of each sphere */
+  size_t *order;      /* nsph: spheres sorted by cell (increasing index within a cell) */
+  double *cpos;       /* 4 nsph: x, y, z, r of order[m] at [4 m], contiguous per cell */
+  size_t *cell_start; /* cell_cap + 1 */
+  size_t cell_cap;
+};
+
+static const char axis_name[3] = { 'x', 'y', 'z' };
+
+static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
+{
+  if (!msg || !msglen)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, msglen, fmt, ap);
+  va_end(ap);
+}
+
+/* realloc of n elements of size sz, with overflow check; *p unchanged on failure. */
+static int grow(void *pp, size_t n, size_t sz)
+{
+  void **p = pp;
+  if (n == 0)
+    n = 1;
+  if (sz && n > SIZE_MAX / sz)
+    return GC_ENOMEM;
+  void *q = realloc(*p, n * sz);
+  if (!q)
+    return GC_ENOMEM;
+  *p = q;
+  return GC_SUCCESS;
+}
+
+/* Geometric growth: a capacity >= need (at least twice the old one). */
+static size_t next_cap(size_t cap, size_t need)
+{
+  size_t c = cap < 16 ? 16 : cap;
+  while (c < need)
+    c = c > SIZE_MAX / 2 ? need : 2 * c;
+  return c;
+}
+
+gc_nlist *gc_nlist_alloc(size_t nsph, size_t payload_size)
+{
+  const size_t A = _Alignof(max_align_t);
+  if (payload_size > SIZE_MAX - A || nsph > SIZE_MAX / 4 / sizeof(double) - 1)
+    return NULL;
+  gc_nlist *nl = calloc(1, sizeof *nl);
+  if (!nl)
+    return NULL;
+  nl->nsph = nsph;
+  nl->payload_size = payload_size;
+  nl->stride = (payload_size + A - 1) / A * A;
+  size_t n = nsph ? nsph : 1;
+  nl->x0 = calloc(3 * n, sizeof(double));
+  nl->xs = calloc(3 * n, sizeof(double));
+  nl->csr_start = calloc(n + 1, sizeof(size_t));
+  nl->cell = calloc(n, sizeof(size_t));
+  nl->order = calloc(n, sizeof(size_t));
+  nl->cpos = calloc(4 * n, sizeof(double));
+  if (!nl->x0 || !nl->xs || !nl->csr_start || !nl->cell || !nl->order || !nl->cpos) {
+    gc_nlist_free(nl);
+    return NULL;
+  }
+  return nl;
+}
+
+void gc_nlist_free(gc_nlist *nl)
+{
+  if (!nl)
+    return;
+  for (int b = 0; b < 2; b++) {
+    free(nl->buf[b].p);
+    free(nl->buf[b].pay);
+  }
+  free(nl->x0);
+  free(nl->xs);
+  free(nl->csr_start);
+  free(nl->csr_idx);
+  free(nl->cell);
+  free(nl->order);
+  free(nl->cpos);
+  free(nl->cell_start);
+  free(nl);
+}
+
+/* ---- validation ---------------------------------------------------------------------- */
+
+static int check_box(const gc_nlist_box *box, char *msg, size_t msglen)
+{
+  if (!box) {
+    set_msg(msg, msglen, "nlist: no box given");
+    return GC_EINVAL;
+  }
+  if (!(box->skin > 0) || !isfinite(box->skin)) {
+    set_msg(msg, msglen, "nlist: skin = %g out of range (0, inf) m", box->skin);
+    return GC_EINVAL;
+  }
+  for (int a = 0; a < 3; a++)
+    if (!isfinite(box->lo[a]) || !isfinite(box->hi[a]) || !(box->hi[a] > box->lo[a]) ||
+        !isfinite(box->hi[a] - box->lo[a])) {
+      set_msg(msg, msglen, "nlist: box along %c: lo = %g, hi = %g m; need finite lo < hi",
+              axis_name[a], box->lo[a], box->hi[a]);
+      return GC_EINVAL;
+    }
+  return GC_SUCCESS;
+}
+
+/* ---- building ------------------------------------------------------------------------ */
+
+/* Cell grid of the current build. */
+typedef struct {
+  size_t nc[3];     /* cells per axis */
+  double inv_w[3];  /* 1 / cell width = nc / L */
+  double L[3], inv_L[3], half_L[3];
+  int per[3];
+  size_t ncell;
+} grid;
+
+static size_t cell_coord(const grid *g, const gc_nlist_box *box, int a, double x)
+{
+  double t;
+  if (g->per[a]) {
+    double u = (x - box->lo[a]) * g->inv_L[a];
+    u -= floor(u); /* [0, 1]; 1 only by rounding */
+    t = u * (double)g->nc[a];
+  } else {
+    t = (x - box->lo[a]) * g->inv_w[a];
+    if (!(t > 0))
+      t = 0; /* below lo: clamped into the first cell */
+  }
+  if (t >= (double)g->nc[a])
+    return g->nc[a] - 1; /* above hi: clamped into the last cell */
+  return (size_t)t;
+}
+
+static int setup_grid(gc_nlist *nl, const gc_nlist_box *box, double cutoff, grid *g,
+                      char *msg, size_t msglen)
+{
+  for (int a = 0; a < 3; a++) {
+    double L = box->hi[a] - box->lo[a];
+    g->per[a] = box->periodic[a] != 0;
+    g->L[a] = L;
+    g->inv_L[a] = 1.0 / L;
+    g->half_L[a] = 0.5 * L;
+    if (g->per[a] && !(L >= 2.0 * cutoff)) {
+      set_msg(msg, msglen,
+              "nlist: box period along %c, hi - lo = %g m, is too small for the minimum image: "
+              "need >= 2 (2 r_max + skin) = %g m",
+              axis_name[a], L, 2.0 * cutoff);
+      return GC_EINVAL;
+    }
+    /* cells a hair wider than the cut-off, so that rounding in the binning cannot put two
+     * spheres closer than the cut-off two cells apart */
+    double n = floor(L / (cutoff * (1.0 + 1e-9)));
+    if (!(n >= 1))
+      n = 1;
+    if (n > 1e6)
+      n = 1e6;
+    g->nc[a] = (size_t)n;
+  }
+  /* at most ~2 cells per sphere (a tall non-periodic box must not explode the grid) */
+  double limit = 2.0 * (double)nl->nsph + 64.0;
+  while ((double)g->nc[0] * (double)g->nc[1] * (double)g->nc[2] > limit) {
+    int am = 0;
+    for (int a = 1; a < 3; a++)
+      if (g->nc[a] > g->nc[am])
+        am = a;
+    g->nc[am] = (g->nc[am] + 1) / 2;
+  }
+  for (int a = 0; a < 3; a++)
+    g->inv_w[a] = (double)g->nc[a] / g->L[a];
+  g->ncell = g->nc[0] * g->nc[1] * g->nc[2];
+  if (g->ncell > nl->cell_cap || !nl->cell_start) {
+    size_t c = next_cap(nl->cell_cap, g->ncell);
+    if (grow(&nl->cell_start, c + 1, sizeof(size_t))) {
+      set_msg(msg, msglen, "nlist: out of memory (%zu cells)", g->ncell);
+      return GC_ENOMEM;
+    }
+    nl->cell_cap = c;
+  }
+  return GC_SUCCESS;
+}
+
+/* Counting sort of the spheres by cell: order[cell_start[c] .. cell_start[c + 1]) are the
+ * spheres of cell c in increasing index. */
+static void bin(gc_nlist *nl, const grid *g, const gc_nlist_box *box, const double *x,
+                const double *r)
+{
+  size_t *start = nl->cell_start;
+  memset(start, 0, (g->ncell + 1) * sizeof(size_t));
+  for (size_t i = 0; i < nl->nsph; i++) {
+    size_t c = cell_coord(g, box, 0, x[3 * i]) +
+               g->nc[0] * (cell_coord(g, box, 1, x[3 * i + 1]) +
+                           g->nc[1] * cell_coord(g, box, 2, x[3 * i + 2]));
+    nl->cell[i] = c;
+    start[c + 1]++;
+  }
+  for (size_t c = 0; c < g->ncell; c++)
+    start[c + 1] += start[c];
+  for (size_t i = 0; i < nl->nsph; i++)
+    nl->order[start[nl->cell[i]]++] = i;
+  for (size_t c = g->ncell; c > 0; c--)
+    start[c] = start[c - 1];
+  start[0] = 0;
+  for (size_t m = 0; m < nl->nsph; m++) {
+    size_t i = nl->order[m];
+    double *q = nl->cpos + 4 * m;
+    q[0] = x[3 * i];
+    q[1] = x[3 * i + 1];
+    q[2] = x[3 * i + 2];
+    q[3] = r[i];
+  }
+}
+
+/* Distinct neighbour cells of cell coordinate c along axis a. */
+static int stencil(const grid *g, int a, size_t c, size_t out[3])
+{
+  size_t n = g->nc[a];
+  int k = 0;
+  if (g->per[a]) {
+    if (n < 3) {
+      for (size_t m = 0; m < n; m++)
+        out[k++] = m;
+    } else {
+      out[k++] = c == 0 ? n - 1 : c - 1;
+      out[k++] = c;
+      out[k++] = c + 1 == n ? 0 : c + 1;
+    }
+  } else {
+    if (c > 0)
+      out[k++] = c - 1;
+    out[k++] = c;
+    if (c + 1 < n)
+      out[k++] = c + 1;
+  }
+  return k;
+}
+
+/* The pairs of all spheres into pb (grown as needed); returns the count or SIZE_MAX on
+ * allocation failure. */
+static size_t enumerate(gc_nlist *nl, pairbuf *pb, const grid *g, const gc_nlist_box *box,
+                        const double *x, const double *r, const long *group,
+                        const unsigned char *fixed)
+{
+  const size_t *start = nl->cell_start, *order = nl->order;
+  const double skin = box->skin;
+  size_t np = 0;
+  for (size_t i = 0; i < nl->nsph; i++) {
+    size_t ci = nl->cell[i];
+    size_t cc[3] = { ci % g->nc[0], (ci / g->nc[0]) % g->nc[1], ci / (g->nc[0] * g->nc[1]) };
+    size_t st[3][3];
+    int ns[3];
+    for (int a = 0; a < 3; a++)
+      ns[a] = stencil(g, a, cc[a], st[a]);
+    const double *xi = x + 3 * i, ri = r[i];
+    const long gi = group ? group[i] : -1;
+    const int fi = fixed ? fixed[i] != 0 : 0;
+    const size_t first = np;
+    for (int kz = 0; kz < ns[2]; kz++)
+      for (int ky = 0; ky < ns[1]; ky++)
+        for (int kx = 0; kx < ns[0]; kx++) {
+          size_t c = st[0][kx] + g->nc[0] * (st[1][ky] + g->nc[1] * st[2][kz]);
+          /* a cell lists its spheres in increasing index: scan down to j = i */
+          for (size_t m = start[c + 1]; m > start[c]; m--) {
+            size_t j = order[m - 1];
+            if (j <= i)
+              break;
+            const double *q = nl->cpos + 4 * (m - 1);
+            double d[3], sh[3] = { 0, 0, 0 };
+            for (int a = 0; a < 3; a++) {
+              d[a] = q[a] - xi[a];
+              /* minimum image; |d| <= L/2 needs no image (a tie at L/2 is beyond the
+               * cut-off, L >= 2 cut-off) */
+              if (g->per[a] && fabs(d[a]) > g->half_L[a]) {
+                sh[a] = 0.0 - floor(d[a] * g->inv_L[a] + 0.5) * g->L[a];
+                d[a] += sh[a];
+              }
+            }
+            const double rc = ri + q[3] + skin;
+            if (!(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < rc * rc))
+              continue;
+            if (gi >= 0 && group[j] == gi)
+              continue;
+            if (fi && fixed[j])
+              continue;
+            if (np == pb->cap) {
+              size_t c2 = next_cap(pb->cap, np + 1);
+              if (grow(&pb->p, c2, sizeof(gc_npair)))
+                return SIZE_MAX;
+              pb->cap = c2;
+            }
+            gc_npair *pp = pb->p + np++;
+            pp->i = i;
+            pp->j = j;
+            pp->shift[0] = sh[0];
+            pp->shift[1] = sh[1];
+            pp->shift[2] = sh[2];
+          }
+        }
+    /* partners of i by increasing j (few: insertion sort) */
+    for (size_t k = first + 1; k < np; k++) {
+      gc_npair t = pb->p[k];
+      size_t m = k;
+      while (m > first && pb->p[m - 1].j > t.j) {
+        pb->p[m] = pb->p[m - 1];
+        m--;
+      }
+      pb->p[m] = t;
+    }
+  }
+  return np;
+}
+
+/* CSR of the current list: csr_idx[csr_start[s] .. csr_start[s + 1]) are the pairs of s, in
+ * increasing pair index.  Capacity reserved by reserve_csr(). */
+static void build_csr(gc_nlist *nl)
+{
+  const gc_npair *p = nl->buf[nl->cur].p;
+  const size_t n = nl->npairs;
+  size_t *start = nl->csr_start;
+  memset(start, 0, (nl->nsph + 1) * sizeof(size_t));
+  for (size_t k = 0; k < n; k++) {
+    start[p[k].i + 1]++;
+    start[p[k].j + 1]++;
+  }
+  for (size_t s = 0; s < nl->nsph; s++)
+    start[s + 1] += start[s];
+  for (size_t k = 0; k < n; k++) {
+    nl->csr_idx[start[p[k].i]++] = k;
+    nl->csr_idx[start[p[k].j]++] = k;
+  }
+  for (size_t s = nl->nsph; s > 0; s--)
+    start[s] = start[s - 1];
+  start[0] = 0;
+}
+
+/* Make room for n payloads in pb. */
+static int reserve_payload(const gc_nlist *nl, pairbuf *pb, size_t n)
+{
+  if (!nl->stride || n <= pb->paycap)
+    return GC_SUCCESS;
+  size_t c = next_cap(pb->paycap, n);
+  if (c < pb->cap)
+    c = pb->cap;
+  if (grow(&pb->pay, c, nl->stride))
+    return GC_ENOMEM;
+  pb->paycap = c;
+  return GC_SUCCESS;
+}
+
+/* Make room for the CSR of n pairs. */
+static int reserve_csr(gc_nlist *nl, size_t n)
+{
+  if (n > SIZE_MAX / 2)
+    return GC_ENOMEM;
+  if (2 * n <= nl->csr_cap && nl->csr_idx)
+    return GC_SUCCESS;
+  size_t c = next_cap(nl->csr_cap, 2 * n);
+  if (grow(&nl->csr_idx, c, sizeof(size_t)))
+    return GC_ENOMEM;
+  nl->csr_cap = c;
+  return GC_SUCCESS;
+}
+
+int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const double *r,
+                   const long *group, const unsigned char *fixed, char *msg, size_t msglen)
+{
+  if (!nl || !x || !r) {
+    set_msg(msg, msglen, "nlist: %s is NULL", !nl ? "the workspace" : !x ? "x" : "r");
+    return GC_EINVAL;
+  }
+  int st = check_box(box, msg, msglen);
+  if (st)
+    return st;
+  double rmax = 0;
+  for (size_t i = 0; i < nl->nsph; i++) {
+    for (int a = 0; a < 3; a++)
+      if (!isfinite(x[3 * i + a])) {
+        set_msg(msg, msglen, "nlist: position of sphere %zu is not finite (%c = %g)", i,
+                axis_name[a], x[3 * i + a]);
+        return GC_EINVAL;
+      }
+    if (!(r[i] > 0) || !isfinite(r[i])) {
+      set_msg(msg, msglen, "nlist: radius of sphere %zu, r = %g m, out of range (0, inf)", i,
+              r[i]);
+      return GC_EINVAL;
+    }
+    if (r[i] > rmax)
+      rmax = r[i];
+  }
+  const double cutoff = 2.0 * rmax + box->skin;
+  grid g;
+  st = setup_grid(nl, box, cutoff, &g, msg, msglen);
+  if (st)
+    return st;
+  bin(nl, &g, box, x, r);
+
+  pairbuf *nb = &nl->buf[1 - nl->cur];
+  const pairbuf *ob = &nl->buf[nl->cur];
+  size_t n = enumerate(nl, nb, &g, box, x, r, group, fixed);
+  if (n == SIZE_MAX || reserve_payload(nl, nb, n) || reserve_csr(nl, n)) {
+    set_msg(msg, msglen, "nlist: out of memory (%zu spheres)", nl->nsph);
+    return GC_ENOMEM;
+  }
+  /* carry the history of persisting pairs over: merge of two lists sorted by (i, j) */
+  if (nl->stride) {
+    const size_t nold = nl->built ? nl->npairs : 0;
+    size_t ko = 0;
+    for (size_t k = 0; k < n; k++) {
+      const gc_npair *q = nb->p + k;
+      while (ko < nold && (ob->p[ko].i < q->i || (ob->p[ko].i == q->i && ob->p[ko].j < q->j)))
+        ko++;
+      unsigned char *dst = nb->pay + k * nl->stride;
+      if (ko < nold && ob->p[ko].i == q->i && ob->p[ko].j == q->j)
+        memcpy(dst, ob->pay + ko * nl->stride, nl->stride);
+      else
+        memset(dst, 0, nl->stride);
+    }
+  }
+  nl->cur = 1 - nl->cur;
+  nl->npairs = n;
+  nl->box = *box;
+  nl->built = 1;
+  nl->nbuilds++;
+  memcpy(nl->x0, x, 3 * nl->nsph * sizeof(double));
+  build_csr(nl);
+  return GC_SUCCESS;
+}
+
+int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x)
+{
+  if (!nl->built)
+    return 1;
+  const double h = 0.5 * nl->box.skin, lim2 = h * h;
+  double L[3], inv_L[3];
+  for (int a = 0; a < 3; a++) {
+    L[a] = nl->box.periodic[a] ? nl->box.hi[a] - nl->box.lo[a] : 0;
+    inv_L[a] = L[a] > 0 ? 1.0 / L[a] : 0;
+  }
+  for (size_t i = 0; i < nl->nsph; i++) {
+    double d2 = 0;
+    for (int a = 0; a < 3; a++) {
+      double d = x[3 * i + a] - nl->x0[3 * i + a];
+      if (L[a] > 0)
+        d -= L[a] * nearbyint(d * inv_L[a]);
+      d2 += d * d;
+    }
+    if (!(d2 <= lim2)) /* also a non-finite position: let the build report it */
+      return 1;
+  }
+  return 0;
+}
+
+size_t gc_nlist_npairs(const gc_nlist *nl)
+{
+  return nl->npairs;
+}
+
+const gc_npair *gc_nlist_pairs(const gc_nlist *nl)
+{
+  return nl->buf[nl->cur].p;
+}
+
+void *gc_nlist_payload(gc_nlist *nl, size_t k)
+{
+  return nl->stride ? nl->buf[nl->cur].pay + k * nl->stride : NULL;
+}
+
+const void *gc_nlist_payload_const(const gc_nlist *nl, size_t k)
+{
+  return nl->stride ? nl->buf[nl->cur].pay + k * nl->stride : NULL;
+}
+
+void gc_nlist_sphere_pairs(const gc_nlist *nl, size_t sphere, const size_t **idx, size_t *n)
+{
+  if (!nl->built || sphere >= nl->nsph || !nl->csr_idx) {
+    *idx = NULL;
+    *n = 0;
+    return;
+  }
+  *idx = nl->csr_idx + nl->csr_start[sphere];
+  *n = nl->csr_start[sphere + 1] - nl->csr_start[sphere];
+}
+
+size_t gc_nlist_builds(const gc_nlist *nl)
+{
+  return nl->nbuilds;
+}
+
+/* ---- checkpoint ---------------------------------------------------------------------- */
+
+/* Layout (native byte order, checked by a marker):
+ *   "GCNLIST\0", uint32 version, uint32 0x01020304,
+ *   uint64 nsph, payload_size, npairs, nbuilds, built,
+ *   double lo[3], hi[3], skin, int32 periodic[3],
+ *   double x0[3 nsph],
+ *   npairs x (uint64 i, j, double shift[3]),
+ *   npairs x payload_size bytes,
+ *   "GCNLEND\0". */
+static const char magic[8] = "GCNLIST";
+static const char endmark[8] = "GCNLEND";
+enum { NL_VERSION = 1 };
+static const uint32_t bom = 0x01020304u;
+
+static int wr(const void *p, size_t sz, size_t n, FILE *f)
+{
+  return n && fwrite(p, sz, n, f) != n;
+}
+
+static int wr_u64(uint64_t v, FILE *f)
+{
+  return wr(&v, sizeof v, 1, f);
+}
+
+int gc_nlist_write(const gc_nlist *nl, FILE *f)
+{
+  if (!nl || !f)
+    return GC_EINVAL;
+  uint32_t ver = NL_VERSION;
+  int bad = wr(magic, 1, sizeof magic, f) || wr(&ver, sizeof ver, 1, f) ||
+            wr(&bom, sizeof bom, 1, f) || wr_u64(nl->nsph, f) || wr_u64(nl->payload_size, f) ||
+            wr_u64(nl->npairs, f) || wr_u64(nl->nbuilds, f) || wr_u64((uint64_t)nl->built, f) ||
+            wr(nl->box.lo, sizeof(double), 3, f) || wr(nl->box.hi, sizeof(double), 3, f) ||
+            wr(&nl->box.skin, sizeof(double), 1, f);
+  for (int a = 0; a < 3 && !bad; a++) {
+    int32_t per = nl->box.periodic[a];
+    bad = wr(&per, sizeof per, 1, f);
+  }
+  if (!bad)
+    bad = wr(nl->x0, sizeof(double), 3 * nl->nsph, f);
+  const pairbuf *pb = &nl->buf[nl->cur];
+  for (size_t k = 0; k < nl->npairs && !bad; k++)
+    bad = wr_u64(pb->p[k].i, f) || wr_u64(pb->p[k].j, f) ||
+          wr(pb->p[k].shift, sizeof(double), 3, f);
+  for (size_t k = 0; k < nl->npairs && !bad && nl->payload_size; k++)
+    bad = wr(pb->pay + k * nl->stride, 1, nl->payload_size, f);
+  if (!bad)
+    bad = wr(endmark, 1, sizeof endmark, f);
+  return bad || ferror(f) ? GC_EIO : GC_SUCCESS;
+}
+
+/* fread n items; on a short read the status (GC_EIO or GC_EFORMAT) with a message. */
+static int rd(void *p, size_t sz, size_t n, FILE *f, const char *what, char *msg, size_t msglen)
+{
+  if (!n || fread(p, sz, n, f) == n)
+    return GC_SUCCESS;
+  if (ferror(f)) {
+    set_msg(msg, msglen, "nlist checkpoint: read error (%s)", what);
+    return GC_EIO;
+  }
+  set_msg(msg, msglen, "nlist checkpoint: truncated file (end of file in %s)", what);
+  return GC_EFORMAT;
+}
+
+int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
+{
+  if (!nl || !f) {
+    set_msg(msg, msglen, "nlist checkpoint: %s is NULL", !nl ? "the workspace" : "the file");
+    return GC_EINVAL;
+  }
+  char mg[8];
+  uint32_t ver, b;
+  uint64_t h[5];
+  int st = rd(mg, 1, sizeof mg, f, "the header", msg, msglen);
+  if (st)
+    return st;
+  if (memcmp(mg, magic, sizeof magic)) {
+    set_msg(msg, msglen, "nlist checkpoint: not a neighbour-list checkpoint (bad magic)");
+    return GC_EFORMAT;
+  }
+  if ((st = rd(&ver, sizeof ver, 1, f, "the header", msg, msglen)) ||
+      (st = rd(&b, sizeof b, 1, f, "the header", msg, msglen)) ||
+      (st = rd(h, sizeof h[0], 5, f, "the header", msg, msglen)))
+    return st;
+  if (ver != NL_VERSION) {
+    set_msg(msg, msglen, "nlist checkpoint: format version %lu, expected %d", (unsigned long)ver,
+            NL_VERSION);
+    return GC_EFORMAT;
+  }
+  if (b != bom) {
+    set_msg(msg, msglen, "nlist checkpoint: written on a machine of another byte order");
+    return GC_EFORMAT;
+  }
+  if (h[0] != nl->nsph) {
+    set_msg(msg, msglen, "nlist checkpoint: nsph = %llu in the file, %zu in the workspace",
+            (unsigned long long)h[0], nl->nsph);
+    return GC_EINVAL;
+  }
+  if (h[1] != nl->payload_size) {
+    set_msg(msg, msglen,
+            "nlist checkpoint: payload_size = %llu bytes in the file, %zu in the workspace",
+            (unsigned long long)h[1], nl->payload_size);
+    return GC_EINVAL;
+  }
+  const uint64_t npairs = h[2];
+  const size_t ns = nl->nsph;
+  const uint64_t maxpairs = ns < 2 ? 0 : (ns % 2 ? (uint64_t)(ns - 1) / 2 * ns
+                                                  : (uint64_t)ns / 2 * (ns - 1));
+  if (npairs > maxpairs || h[4] > 1 || (!h[4] && npairs)) {
+    set_msg(msg, msglen, "nlist checkpoint: corrupt header (%llu pairs for %zu spheres)",
+            (unsigned long long)npairs, ns);
+    return GC_EFORMAT;
+  }
+  gc_nlist_box box;
+  int32_t per[3];
+  if ((st = rd(box.lo, sizeof(double), 3, f, "the box", msg, msglen)) ||
+      (st = rd(box.hi, sizeof(double), 3, f, "the box", msg, msglen)) ||
+      (st = rd(&box.skin, sizeof(double), 1, f, "the box", msg, msglen)) ||
+      (st = rd(per, sizeof per[0], 3, f, "the box", msg, msglen)))
+    return st;
+  for (int a = 0; a < 3; a++)
+    box.periodic[a] = per[a];
+  if (h[4]) {
+    char m2[200];
+    if (check_box(&box, m2, sizeof m2)) {
+      set_msg(msg, msglen, "nlist checkpoint: corrupt box (%s)", m2);
+      return GC_EFORMAT;
+    }
+  }
+  if ((st = rd(nl->xs, sizeof(double), 3 * ns, f, "the positions", msg, msglen)))
+    return st;
+  /* the pairs go to the spare buffer: the current list stays intact on any error */
+  pairbuf *pb = &nl->buf[1 - nl->cur];
+  const size_t n = (size_t)npairs;
+  if (n > pb->cap || !pb->p) {
+    size_t c = next_cap(pb->cap, n);
+    if (grow(&pb->p, c, sizeof(gc_npair))) {
+      set_msg(msg, msglen, "nlist checkpoint: out of memory (%zu pairs)", n);
+      return GC_ENOMEM;
+    }
+    pb->cap = c;
+  }
+  if (reserve_payload(nl, pb, n) || reserve_csr(nl, n)) {
+    set_msg(msg, msglen, "nlist checkpoint: out of memory (%zu pairs)", n);
+    return GC_ENOMEM;
+  }
+  for (size_t k = 0; k < n; k++) {
+    uint64_t ij[2];
+    gc_npair *q = pb->p + k;
+    if ((st = rd(ij, sizeof ij[0], 2, f, "the pairs", msg, msglen)) ||
+        (st = rd(q->shift, sizeof(double), 3, f, "the pairs", msg, msglen)))
+      return st;
+    if (ij[0] >= ij[1] || ij[1] >= ns ||
+        (k && (q[-1].i > ij[0] || (q[-1].i == ij[0] && q[-1].j >= ij[1]))) ||
+        !isfinite(q->shift[0]) || !isfinite(q->shift[1]) || !isfinite(q->shift[2])) {
+      set_msg(msg, msglen, "nlist checkpoint: corrupt pair %zu (%llu, %llu)", k,
+              (unsigned long long)ij[0], (unsigned long long)ij[1]);
+      return GC_EFORMAT;
+    }
+    q->i = (size_t)ij[0];
+    q->j = (size_t)ij[1];
+  }
+  for (size_t k = 0; k < n && nl->stride; k++) {
+    unsigned char *dst = pb->pay + k * nl->stride;
+    if ((st = rd(dst, 1, nl->payload_size, f, "the payloads", msg, msglen)))
+      return st;
+    memset(dst + nl->payload_size, 0, nl->stride - nl->payload_size);
+  }
+  if ((st = rd(mg, 1, sizeof mg, f, "the end marker", msg, msglen)))
+    return st;
+  if (memcmp(mg, endmark, sizeof endmark)) {
+    set_msg(msg, msglen, "nlist checkpoint: bad end marker (corrupt file)");
+    return GC_EFORMAT;
+  }
+  /* commit */
+  double *t = nl->x0;
+  nl->x0 = nl->xs;
+  nl->xs = t;
+  nl->cur = 1 - nl->cur;
+  nl->npairs = n;
+  nl->built = (int)h[4];
+  nl->nbuilds = (size_t)h[3];
+  nl->box = box;
+  build_csr(nl);
+  return GC_SUCCESS;
+}

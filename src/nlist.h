@@ -1,0 +1,68 @@
+/* nlist.h - neighbour (Verlet) lists of sphere pairs for the flow simulator (seed sec. 2.2 and
+ * app. A), built in O(N) with linked cells, rebuilt by a displacement criterion (eq. 2.29), with
+ * a per-pair history record (the contact law's state) that survives rebuilds.
+ *
+ * The list holds every pair (i, j), i < j, whose centre distance (minimum image along periodic
+ * axes) is below r_i + r_j + skin, except pairs of spheres of the same group (the spheres of
+ * one rigid cluster) and pairs of two fixed spheres (the beads of the bumpy bottom).  Pairs are
+ * kept sorted by (i, j).  Each pair carries payload_size bytes of history owned by the caller's
+ * force loop: zeroed when the pair enters the list, copied unchanged while it stays in it,
+ * dropped when it leaves.  A workspace allocated once; build does not allocate once the
+ * capacities have grown to their working size. */
+#ifndef GC_NLIST_H
+#define GC_NLIST_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct {
+  double lo[3], hi[3]; /* box for binning [m]; spheres may lie outside along non-periodic axes
+                        * (they are clamped into the edge cells) */
+  int periodic[3];     /* 1: periodic along this axis with period hi - lo */
+  double skin;         /* list pairs closer than r_i + r_j + skin [m], > 0 */
+} gc_nlist_box;
+
+typedef struct {
+  size_t i, j;         /* sphere indices, i < j */
+  double shift[3];     /* periodic image: the separation is x_j + shift - x_i [m] */
+} gc_npair;
+
+typedef struct gc_nlist gc_nlist;
+
+/* NULL if out of memory.  The payloads are payload_size bytes at a stride rounded up to
+ * _Alignof(max_align_t); payload_size 0: no payload (gc_nlist_payload returns NULL). */
+gc_nlist *gc_nlist_alloc(size_t nsph, size_t payload_size);
+void gc_nlist_free(gc_nlist *nl);
+
+/* Build (or rebuild) the list from positions x (3 nsph), radii r, group ids (spheres with the
+ * same group >= 0 never pair; -1 = no group) and fixed flags (may be NULL).  Remembers x for
+ * the displacement criterion.  Returns 0 or GC_EINVAL (bad box, non-finite position: msg says
+ * which) / GC_ENOMEM.  Radii must be > 0; a periodic axis needs a period hi - lo >= 2 (2 r_max +
+ * skin) for a unique minimum image.  On failure the previous list stays current, unchanged. */
+int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const double *r,
+                   const long *group, const unsigned char *fixed, char *msg, size_t msglen);
+/* Displacement criterion: 1 if some sphere moved (minimum image) more than skin/2 since the
+ * last build, so that a pair may have come into contact unlisted; else 0.  (This is eq. 2.29
+ * with the exact largest displacement instead of the sum of per-step maxima.) */
+int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x);
+
+size_t gc_nlist_npairs(const gc_nlist *nl);
+const gc_npair *gc_nlist_pairs(const gc_nlist *nl);
+/* History record of pair k, payload_size bytes (suitably aligned for any type). */
+void *gc_nlist_payload(gc_nlist *nl, size_t k);
+const void *gc_nlist_payload_const(const gc_nlist *nl, size_t k);
+/* The pairs a sphere belongs to, in increasing pair index (CSR), for a deterministic
+ * per-sphere gather of pair forces.  Before the first build: *n = 0. */
+void gc_nlist_sphere_pairs(const gc_nlist *nl, size_t sphere, const size_t **idx, size_t *n);
+size_t gc_nlist_builds(const gc_nlist *nl); /* number of builds so far */
+
+/* Checkpoint: write/read the complete list (box, pairs, payloads, positions of the last build,
+ * build count) in a binary form that gc_nlist_read restores bit for bit into a workspace
+ * allocated with the same nsph and payload_size.  Native byte order (checked on read).
+ * write: 0 or GC_EIO.  read: 0; GC_EINVAL if nsph or payload_size differ from the workspace's;
+ * GC_EFORMAT for a file that is not a list checkpoint, truncated or corrupt; GC_EIO on a read
+ * error; msg says which.  A failed read leaves the workspace's list unchanged. */
+int gc_nlist_write(const gc_nlist *nl, FILE *f);
+int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen);
+
+#endif

@@ -1,0 +1,100 @@
+/* rigid.h - rigid sphere-cluster particles for the flow simulator (seed ch. 2): quaternions
+ * (eq. 2.21-2.28), cluster geometry and mass properties (eq. 2.13, fig. 2.3), and the
+ * predictor-corrector integration of Euler's equations in body axes (eq. 2.14-2.20).
+ *
+ * Conventions: vectors are double[3]; a quaternion is double[4] = (q0, q1, q2, q3) with q0 the
+ * scalar part, unit norm, and rotates body (principal) axes to space axes: v_space = R(q) v_body.
+ * (The seed's eq. 2.22 writes the transpose, space -> body, with Evans's component order; only
+ * the convention here is used in code.)  All quantities SI.  No I/O except gc_shape_read. */
+#ifndef GC_RIGID_H
+#define GC_RIGID_H
+
+#include <stddef.h>
+
+#define GC_SHAPE_MAX_SPHERES 16
+
+/* Quaternion helpers. */
+void gc_quat_identity(double q[4]);
+/* Divides by the norm; a zero or non-finite q becomes the identity. */
+void gc_quat_normalize(double q[4]);
+/* Rotation matrix, row-major: v_space = M v_body. */
+void gc_quat_to_matrix(const double q[4], double M[9]);
+void gc_quat_rotate(const double q[4], const double v_body[3], double v_space[3]);
+void gc_quat_rotate_inv(const double q[4], const double v_space[3], double v_body[3]);
+/* Hamilton product c = a (x) b (c may alias a or b): R(c) = R(a) R(b). */
+void gc_quat_mul(const double a[4], const double b[4], double c[4]);
+/* Uniformly distributed random orientation from three uniform numbers u in [0,1) (Shoemake). */
+void gc_quat_from_uniform(const double u[3], double q[4]);
+
+/* A rigid particle made of spheres, expressed in its principal axes with the centre of mass at
+ * the origin. */
+typedef struct {
+  size_t nsph;                          /* number of constituent spheres, 1..GC_SHAPE_MAX_SPHERES */
+  double pos[GC_SHAPE_MAX_SPHERES][3];  /* sphere centres in body axes [m] */
+  double radius[GC_SHAPE_MAX_SPHERES];  /* sphere radii [m] */
+  double mass;                          /* [kg] */
+  double inertia[3];                    /* principal moments of inertia [kg m^2] */
+  double bound_radius;                  /* max over spheres of |pos| + radius [m] */
+} gc_shape;
+
+/* A single homogeneous sphere: I = 2/5 m R^2. */
+int gc_shape_sphere(double radius, double mass, gc_shape *s, char *msg, size_t msglen);
+/* The seed's ellipsoid approximation (sec. 2.2, fig. 2.3): four equal spheres of radius
+ * R = H/2 in the body x-y plane, two on the x axis at +-(L/2 - R) and two on the y axis at
+ * +-(W/2 - R), so that the cluster's extent is L x W x H.  Mass given; principal moments of
+ * the ellipsoid of axes L, W, H (eq. 2.13): Ix = m (W^2 + H^2)/20, Iy = m (L^2 + H^2)/20,
+ * Iz = m (L^2 + W^2)/20.  Requires L >= W >= H > 0 (finite), m > 0, and that the x and y
+ * spheres touch, (L - H)^2 + (W - H)^2 <= 4 H^2, so that the cluster is one body (W = H or
+ * L = W puts two spheres at the same place, which is allowed).  Errors (GC_EINVAL) name the
+ * parameter and its allowed range. */
+int gc_shape_ellipsoid4(double L, double W, double H, double mass, gc_shape *s, char *msg,
+                        size_t msglen);
+/* A general cluster of n spheres (any frame) of uniform density rho [kg/m^3]: volume, centre of
+ * mass and inertia tensor of the union of the spheres (overlaps counted once) by quasi-Monte
+ * Carlo integration (GSL Sobol sequence), principal axes by gsl_eigen_symmv; the spheres are
+ * then expressed in principal axes relative to the centre of mass.  The spheres serve as
+ * control variates: their own moments are closed forms and only the overlap correction,
+ * int over B_i of (1/c(x) - 1) {1, x, x x^T} with c(x) the number of spheres holding x, is
+ * sampled, with n_samples points in all, shared equally by the spheres that overlap another
+ * and mapped volume-preservingly onto each ball.  So one sphere and disjoint spheres are exact,
+ * and the error is that of the overlaps: ~1e-4 relative with the default n_samples = 0 -> 2^18
+ * for the seed's four-sphere soybean (otherwise n_samples >= 1024).  Principal moments in
+ * ascending order (inertia[0] smallest); the principal frame is right-handed (axis 3 =
+ * axis 1 x axis 2), with the largest input-frame component of axes 1 and 2 positive (axes of
+ * equal moments, e.g. of one sphere or about a symmetry axis, are set by sampling noise; any
+ * choice is principal).  Errors (GC_EINVAL) name the sphere and the parameter.  Allocates
+ * (GSL) only during the call; O(n_samples n) time. */
+int gc_shape_cluster(size_t n, const double (*pos)[3], const double *radius, double rho,
+                     size_t n_samples, gc_shape *s, char *msg, size_t msglen);
+/* Read a cluster from a CSV file with header "x [m],y [m],z [m],r [m]" (gc_table) and build it
+ * with gc_shape_cluster; errors name file:line:column. */
+int gc_shape_read(const char *path, double rho, gc_shape *s, char *msg, size_t msglen);
+
+/* Rotational state of one particle for the leap-frog scheme: the orientation is known at t_n,
+ * the angular velocity at the half step t_{n-1/2}. */
+typedef struct {
+  double q[4];   /* orientation at t_n */
+  double w[3];   /* angular velocity in body axes at t_{n-1/2} [rad/s] */
+  double dw[3];  /* increment of w over the previous step, Delta omega_{n-1} (eq. 2.14) */
+} gc_rot;
+
+/* One step of eq. 2.14-2.20: with the body-axis torque M at t_n, predict omega'_n =
+ * omega_{n-1/2} + dw/2 (2.14), Delta omega'_n from Euler's equations (2.15-2.16), corrected
+ * omega_n = omega_{n-1/2} + Delta omega'_n / 2 (2.17), Delta omega_n (2.18-2.19) and
+ * omega_{n+1/2} = omega_{n-1/2} + Delta omega_n (2.20).  Then the quaternion from t_n to
+ * t_{n+1} with omega_{n+1/2} by the implicit midpoint rule of eq. 2.24-2.27 (norm-preserving
+ * Cayley form) and renormalisation (2.28).  I: principal moments (> 0), M_body: torque about
+ * the centre of mass in body axes at t_n [N m].  No allocation, no checks. */
+void gc_rot_step(const double I[3], const double M_body[3], double dt, gc_rot *r);
+/* Start a state at t_0 from orientation q (normalised here) and angular velocity w0 [body
+ * axes] at t_0, with the body torque M_body at t_0: w = w0 - dt/2 dw/dt and dw = dt dw/dt
+ * (Euler's equations 2.12), so that the leap-frog half-step velocity is second-order accurate
+ * and the predictor (2.14) of the first step returns w0.  (Setting w = w0, dw = 0 by hand
+ * makes an O(dt) error in the phase of the motion.) */
+void gc_rot_init(const double I[3], const double M_body[3], double dt, const double q[4],
+                 const double w0[3], gc_rot *r);
+/* Angular velocity in space axes of a state, from its body-axis w: R(q) w (note that w is at
+ * the half step and q at the full step). */
+void gc_rot_omega_space(const gc_rot *r, double w_space[3]);
+
+#endif

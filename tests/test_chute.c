@@ -1,0 +1,1053 @@
+/* test_chute.c - the 3-D flow simulator (src/chute.c): conservation laws (1 energy, 2a-c
+ * momentum and angular momentum), a resting bed (3), agreement with the drop and 2-D oblique
+ * impact simulators (4, 4b, 4c), thread-count independence (5), a free rigid cluster (6),
+ * checkpoints, configuration errors and the chapter 9 soybean case (7).  Every test states its
+ * reference and tolerance and prints what it measured.  Runtime ~2.5 s (~5 s with ASan). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "chute.h"
+#include "drop_sim.h"
+#include "impact_sim.h"
+#include "gc_test.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* soybean material (table 9.1) for all three pairs, radii filled by the simulator */
+static void soy_params(gc_params *p, double mu)
+{
+  gc_params_default(p);
+  p->E1 = p->E2 = 2.098e8;
+  p->nu1 = p->nu2 = 0.4314;
+  p->sY1 = p->sY2 = 4.857e6;
+  p->C_a = 1.504e-5;
+  p->K_c = 2.954e-6;
+  p->mu = mu;
+}
+
+/* n single spheres of radius R and mass m in a periodic box (x, z), no bottom, no gravity */
+static void sphere_box_cfg(gc_chute_cfg *cfg, size_t n, double R, double m, double L,
+                           const char *nfd, const char *tfd, double mu)
+{
+  memset(cfg, 0, sizeof *cfg);
+  char msg[256];
+  cfg->n_particles = n;
+  CU_ASSERT_EQUAL_FATAL(gc_shape_sphere(R, m, &cfg->shape, msg, sizeof msg), GC_SUCCESS);
+  cfg->length = cfg->width = L;
+  cfg->fill_height = L;
+  cfg->angle = 0;
+  cfg->gravity = 0;
+  cfg->bottom = GC_BOTTOM_NONE;
+  cfg->side_walls = 0;
+  cfg->nfd = gc_model_lookup(nfd);
+  cfg->tfd = tfd ? gc_model_lookup(tfd) : NULL;
+  soy_params(&cfg->pp, mu);
+  cfg->pw = cfg->pb = cfg->pp;
+  cfg->skin = 0.5 * R;
+  cfg->dt = 1e-6;
+  cfg->seed = 7;
+  cfg->threads = 1;
+}
+
+static gc_chute *alloc_ok(const gc_chute_cfg *cfg)
+{
+  gc_chute *c = NULL;
+  char msg[512] = "";
+  int st = gc_chute_alloc(&c, cfg, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "gc_chute_alloc: %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  return c;
+}
+
+static int run(gc_chute *c, long n)
+{
+  char msg[512] = "";
+  for (long k = 0; k < n; k++) {
+    int st = gc_chute_step(c, msg, sizeof msg);
+    if (st) {
+      fprintf(stderr, "gc_chute_step: %s\n", msg);
+      return st;
+    }
+  }
+  return GC_SUCCESS;
+}
+
+/* 1. Energy.  Reference: an elastic (Hertz, frictionless) gas conserves kinetic energy.
+ * 25 spheres (R = 1.5 mm, density 1000 kg/m^3, soybean E, nu) in the x-z plane of a 2 cm x 2 cm
+ * periodic box with random speeds up to 4 m/s (all at the same y: the velocities keep v_y = 0
+ * exactly, a 2-D gas), dt = 5e-8 s, about 1/900 of the Hertz contact duration at 4 m/s
+ * (4.6e-5 s), 1e5 steps (about a hundred collisions).  The kinetic energy is compared at the instants when no contact carries a force
+ * (free flight, where leap-frog velocities are exact): max |E - E0| / E0 <= 1e-6. */
+static void test_energy_elastic_gas(void)
+{
+  gc_chute_cfg cfg;
+  const size_t n = 25;
+  const double R = 1.5e-3, m = 1000.0 * 4.0 / 3.0 * M_PI * R * R * R;
+  sphere_box_cfg(&cfg, n, R, m, 0.02, "hertz", NULL, 0.0);
+  cfg.dt = 5e-8;
+  gc_chute *c = alloc_ok(&cfg);
+  double x[3 * 25], v[3 * 25];
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 11);
+  for (size_t p = 0; p < n; p++) {
+    x[3 * p] = (p % 5 + 0.5) * 0.004;
+    x[3 * p + 1] = 0.01;
+    x[3 * p + 2] = (p / 5 + 0.5) * 0.004;
+    double ang = 2 * M_PI * gsl_rng_uniform(rng), sp = 4.0 * gsl_rng_uniform(rng);
+    v[3 * p] = sp * cos(ang);
+    v[3 * p + 1] = 0.0;
+    v[3 * p + 2] = sp * sin(ang);
+  }
+  gsl_rng_free(rng);
+  char msg[256];
+  CU_ASSERT_EQUAL_FATAL(gc_chute_place(c, x, NULL, v, NULL, msg, sizeof msg), GC_SUCCESS);
+  gc_chute_stats st;
+  gc_chute_stats_get(c, &st);
+  double E0 = st.kinetic, err = 0;
+  long nfree = 0, ncont = 0, prev = 0;
+  long collisions = 0;
+  for (long k = 0; k < 100000; k++) {
+    CU_ASSERT_EQUAL_FATAL(run(c, 1), GC_SUCCESS);
+    gc_chute_stats_get(c, &st);
+    if (st.n_contacts == 0) {
+      err = fmax(err, fabs(st.kinetic - E0) / E0);
+      nfree++;
+    } else {
+      ncont++;
+    }
+    if ((long)st.n_contacts > prev)
+      collisions += (long)st.n_contacts - prev;
+    prev = (long)st.n_contacts;
+  }
+  printf("\n    elastic gas: %ld collisions, %ld contact steps, max |dE|/E0 = %.3g "
+         "(bound 1e-6)\n", collisions, ncont, err);
+  CU_ASSERT(collisions >= 50);
+  CU_ASSERT(nfree > 1000);
+  CU_ASSERT(err <= 1e-6);
+  for (size_t p = 0; p < n; p++)
+    CU_ASSERT_EQUAL(c->v[3 * p + 1], 0.0);
+  gc_chute_free(c);
+}
+
+/* 2a. Linear momentum.  Reference: contact forces act in equal and opposite pairs, so the total
+ * momentum of a periodic box without walls and gravity is conserved to rounding.  120 soybean
+ * clusters (ellipsoid4) in a 3.5 cm box, ep/ep laws with friction, random positions,
+ * orientations, velocities (|v_i| <= 1 m/s) and spins (|w_i| <= 200 rad/s), 6000 steps of
+ * 3.4e-6 s.  Tolerance:
+ * |P - P0| <= 1e-12 sum m |v|.  Also: |Q| <= mu P (eq. 4.21) for every contact at 60 instants. */
+static void test_momentum_clusters(void)
+{
+  gc_chute_cfg cfg;
+  gc_chute_cfg_soybean(&cfg);
+  cfg.n_particles = 120;
+  cfg.length = cfg.width = 0.035;
+  cfg.fill_height = 0.035;
+  cfg.bottom = GC_BOTTOM_NONE;
+  cfg.side_walls = 0;
+  cfg.gravity = 0;
+  cfg.threads = 1;
+  gc_chute *c = alloc_ok(&cfg);
+  char msg[512] = "";
+  int st = gc_chute_place_random(c, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 3);
+  double scale = 0;
+  for (size_t p = 0; p < c->np; p++)
+    for (int d = 0; d < 3; d++) {
+      c->v[3 * p + d] = 2.0 * gsl_rng_uniform(rng) - 1.0;
+      c->rot[p].w[d] = 400.0 * gsl_rng_uniform(rng) - 200.0;
+      scale += c->cfg.shape.mass * fabs(c->v[3 * p + d]);
+    }
+  gsl_rng_free(rng);
+  gc_chute_stats s0, s1;
+  gc_chute_stats_get(c, &s0);
+  size_t maxc = 0;
+  size_t nslide = 0, ncap = 0;
+  double mu = cfg.pp.mu;
+  for (int k = 0; k < 60; k++) {
+    CU_ASSERT_EQUAL_FATAL(run(c, 100), GC_SUCCESS);
+    gc_chute_stats_get(c, &s1);
+    if (s1.n_contacts > maxc)
+      maxc = s1.n_contacts;
+    /* Coulomb limit of eq. 4.21 on the tangential force vector of every contact */
+    for (size_t q = 0; q < gc_nlist_npairs(c->nl); q++) {
+      const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, q);
+      double mq = sqrt(ct->Q[0] * ct->Q[0] + ct->Q[1] * ct->Q[1] + ct->Q[2] * ct->Q[2]);
+      if (mq > mu * ct->P * (1 + 1e-12))
+        ncap++;
+      if (ct->P > 0 && mq >= mu * ct->P * (1 - 1e-9))
+        nslide++;
+    }
+  }
+  printf("\n    sampled contacts at the friction limit: %zu, above it: %zu (must be 0)", nslide,
+         ncap);
+  CU_ASSERT_EQUAL(ncap, 0);
+  double dP = 0;
+  for (int d = 0; d < 3; d++)
+    dP = fmax(dP, fabs(s1.momentum[d] - s0.momentum[d]));
+  printf("\n    clusters: up to %zu contacts, |dP| / sum m|v| = %.3g (bound 1e-12), "
+         "E %.4g -> %.4g J\n", maxc, dP / scale, s0.kinetic, s1.kinetic);
+  CU_ASSERT(maxc > 0);
+  CU_ASSERT(dP <= 1e-12 * scale);
+  CU_ASSERT(s1.kinetic < s0.kinetic); /* ep and friction dissipate */
+  gc_chute_free(c);
+}
+
+/* 2c. Clusters of unequal spheres (radii 2 and 3 mm, gc_shape_cluster): one law per radius pair
+ * (3 distinct laws, R1/R2 as the pair's radii) and momentum conservation as in 2a (1e-12). */
+static void test_mixed_radii(void)
+{
+  gc_chute_cfg cfg;
+  gc_chute_cfg_soybean(&cfg);
+  const double pos[2][3] = { { -2.0e-3, 0, 0 }, { 2.5e-3, 0, 0 } }, rad[2] = { 2.0e-3, 3.0e-3 };
+  char msg[512] = "";
+  int st = gc_shape_cluster(2, pos, rad, 1100.0, 4096, &cfg.shape, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  cfg.n_particles = 60;
+  cfg.length = cfg.width = cfg.fill_height = 0.035;
+  cfg.bottom = GC_BOTTOM_NONE;
+  cfg.side_walls = 0;
+  cfg.gravity = 0;
+  cfg.threads = 1;
+  gc_chute *c = alloc_ok(&cfg);
+  for (size_t a = 0; a < 2; a++)
+    for (size_t b = 0; b < 2; b++) {
+      const gc_law *l = gc_chute_law_pp(c, a, b);
+      CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+      CU_ASSERT_EQUAL(l->pair.p.R1, cfg.shape.radius[a]);
+      CU_ASSERT_EQUAL(l->pair.p.R2, cfg.shape.radius[b]);
+    }
+  CU_ASSERT(gc_chute_law_pp(c, 0, 1)->pair.P_Y != gc_chute_law_pp(c, 0, 0)->pair.P_Y);
+  st = gc_chute_place_random(c, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  double scale = 0;
+  for (size_t p = 0; p < c->np; p++)
+    for (int d = 0; d < 3; d++) {
+      c->v[3 * p + d] = 2.0 * gsl_rng_uniform(rng) - 1.0;
+      c->rot[p].w[d] = 200.0 * gsl_rng_uniform(rng) - 100.0;
+      scale += cfg.shape.mass * fabs(c->v[3 * p + d]);
+    }
+  gsl_rng_free(rng);
+  gc_chute_stats s0, s1;
+  gc_chute_stats_get(c, &s0);
+  size_t maxc = 0;
+  for (int k = 0; k < 30; k++) {
+    CU_ASSERT_EQUAL_FATAL(run(c, 100), GC_SUCCESS);
+    gc_chute_stats_get(c, &s1);
+    if (s1.n_contacts > maxc)
+      maxc = s1.n_contacts;
+  }
+  double dP = 0;
+  for (int d = 0; d < 3; d++)
+    dP = fmax(dP, fabs(s1.momentum[d] - s0.momentum[d]));
+  printf("\n    mixed radii: up to %zu contacts, |dP| / sum m|v| = %.3g (bound 1e-12)\n", maxc,
+         dP / scale);
+  CU_ASSERT(maxc > 0);
+  CU_ASSERT(dP <= 1e-12 * scale);
+  gc_chute_free(c);
+}
+
+/* total angular momentum about the origin: sum m x_n x v_{n-1/2} + R(q_n) I w_{n-1/2}; with
+ * leap-frog this combination is exactly invariant under pair forces whose torques are taken
+ * about the same contact point (see chute.c) and for spheres (isotropic I) */
+static void angular_momentum(const gc_chute *c, double L[3], double *scale)
+{
+  L[0] = L[1] = L[2] = 0;
+  *scale = 0;
+  const double m = c->cfg.shape.mass, *I = c->cfg.shape.inertia;
+  for (size_t p = 0; p < c->np; p++) {
+    const double *x = c->x + 3 * p, *v = c->v + 3 * p;
+    double Iw[3] = { I[0] * c->rot[p].w[0], I[1] * c->rot[p].w[1], I[2] * c->rot[p].w[2] }, s[3];
+    gc_quat_rotate(c->rot[p].q, Iw, s);
+    L[0] += m * (x[1] * v[2] - x[2] * v[1]) + s[0];
+    L[1] += m * (x[2] * v[0] - x[0] * v[2]) + s[1];
+    L[2] += m * (x[0] * v[1] - x[1] * v[0]) + s[2];
+    *scale += m * sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) *
+                  sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
+              sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+  }
+}
+
+/* 2b. Angular momentum.  Reference: conserved by pair forces with torques about the common
+ * contact point.  Eight frictional ep soybean-sized spheres (R = 2.75 mm) converge on the
+ * centre of a box large enough that no sphere crosses a periodic boundary, with spins; 4000
+ * steps of 2e-6 s (several oblique, sliding and sticking collisions).  Tolerance on linear and
+ * angular momentum: 1e-12 of sum m |x| |v| + |I w| and of sum m |v|. */
+static void test_angular_momentum_spheres(void)
+{
+  gc_chute_cfg cfg;
+  const double R = 2.75e-3, m = 0.149e-3;
+  sphere_box_cfg(&cfg, 8, R, m, 0.1, "ep", "ep", 0.3);
+  cfg.dt = 2e-6;
+  gc_chute *c = alloc_ok(&cfg);
+  double x[24], v[24], w[24];
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 5);
+  for (int p = 0; p < 8; p++) {
+    double dir[3] = { (p & 1) ? 1 : -1, (p & 2) ? 1 : -1, (p & 4) ? 1 : -1 };
+    for (int d = 0; d < 3; d++) {
+      x[3 * p + d] = 0.05 + dir[d] * 0.004 + 0.001 * (gsl_rng_uniform(rng) - 0.5);
+      v[3 * p + d] = -dir[d] * 0.5 + 0.3 * (gsl_rng_uniform(rng) - 0.5);
+      w[3 * p + d] = 300.0 * (gsl_rng_uniform(rng) - 0.5);
+    }
+  }
+  gsl_rng_free(rng);
+  char msg[256];
+  CU_ASSERT_EQUAL_FATAL(gc_chute_place(c, x, NULL, v, w, msg, sizeof msg), GC_SUCCESS);
+  double L0[3], L1[3], sc0, sc1;
+  gc_chute_stats s0, s1;
+  angular_momentum(c, L0, &sc0);
+  gc_chute_stats_get(c, &s0);
+  size_t maxc = 0;
+  long nslide = 0;
+  for (int k = 0; k < 4000; k++) {
+    CU_ASSERT_EQUAL_FATAL(run(c, 1), GC_SUCCESS);
+    gc_chute_stats_get(c, &s1);
+    if (s1.n_contacts > maxc)
+      maxc = s1.n_contacts;
+    for (size_t q = 0; q < gc_nlist_npairs(c->nl); q++) {
+      const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, q);
+      nslide += ct->P > 0 && ct->s.sliding;
+    }
+  }
+  angular_momentum(c, L1, &sc1);
+  double dL = 0, dP = 0, pscale = 0;
+  for (int d = 0; d < 3; d++) {
+    dL = fmax(dL, fabs(L1[d] - L0[d]));
+    dP = fmax(dP, fabs(s1.momentum[d] - s0.momentum[d]));
+  }
+  for (size_t p = 0; p < c->np; p++)
+    pscale += m * sqrt(v[3 * p] * v[3 * p] + v[3 * p + 1] * v[3 * p + 1] + v[3 * p + 2] * v[3 * p + 2]);
+  printf("\n    spheres: up to %zu contacts, %ld sliding contact-steps, |dL|/scale = %.3g, "
+         "|dP|/scale = %.3g (bounds 1e-12), E %.4g -> %.4g J\n", maxc, nslide, dL / sc0,
+         dP / pscale, s0.kinetic, s1.kinetic);
+  CU_ASSERT(maxc >= 2);
+  CU_ASSERT(s1.kinetic_rot != s0.kinetic_rot);
+  CU_ASSERT(dL <= 1e-12 * sc0);
+  CU_ASSERT(dP <= 1e-12 * pscale);
+  gc_chute_free(c);
+}
+
+/* 4. Two-sphere head-on collision.  Reference: the drop simulator (gc_drop_run, leap-frog)
+ * with the same law (R1 = R2 = R) and the effective mass m/2 at the same dt integrates the very
+ * same difference equation for the overlap, so the restitution coefficient and the largest
+ * force must agree to rounding (1e-9 relative).  Soybean ep spheres at 1.0 m/s relative speed,
+ * and Hertz (e = 1 to 1e-4, contact time of eq. 3.22 to 1 %). */
+static void head_on(const char *model, double vrel, double *e, double *Pmax, double *tcont,
+                    gc_drop_result *ref)
+{
+  gc_chute_cfg cfg;
+  const double R = 2.75e-3, m = 0.149e-3;
+  sphere_box_cfg(&cfg, 2, R, m, 0.05, model, NULL, 0.0);
+  cfg.dt = 1e-7;
+  gc_chute *c = alloc_ok(&cfg);
+  /* exactly touching: the first force evaluation sees alpha = 0 like the drop's start */
+  double x[6] = { 0.02, 0.01, 0.025, 0.02 + 2 * R, 0.01, 0.025 };
+  double v[6] = { 0.5 * vrel, 0, 0, -0.5 * vrel, 0, 0 };
+  char msg[256];
+  CU_ASSERT_EQUAL_FATAL(gc_chute_place(c, x, NULL, v, NULL, msg, sizeof msg), GC_SUCCESS);
+  *Pmax = 0;
+  long n = 0, last = 0;
+  gc_chute_stats st;
+  for (n = 0; n < 100000; n++) {
+    CU_ASSERT_EQUAL_FATAL(run(c, 1), GC_SUCCESS);
+    gc_chute_stats_get(c, &st);
+    if (st.P_max > *Pmax)
+      *Pmax = st.P_max;
+    if (st.n_contacts)
+      last = n;
+    if (c->v[0] < c->v[3] && st.n_contacts == 0 && n > 10)
+      break;
+  }
+  *e = (c->v[3] - c->v[0]) / vrel;
+  *tcont = (last + 1) * cfg.dt;
+  gc_law law;
+  gc_params p = cfg.pp;
+  p.R1 = p.R2 = R;
+  CU_ASSERT_EQUAL_FATAL(gc_law_init(&law, cfg.nfd, NULL, &p, msg, sizeof msg), GC_SUCCESS);
+  gc_drop_cfg dc;
+  gc_drop_cfg_default(&dc);
+  dc.mass = 0.5 * m;
+  dc.dt = cfg.dt;
+  CU_ASSERT_EQUAL_FATAL(gc_drop_run(&law, &dc, vrel, ref, NULL, NULL), GC_SUCCESS);
+  gc_chute_free(c);
+}
+
+static void test_head_on(void)
+{
+  double e, Pm, tc;
+  gc_drop_result r;
+  head_on("ep", 1.0, &e, &Pm, &tc, &r);
+  printf("\n    ep: chute e = %.10f P_max = %.6g N; drop e = %.10f P_max = %.6g N\n", e, Pm,
+         r.e_vel, r.P_max);
+  GC_ASSERT_REL(e, r.e_vel, 1e-9);
+  GC_ASSERT_REL(Pm, r.P_max, 1e-9);
+  CU_ASSERT(e < 0.95 && e > 0.5);
+  head_on("hertz", 1.0, &e, &Pm, &tc, &r);
+  gc_law law;
+  gc_params p;
+  soy_params(&p, 0);
+  p.R1 = p.R2 = 2.75e-3;
+  char msg[256];
+  CU_ASSERT_EQUAL_FATAL(gc_law_init(&law, gc_model_lookup("hertz"), NULL, &p, msg, sizeof msg),
+                        GC_SUCCESS);
+  double tH = gc_hertz_contact_time(&law.pair, 0.5 * 0.149e-3, 1.0);
+  printf("    hertz: chute e = %.8f, t_contact = %.5g s (eq. 3.22: %.5g s), drop e = %.8f\n", e,
+         tc, tH, r.e_vel);
+  GC_ASSERT_REL(e, 1.0, 1e-4);
+  GC_ASSERT_REL(e, r.e_vel, 1e-9);
+  GC_ASSERT_REL(tc, tH, 0.01);
+}
+
+/* 4b. A sphere on the flat bottom (GC_BOTTOM_FLAT, with gravity) and on a side wall (no
+ * gravity).  Reference: gc_drop_run with the chute's particle-bottom / particle-wall law
+ * (R2 = 0) and the same dt and gravity integrates the same difference equation (the chute's
+ * initial half-step velocity is set to v_in - g dt so that both see the same first overlap);
+ * restitution coefficient and largest force must agree to 1e-9 relative.  Soybean sphere,
+ * ep/ep laws, 1.0 m/s. */
+static void plane_compare(int bottom, double *e, double *Pm, gc_drop_result *ref)
+{
+  gc_chute_cfg cfg;
+  const double R = 2.75e-3, m = 0.149e-3, vin = 1.0;
+  sphere_box_cfg(&cfg, 1, R, m, 0.05, "ep", "ep", 0.3);
+  cfg.pb.E2 = 6.3e10;
+  cfg.pb.nu2 = 0.23;
+  cfg.pb.sY2 = 0;
+  cfg.pw.E2 = 3.2e9;
+  cfg.pw.nu2 = 0.35;
+  cfg.pw.sY2 = 0;
+  cfg.dt = 1e-7;
+  double x[3], v[3] = { 0, 0, 0 }, g = 0;
+  if (bottom) {
+    cfg.bottom = GC_BOTTOM_FLAT;
+    cfg.gravity = g = 9.81;
+    x[0] = 0.02, x[1] = R, x[2] = 0.02;
+    v[1] = -(vin - g * cfg.dt);
+  } else {
+    cfg.side_walls = 1;
+    x[0] = 0.02, x[1] = 0.02, x[2] = cfg.width - R;
+    v[2] = vin;
+  }
+  gc_chute *c = alloc_ok(&cfg);
+  char msg[256];
+  CU_ASSERT_EQUAL_FATAL(gc_chute_place(c, x, NULL, v, NULL, msg, sizeof msg), GC_SUCCESS);
+  *Pm = 0;
+  gc_chute_stats st;
+  double vaway = 0;
+  for (long n = 0; n < 100000; n++) {
+    CU_ASSERT_EQUAL_FATAL(run(c, 1), GC_SUCCESS);
+    gc_chute_stats_get(c, &st);
+    *Pm = fmax(*Pm, st.P_max);
+    vaway = bottom ? c->v[1] : -c->v[2];
+    if (st.n_contacts == 0 && vaway > 0 && n > 10)
+      break;
+  }
+  *e = vaway / vin;
+  const gc_law *law = bottom ? gc_chute_law_pb(c, 0) : gc_chute_law_pw(c, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(law);
+  CU_ASSERT_EQUAL(law->pair.p.R2, 0.0);
+  gc_drop_cfg dc;
+  gc_drop_cfg_default(&dc);
+  dc.mass = m;
+  dc.g = g;
+  dc.dt = cfg.dt;
+  CU_ASSERT_EQUAL_FATAL(gc_drop_run(law, &dc, vin, ref, NULL, NULL), GC_SUCCESS);
+  gc_chute_free(c);
+}
+
+static void test_planes(void)
+{
+  for (int b = 1; b >= 0; b--) {
+    double e, Pm;
+    gc_drop_result r;
+    plane_compare(b, &e, &Pm, &r);
+    printf("%s    %s: chute e = %.10f P_max = %.6g N; drop e = %.10f P_max = %.6g N\n",
+           b ? "\n" : "", b ? "flat bottom (glass)" : "side wall (plexiglass)", e, Pm, r.e_vel,
+           r.P_max);
+    GC_ASSERT_REL(e, r.e_vel, 1e-9);
+    GC_ASSERT_REL(Pm, r.P_max, 1e-9);
+    CU_ASSERT(e > 0.3 && e < 1.0);
+  }
+}
+
+/* 4c. Oblique impact with spin on the flat bottom, no gravity.  Reference: the 2-D oblique
+ * impact simulator gc_impact_run (no rolling correction) with the same law and dt.  In the
+ * chute the contact stays in the x-y plane, so the 3-D bookkeeping of eq. 4.10-4.21 must reduce
+ * to the scalar TFD (t = +-e_x, no perpendicular part).  The only modelled difference is the
+ * lever arm of the tangential force, R - alpha/2 here against R there (alpha/R < 1e-2), so the
+ * tangential results agree to 1e-2 (v_t_out, omega_out, beta as |difference| <= 1e-2 of the
+ * incoming slip speed; measured up to 0.5 %), the normal one (e) to 1e-9.  (With the wall lever
+ * arm set to R in chute.c, all results agreed to all printed digits: checked by hand.)  Soybean ep sphere on glass, v_n = 1 m/s;
+ * (v_t, w) = (0.1 m/s, -50 rad/s) (micro-slip, reversal) and (1.0 m/s, 100 rad/s) (sliding). */
+static void test_oblique(void)
+{
+  const double R = 2.75e-3, m = 0.149e-3, vn = 1.0;
+  const double cases[2][2] = { { 0.1, -50.0 }, { 1.0, 100.0 } };
+  for (int k = 0; k < 2; k++) {
+    double vt = cases[k][0], om = cases[k][1];
+    gc_chute_cfg cfg;
+    sphere_box_cfg(&cfg, 1, R, m, 0.05, "ep", "ep", 0.328);
+    cfg.pb.E2 = 6.3e10;
+    cfg.pb.nu2 = 0.23;
+    cfg.pb.sY2 = 0;
+    cfg.bottom = GC_BOTTOM_FLAT;
+    cfg.dt = 1e-7;
+    gc_chute *c = alloc_ok(&cfg);
+    double x[3] = { 0.02, R, 0.02 }, v[3] = { vt, -vn, 0 }, w[3] = { 0, 0, om };
+    char msg[256];
+    CU_ASSERT_EQUAL_FATAL(gc_chute_place(c, x, NULL, v, w, msg, sizeof msg), GC_SUCCESS);
+    gc_chute_stats st;
+    for (long n = 0; n < 100000; n++) {
+      CU_ASSERT_EQUAL_FATAL(run(c, 1), GC_SUCCESS);
+      gc_chute_stats_get(c, &st);
+      if (st.n_contacts == 0 && c->v[1] > 0 && n > 10)
+        break;
+    }
+    gc_impact_cfg ic;
+    gc_impact_cfg_default(&ic);
+    ic.mass = m;
+    ic.radius = R;
+    ic.dt = cfg.dt;
+    gc_impact_result r;
+    const gc_law *law = gc_chute_law_pb(c, 0);
+    CU_ASSERT_EQUAL_FATAL(gc_impact_run(law, &ic, vn, vt, om, &r), GC_SUCCESS);
+    double wout[3];
+    gc_rot_omega_space(&c->rot[0], wout);
+    double e = c->v[1] / vn, vst = vt + om * R, vst_out = c->v[0] + wout[2] * R;
+    double beta = -vst_out / vst;
+    printf("%s    v_t = %g, w = %g: chute e = %.8f v_t' = %.5f w' = %.3f beta = %.4f; 2-D: e = %.8f "
+           "v_t' = %.5f w' = %.3f beta = %.4f (%ld sliding steps)\n", k ? "" : "\n", vt, om, e,
+           c->v[0], wout[2], beta, r.e, r.v_t_out, r.omega_out, r.beta, r.n_sliding);
+    GC_ASSERT_REL(e, r.e, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(c->v[0], r.v_t_out, 1e-2 * fabs(vst));
+    CU_ASSERT_DOUBLE_EQUAL(wout[2] * R, r.omega_out * R, 1e-2 * fabs(vst));
+    CU_ASSERT_DOUBLE_EQUAL(beta, r.beta, 1e-2);
+    CU_ASSERT_DOUBLE_EQUAL(c->v[2], 0.0, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(wout[0], 0.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(wout[1], 0.0, 1e-9);
+    gc_chute_free(c);
+  }
+}
+
+/* A short soybean-like set-up used by several tests: n clusters in a narrow chute. */
+static void small_chute_cfg(gc_chute_cfg *cfg, size_t n)
+{
+  gc_chute_cfg_soybean(cfg);
+  cfg->n_particles = n;
+  cfg->width = 0.03;
+  cfg->fill_height = 0.04;
+  cfg->threads = 1;
+}
+
+/* 5. Thread-count independence.  Reference: the same run with 1 and 2 threads (cfg.threads);
+ * positions, velocities and orientations must be bitwise identical (memcmp).  60 clusters
+ * thrown with random velocities (~2 m/s downwards) onto the bead bottom of a 4.16 x 3 cm chute
+ * with side walls, 1500 steps (more than 10 contacts at a time). */
+static void test_threads(void)
+{
+#ifndef _OPENMP
+  CU_PASS("compiled without OpenMP: thread-count independence not tested");
+#else
+  gc_chute *c[2];
+  size_t maxc = 0;
+  for (int k = 0; k < 2; k++) {
+    gc_chute_cfg cfg;
+    small_chute_cfg(&cfg, 60);
+    cfg.fill_height = 0.03;
+    cfg.threads = k + 1;
+    c[k] = alloc_ok(&cfg);
+    char msg[512] = "";
+    int st = gc_chute_place_random(c[k], msg, sizeof msg);
+    if (st)
+      fprintf(stderr, "%s\n", msg);
+    CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    for (size_t p = 0; p < c[k]->np; p++) /* start fast so that contacts happen */
+      for (int d = 0; d < 3; d++)
+        c[k]->v[3 * p + d] = (d == 1 ? -2.0 : 0.0) + 2.0 * gsl_rng_uniform(rng) - 1.0;
+    gsl_rng_free(rng);
+    for (int b = 0; b < 15; b++) {
+      CU_ASSERT_EQUAL_FATAL(run(c[k], 100), GC_SUCCESS);
+      gc_chute_stats st1;
+      gc_chute_stats_get(c[k], &st1);
+      if (st1.n_contacts > maxc)
+        maxc = st1.n_contacts;
+    }
+  }
+  printf("\n    up to %zu contacts\n", maxc);
+  CU_ASSERT(maxc > 10);
+  CU_ASSERT(memcmp(c[0]->x, c[1]->x, 3 * c[0]->np * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(c[0]->v, c[1]->v, 3 * c[0]->np * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(c[0]->rot, c[1]->rot, c[0]->np * sizeof(gc_rot)) == 0);
+  gc_chute_free(c[0]);
+  gc_chute_free(c[1]);
+#endif
+}
+
+/* 6. A free soybean cluster (ellipsoid4, no contacts, no gravity) spinning about a general
+ * axis (w_body = (60, 70, 40) rad/s).  Reference: the angular momentum R(q) I w and the
+ * rotational energy are constants of Euler's equations; the sphere centres must keep their
+ * distances from the centre of mass (rigidity, 1e-15 m).  The predictor-corrector of eq.
+ * 2.14-2.20 is second order, so the drift of L over 0.2 s (measured at t_n with w_n from the
+ * predictor) is bounded (1e-7 relative at dt = 1e-5 s, w dt = 1e-3, measured 4.2e-9) and must
+ * fall by at least 3x when dt is halved (4x expected, measured 4.00); the energy drift must stay
+ * below 1e-7 (measured 3.9e-9). */
+/* L = R(q_n) I w_n and E = w_n I w_n / 2 at t_n, with w_n = w_{n-1/2} + dw/2 (the predictor
+ * of eq. 2.14, second order): using w_{n-1/2} itself would make the measurement, not the
+ * integration, first order in dt. */
+static void spin_at_tn(const gc_chute *c, double L[3], double *E)
+{
+  const double *I = c->cfg.shape.inertia;
+  double wn[3], Iw[3];
+  *E = 0;
+  for (int d = 0; d < 3; d++) {
+    wn[d] = c->rot[0].w[d] + 0.5 * c->rot[0].dw[d];
+    Iw[d] = I[d] * wn[d];
+    *E += 0.5 * I[d] * wn[d] * wn[d];
+  }
+  gc_quat_rotate(c->rot[0].q, Iw, L);
+}
+
+static void free_spin(double dt, long nsteps, double *dLrel, double *dErel, double *rigid)
+{
+  gc_chute_cfg cfg;
+  gc_chute_cfg_soybean(&cfg);
+  cfg.n_particles = 1;
+  cfg.threads = 1;
+  cfg.length = cfg.width = cfg.fill_height = 0.05;
+  cfg.bottom = GC_BOTTOM_NONE;
+  cfg.side_walls = 0;
+  cfg.gravity = 0;
+  cfg.dt = dt;
+  gc_chute *c = alloc_ok(&cfg);
+  double x[3] = { 0.02, 0.02, 0.02 }, v[3] = { 0.1, 0, 0.05 }, w[3] = { 60, 70, 40 };
+  double q[4] = { 0.9, 0.1, -0.3, 0.2 };
+  char msg[256];
+  CU_ASSERT_EQUAL_FATAL(gc_chute_place(c, x, q, v, w, msg, sizeof msg), GC_SUCCESS);
+  double L0[3], L1[3], E0, E1;
+  CU_ASSERT_EQUAL_FATAL(run(c, 1), GC_SUCCESS);
+  spin_at_tn(c, L0, &E0);
+  CU_ASSERT_EQUAL_FATAL(run(c, nsteps), GC_SUCCESS);
+  spin_at_tn(c, L1, &E1);
+  gc_chute_stats s1;
+  gc_chute_stats_get(c, &s1);
+  CU_ASSERT(s1.n_contacts == 0);
+  double sc = sqrt(L0[0] * L0[0] + L0[1] * L0[1] + L0[2] * L0[2]), dL = 0;
+  for (int d = 0; d < 3; d++)
+    dL = fmax(dL, fabs(L1[d] - L0[d]));
+  *dLrel = dL / sc;
+  *dErel = fabs(E1 - E0) / E0;
+  double derr = 0;
+  for (size_t k = 0; k < c->nsph; k++) {
+    double r2 = 0, b2 = 0;
+    for (int d = 0; d < 3; d++) {
+      double dx = c->sx[3 * k + d] - c->x[d];
+      if (d != 1)
+        dx -= cfg.length * round(dx / cfg.length);
+      r2 += dx * dx;
+      b2 += cfg.shape.pos[k][d] * cfg.shape.pos[k][d];
+    }
+    derr = fmax(derr, fabs(sqrt(r2) - sqrt(b2)));
+  }
+  *rigid = derr;
+  gc_chute_free(c);
+}
+
+static void test_free_cluster(void)
+{
+  double dL1, dE1, r1, dL2, dE2, r2;
+  free_spin(1e-5, 20000, &dL1, &dE1, &r1);
+  free_spin(5e-6, 40000, &dL2, &dE2, &r2);
+  printf("\n    free cluster over 0.2 s: dt 1e-5: |dL|/|L| = %.3g, |dE|/E = %.3g; dt 5e-6: "
+         "|dL|/|L| = %.3g (ratio %.2f), |dE|/E = %.3g; rigidity %.3g m\n", dL1, dE1, dL2,
+         dL1 / dL2, dE2, fmax(r1, r2));
+  CU_ASSERT(dL1 <= 1e-7);
+  CU_ASSERT(dL2 <= dL1 / 3.0);
+  CU_ASSERT(dE1 <= 1e-7 && dE2 <= 1e-7);
+  CU_ASSERT(fmax(r1, r2) <= 1e-15);
+}
+
+/* 3. A resting packed bed stays at rest.  60 soybean-sized spheres (R = 2.75 mm, 0.149 g, ep/ep
+ * laws of table 9.1) settle on the bead bottom of a 2.4 x 2.4 cm chute with side walls, gravity
+ * 9.81, angle 0, for 0.25 s (about three layers).  Reference: a static bed.  Then over a further
+ * 0.05 s: kinetic energy per particle <= 1e-5 m g R (measured 3e-7) at 50 sampled instants, and
+ * no centre moves by more than 5e-4 R = 1.4 micrometres (measured 4e-5 R). */
+static void test_resting_bed(void)
+{
+  gc_chute_cfg cfg;
+  gc_chute_cfg_soybean(&cfg);
+  char msg[512] = "";
+  const double R = 2.75e-3, m = 0.149e-3;
+  CU_ASSERT_EQUAL_FATAL(gc_shape_sphere(R, m, &cfg.shape, msg, sizeof msg), GC_SUCCESS);
+  cfg.n_particles = 60;
+  cfg.threads = 1;
+  cfg.length = cfg.width = 0.024;
+  cfg.fill_height = 0.04;
+  cfg.angle = 0;
+  gc_chute *c = alloc_ok(&cfg);
+  int st = gc_chute_place_random(c, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  long nset = (long)(0.25 / cfg.dt), nrest = (long)(0.05 / cfg.dt);
+  CU_ASSERT_EQUAL_FATAL(run(c, nset), GC_SUCCESS);
+  double *x0 = malloc(3 * c->np * sizeof *x0);
+  memcpy(x0, c->x, 3 * c->np * sizeof *x0);
+  double ekmax = 0, ymax = 0;
+  gc_chute_stats s;
+  for (long k = 0; k < 50; k++) {
+    CU_ASSERT_EQUAL_FATAL(run(c, nrest / 50), GC_SUCCESS);
+    gc_chute_stats_get(c, &s);
+    ekmax = fmax(ekmax, s.kinetic / (double)c->np);
+  }
+  double dmax = 0;
+  for (size_t p = 0; p < c->np; p++) {
+    double d2 = 0;
+    for (int d = 0; d < 3; d++) {
+      double dx = c->x[3 * p + d] - x0[3 * p + d];
+      if (d == 0)
+        dx -= cfg.length * round(dx / cfg.length);
+      d2 += dx * dx;
+    }
+    dmax = fmax(dmax, sqrt(d2));
+    ymax = fmax(ymax, c->x[3 * p + 1]);
+  }
+  double ref = m * 9.81 * R;
+  printf("\n    bed: top centre at y = %.2f mm, %zu contacts; over 0.05 s: max E_k/particle = "
+         "%.3g m g R (bound 1e-5), max displacement = %.3g R (bound 5e-4)\n",
+         ymax * 1e3, s.n_contacts, ekmax / ref, dmax / R);
+  CU_ASSERT(ekmax <= 1e-5 * ref);
+  CU_ASSERT(dmax <= 5e-4 * R);
+  CU_ASSERT(ymax > 2.5 * 2 * R); /* a few layers */
+  free(x0);
+  gc_chute_free(c);
+}
+
+/* Checkpoint: run, write, run on; a fresh chute from the same cfg reading the checkpoint
+ * continues bit for bit (memcmp of positions, velocities, orientations).  A different cfg is
+ * refused with a message naming the mismatch. */
+static void test_checkpoint(void)
+{
+  gc_chute_cfg cfg;
+  small_chute_cfg(&cfg, 60);
+  cfg.fill_height = 0.035;
+  gc_chute *a = alloc_ok(&cfg), *b = alloc_ok(&cfg);
+  char msg[512] = "";
+  int st = gc_chute_place_random(a, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  for (size_t p = 0; p < a->np; p++)
+    a->v[3 * p + 1] = -1.0;
+  CU_ASSERT_EQUAL_FATAL(run(a, 400), GC_SUCCESS);
+  char *path = gc_test_write_tmp("");
+  st = gc_chute_checkpoint_write(a, path, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(run(a, 300), GC_SUCCESS);
+  st = gc_chute_checkpoint_read(b, path, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  CU_ASSERT_EQUAL(b->step, 400);
+  CU_ASSERT_EQUAL_FATAL(run(b, 300), GC_SUCCESS);
+  CU_ASSERT(memcmp(a->x, b->x, 3 * a->np * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(a->v, b->v, 3 * a->np * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(a->rot, b->rot, a->np * sizeof(gc_rot)) == 0);
+  CU_ASSERT_EQUAL(a->t, b->t);
+  /* a different configuration is refused */
+  gc_chute_cfg other = cfg;
+  other.dt *= 0.5;
+  gc_chute *o = alloc_ok(&other);
+  st = gc_chute_checkpoint_read(o, path, msg, sizeof msg);
+  CU_ASSERT_EQUAL(st, GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "dt"));
+  gc_chute_free(o);
+  other = cfg;
+  other.pp.mu = 0.5;
+  o = alloc_ok(&other);
+  st = gc_chute_checkpoint_read(o, path, msg, sizeof msg);
+  CU_ASSERT_EQUAL(st, GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "pp"));
+  gc_chute_free(o);
+  /* not a checkpoint */
+  char *junk = gc_test_write_tmp("hello\n");
+  CU_ASSERT_EQUAL(gc_chute_checkpoint_read(b, junk, msg, sizeof msg), GC_EFORMAT);
+  remove(junk);
+  free(junk);
+  remove(path);
+  free(path);
+  gc_chute_free(a);
+  gc_chute_free(b);
+}
+
+/* Configuration errors name the parameter and its range; placement that cannot fit says so. */
+static void test_cfg_errors(void)
+{
+  gc_chute_cfg cfg;
+  gc_chute *c = NULL;
+  char msg[512];
+  gc_chute_cfg_soybean(&cfg);
+  cfg.dt = -1;
+  CU_ASSERT_EQUAL(gc_chute_alloc(&c, &cfg, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "dt"));
+  gc_chute_cfg_soybean(&cfg);
+  cfg.bead_spacing = 1e-3;
+  CU_ASSERT_EQUAL(gc_chute_alloc(&c, &cfg, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "bead_spacing"));
+  gc_chute_cfg_soybean(&cfg);
+  cfg.length = 0.005;
+  CU_ASSERT_EQUAL(gc_chute_alloc(&c, &cfg, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "length"));
+  gc_chute_cfg_soybean(&cfg);
+  cfg.pp.sY1 = 0;
+  CU_ASSERT_EQUAL(gc_chute_alloc(&c, &cfg, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "sY1"));
+  CU_ASSERT_PTR_NULL(c);
+  gc_chute_cfg_soybean(&cfg);
+  cfg.fill_height = 0.03; /* 1200 clusters cannot fit */
+  c = alloc_ok(&cfg);
+  CU_ASSERT_EQUAL(gc_chute_step(c, msg, sizeof msg), GC_EINVAL); /* not placed */
+  CU_ASSERT_EQUAL(gc_chute_place_random(c, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "fill_height"));
+  gc_chute_free(c);
+  /* a non-finite state is reported with the particle index */
+  small_chute_cfg(&cfg, 20);
+  c = alloc_ok(&cfg);
+  CU_ASSERT_EQUAL_FATAL(gc_chute_place_random(c, msg, sizeof msg), GC_SUCCESS);
+  c->v[3 * 7 + 1] = NAN;
+  CU_ASSERT_EQUAL(gc_chute_step(c, msg, sizeof msg), GC_ENAN);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "particle 7"));
+  gc_chute_free(c);
+}
+
+/* The soybean configuration: derived incipient-yield force of two constituent spheres (table
+ * 9.1: P_Y = 0.3804 N, from the same sY; 5 %), the time step (1/40 of the Hertz duration at
+ * 1 m/s, ~3.4e-6 s) and the bead lattice. */
+static void test_soybean_cfg(void)
+{
+  gc_chute_cfg cfg;
+  gc_chute_cfg_soybean(&cfg);
+  CU_ASSERT_EQUAL(cfg.shape.nsph, 4);
+  CU_ASSERT_DOUBLE_EQUAL(cfg.shape.radius[0], 2.75e-3, 1e-12);
+  gc_chute *c = alloc_ok(&cfg);
+  const gc_law *pp = gc_chute_law_pp(c, 0, 1), *pb = gc_chute_law_pb(c, 0),
+               *pw = gc_chute_law_pw(c, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(pp);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(pw);
+  printf("\n    soybean: P_Y pp = %.4f N (table 9.1: 0.3804), pb = %.4f N, pw = %.4f N, "
+         "dt = %.4g s, fill_height = %.4g m, %zu beads\n", pp->pair.P_Y, pb->pair.P_Y,
+         pw->pair.P_Y, cfg.dt, cfg.fill_height, c->nbeads);
+  GC_ASSERT_REL(pp->pair.P_Y, 0.3804, 0.05);
+  GC_ASSERT_REL(cfg.dt, 3.4e-6, 0.05);
+  CU_ASSERT(c->nbeads > 500);
+  /* beads: no two closer than the spacing, all inside the domain */
+  size_t b0 = c->np * c->nsph;
+  double dmin = INFINITY;
+  for (size_t a = b0; a < c->ns; a++) {
+    CU_ASSERT(c->sx[3 * a] >= 0 && c->sx[3 * a] < cfg.length);
+    CU_ASSERT(c->sx[3 * a + 2] > 0 && c->sx[3 * a + 2] < cfg.width);
+    for (size_t b = a + 1; b < c->ns; b++) {
+      double dx = c->sx[3 * b] - c->sx[3 * a], dz = c->sx[3 * b + 2] - c->sx[3 * a + 2];
+      dx -= cfg.length * round(dx / cfg.length);
+      dmin = fmin(dmin, sqrt(dx * dx + dz * dz));
+    }
+  }
+  CU_ASSERT(dmin >= cfg.bead_spacing * (1 - 1e-12));
+  gc_chute_free(c);
+}
+
+/* 7. The chapter 9 soybean case, short: 1200 clusters placed at random (in well under a second),
+ * 2000 steps.  Checks: no error (no NaN), all particles inside the domain (y > 0, clusters
+ * within the side walls: 0 <= z <= width), mean x-velocity positive and growing (gravity
+ * along the chute, sin 21.1 deg).  Prints the placement time and the speed (one thread). */
+static void test_soybean_short(void)
+{
+  gc_chute_cfg cfg;
+  gc_chute_cfg_soybean(&cfg);
+  cfg.threads = 1; /* robust timing on a loaded machine; test 5 covers threads */
+  gc_chute *c = alloc_ok(&cfg);
+  char msg[512] = "";
+  double t0 = now();
+  int st = gc_chute_place_random(c, msg, sizeof msg);
+  double tp = now() - t0;
+  if (st)
+    fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  CU_ASSERT(tp < 1.0);
+  gc_chute_stats s1, s2;
+  t0 = now();
+  CU_ASSERT_EQUAL_FATAL(run(c, 1000), GC_SUCCESS);
+  gc_chute_stats_get(c, &s1);
+  CU_ASSERT_EQUAL_FATAL(run(c, 1000), GC_SUCCESS);
+  double tr = now() - t0;
+  gc_chute_stats_get(c, &s2);
+  int inside = 1;
+  for (size_t p = 0; p < c->np; p++) {
+    if (!(c->x[3 * p + 1] > 0) || !(c->x[3 * p + 2] >= 0) || !(c->x[3 * p + 2] <= cfg.width) ||
+        !(c->x[3 * p] >= 0 && c->x[3 * p] < cfg.length))
+      inside = 0;
+  }
+  printf("\n    soybean: placement %.3f s; 2000 steps in %.2f s = %.0f steps/s = %.3g "
+         "particle-steps/s; v_x %.4g -> %.4g m/s, %zu contacts, %zu neighbour pairs\n",
+         tp, tr, 2000 / tr, 2000 * 1200 / tr, s1.v_mean[0], s2.v_mean[0], s2.n_contacts,
+         gc_nlist_npairs(c->nl));
+  CU_ASSERT(inside);
+  CU_ASSERT(s1.v_mean[0] > 0);
+  CU_ASSERT(s2.v_mean[0] > s1.v_mean[0]);
+  gc_chute_free(c);
+}
+
+/* Superball and superbean (seed app. B).  A "super" particle bounces off the floor with its
+ * velocity and spin reversed (eq. B.1), so under gravity it retraces its trajectory: it needs
+ * e = 1 (eq. B.2, here an undamped linear spring, model lsd), no sliding (mu = 1000), equal
+ * normal and tangential periods K_T/K_N = I / (I + m a^2) (eq. B.11, B.15: 2/7 for a sphere,
+ * 0.252378665 for the seed's bean) and w_z = m a v_x / I (eq. B.6, B.16).  Set-ups of sec. B.2
+ * and B.3: K_N = 4e6 N/m, floor at y = 0, g = 9.8 m/s^2, start at (0.1, y0, 0.1) m at rest
+ * vertically with v_x = 0.4 m/s; superball r = 2 mm, w_z = 500 rad/s, y0 = 0.1 m; superbean
+ * L, W, H = 6.33, 5.25, 4.00 mm (four-sphere cluster, I_z = m (L^2 + W^2)/20), w_z =
+ * 374.38231356 rad/s, y0 = 0.097093 m (the seed's value: the bean lands on its end after 33
+ * quarter turns).  Mass: density 1000 kg/m^3 (not given; the super conditions do not depend
+ * on it).  dt = 2e-7 s (~1/45 of the contact duration).
+ * Checked after each bounce: v_x and w_z reversed within 0.5 %, and at the next apex the
+ * particle is back at x = 0.1 m within 0.5 mm (of a 57 mm hop), at height y0 within 0.3 %,
+ * and (bean) at its initial orientation within 2 degrees.  The seed notes that the bean is
+ * very sensitive to the landing attitude: only its first bounce is checked (measured: v_x
+ * -0.39927, w_z -374.25, back at x = 0.10009 m, 0.55 degrees). */
+static void super_run(int bean, int nbounce)
+{
+  const double kn = 4e6, g = 9.8, vx = 0.4, dt = 2e-7;
+  const double L = 6.33e-3, W = 5.25e-3, H = 4.00e-3, r = 2e-3;
+  gc_chute_cfg cfg;
+  memset(&cfg, 0, sizeof cfg);
+  char msg[256] = "";
+  double m, ratio, wz, y0;
+  if (bean) {
+    m = 1000.0 * M_PI / 6.0 * L * W * H;
+    CU_ASSERT_EQUAL_FATAL(gc_shape_ellipsoid4(L, W, H, m, &cfg.shape, msg, sizeof msg), 0);
+    ratio = 0.252378665;
+    wz = 374.38231356;
+    y0 = 0.097093;
+    /* eq. B.15-B.16 from the cluster's own inertia */
+    double a = L / 2, I = cfg.shape.inertia[2];
+    GC_ASSERT_REL(I / (I + m * a * a), ratio, 1e-8);
+    GC_ASSERT_REL(m * a * vx / I, wz, 1e-8);
+  } else {
+    m = 1000.0 * 4.0 / 3.0 * M_PI * r * r * r;
+    CU_ASSERT_EQUAL_FATAL(gc_shape_sphere(r, m, &cfg.shape, msg, sizeof msg), 0);
+    ratio = 2.0 / 7.0;
+    wz = m * r * vx / cfg.shape.inertia[2]; /* eq. B.14: 500 rad/s */
+    GC_ASSERT_REL(wz, 500.0, 1e-12);
+    y0 = 0.1;
+  }
+  cfg.n_particles = 1;
+  cfg.length = 0.4;
+  cfg.width = 0.2;
+  cfg.fill_height = 0.2;
+  cfg.gravity = g;
+  cfg.bottom = GC_BOTTOM_FLAT;
+  cfg.side_walls = 0;
+  cfg.nfd = gc_model_lookup("lsd");
+  cfg.tfd = gc_model_lookup("lsd");
+  gc_params_default(&cfg.pp);
+  cfg.pp.k_n = kn;
+  cfg.pp.k_t = ratio * kn;
+  cfg.pp.mu = 1000.0;
+  cfg.pw = cfg.pb = cfg.pp;
+  cfg.dt = dt;
+  cfg.skin = 1e-3;
+  cfg.seed = 1;
+  cfg.threads = 1;
+  gc_chute *c = alloc_ok(&cfg);
+  double x[3] = { 0.1, y0, 0.1 }, v[3] = { vx, 0, 0 }, w[3] = { 0, 0, wz };
+  CU_ASSERT_EQUAL_FATAL(gc_chute_place(c, x, NULL, v, w, msg, sizeof msg), GC_SUCCESS);
+  int bounces = 0, incontact = 0;
+  double vyprev = 0, sign = 1;
+  long nmax = (long)(0.3 * nbounce / dt);
+  for (long n = 0; n < nmax && bounces <= nbounce; n++) {
+    CU_ASSERT_EQUAL_FATAL(run(c, 1), GC_SUCCESS);
+    gc_chute_stats st;
+    gc_chute_stats_get(c, &st);
+    double ws[3];
+    gc_rot_omega_space(&c->rot[0], ws);
+    if (st.n_contacts)
+      incontact = 1;
+    if (!st.n_contacts && incontact) {
+      incontact = 0;
+      bounces++;
+      sign = -sign;
+      printf("%s    %s bounce %d: v_x = %.6f w_z = %.4f (expected %.4f, %.4f)\n",
+             bounces == 1 ? "\n" : "", bean ? "superbean" : "superball", bounces, c->v[0],
+             ws[2], sign * vx, sign * wz);
+      CU_ASSERT_DOUBLE_EQUAL(c->v[0], sign * vx, 5e-3 * vx);
+      CU_ASSERT_DOUBLE_EQUAL(ws[2], sign * wz, 5e-3 * wz);
+    }
+    if (vyprev > 0 && c->v[1] <= 0) { /* apex after a bounce */
+      double angle = 2.0 * acos(fmin(1.0, fabs(c->rot[0].q[0]))) * 180.0 / M_PI;
+      printf("    apex: x = %.6f m y = %.6f m, %.3f degrees from the initial attitude\n",
+             c->x[0], c->x[1], angle);
+      CU_ASSERT_DOUBLE_EQUAL(c->x[0], 0.1, 5e-4);
+      CU_ASSERT_DOUBLE_EQUAL(c->x[1], y0, 3e-3 * y0);
+      if (bean)
+        CU_ASSERT(angle < 2.0);
+      if (bounces == nbounce)
+        break;
+    }
+    vyprev = c->v[1];
+  }
+  CU_ASSERT_EQUAL(bounces, nbounce);
+  gc_chute_free(c);
+}
+
+static void test_superball(void) { super_run(0, 2); }
+static void test_superbean(void) { super_run(1, 1); }
+
+int gc_test_add_chute(void)
+{
+  CU_pSuite s = CU_add_suite("chute", NULL, NULL);
+  if (!s)
+    return CU_get_error();
+  if (!CU_add_test(s, "soybean configuration, derived P_Y, bead lattice", test_soybean_cfg) ||
+      !CU_add_test(s, "configuration errors name the parameter", test_cfg_errors) ||
+      !CU_add_test(s, "1 energy of an elastic frictionless gas", test_energy_elastic_gas) ||
+      !CU_add_test(s, "2a momentum of frictional ep clusters", test_momentum_clusters) ||
+      !CU_add_test(s, "2b angular momentum of frictional spheres", test_angular_momentum_spheres) ||
+      !CU_add_test(s, "2c clusters of unequal spheres", test_mixed_radii) ||
+      !CU_add_test(s, "3 a resting bed stays at rest", test_resting_bed) ||
+      !CU_add_test(s, "4 head-on collision = drop simulator", test_head_on) ||
+      !CU_add_test(s, "4b sphere on the flat bottom and a side wall = drop", test_planes) ||
+      !CU_add_test(s, "4c oblique impact with spin = 2-D impact", test_oblique) ||
+      !CU_add_test(s, "5 thread-count independence", test_threads) ||
+      !CU_add_test(s, "6 free cluster conserves L and E", test_free_cluster) ||
+      !CU_add_test(s, "superball retraces its path (app. B.2)", test_superball) ||
+      !CU_add_test(s, "superbean retraces its path (app. B.3)", test_superbean) ||
+      !CU_add_test(s, "checkpoint continues bit for bit", test_checkpoint) ||
+      !CU_add_test(s, "7 soybean case, short run", test_soybean_short))
+    return CU_get_error();
+  return CUE_SUCCESS;
+}

@@ -1,0 +1,624 @@
+/* test_nlist.c - neighbour lists (src/nlist.h; seed sec. 2.2 and app. A): the cell-list build
+ * against an O(N^2) brute-force search with the minimum image, periodic images and shifts,
+ * the history that survives rebuilds (app. A.4), the displacement criterion (eq. 2.29), the
+ * checkpoint round trip and bad input. */
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gc_model.h"
+#include "gc_test.h"
+#include "nlist.h"
+
+/* ---- helpers ------------------------------------------------------------------------- */
+
+typedef struct {
+  size_t n;
+  double *x, *r;
+  long *group;
+  unsigned char *fixed;
+} spheres;
+
+static void spheres_free(spheres *s)
+{
+  free(s->x);
+  free(s->r);
+  free(s->group);
+  free(s->fixed);
+}
+
+static gc_nlist_box make_box(double Lx, double Ly, double Lz, double skin)
+{
+  gc_nlist_box b = { { 0, 0, 0 }, { Lx, Ly, Lz }, { 1, 0, 1 }, skin };
+  return b;
+}
+
+/* n random spheres: x, z uniform over three periods [-L, 2 L) (so that most lie outside the
+ * box and must be wrapped), y uniform in [-1, Ly + 1) (some below lo, some above hi), radii
+ * uniform in [rmin, rmax] with sphere 0 of radius exactly rmax; groups of 4 consecutive
+ * spheres among the first quarter, every 7th sphere fixed. */
+static spheres random_spheres(gsl_rng *rng, size_t n, const gc_nlist_box *b, double rmin,
+                              double rmax)
+{
+  spheres s = { n, malloc(3 * n * sizeof(double)), malloc(n * sizeof(double)),
+                malloc(n * sizeof(long)), malloc(n) };
+  CU_ASSERT_FATAL(s.x && s.r && s.group && s.fixed);
+  for (size_t i = 0; i < n; i++) {
+    for (int a = 0; a < 3; a++) {
+      double L = b->hi[a] - b->lo[a];
+      s.x[3 * i + a] = b->periodic[a] ? b->lo[a] + (3 * gsl_rng_uniform(rng) - 1) * L
+                                      : b->lo[a] - 1 + (L + 2) * gsl_rng_uniform(rng);
+    }
+    s.r[i] = i == 0 ? rmax : rmin + (rmax - rmin) * gsl_rng_uniform(rng);
+    s.group[i] = i < n / 4 ? (long)(i / 4) : -1;
+    s.fixed[i] = i % 7 == 3;
+  }
+  return s;
+}
+
+/* The reference list: every pair i < j tested, the image along a periodic axis chosen by
+ * trying k = -4..4 periods and keeping the shortest (independent of nlist.c's rounding);
+ * separation (x_j - x_i) + k L, the same arithmetic as the contract's x_j + shift - x_i. */
+static size_t brute(const spheres *s, const gc_nlist_box *b, gc_npair **out)
+{
+  size_t cap = 64, n = 0;
+  gc_npair *p = malloc(cap * sizeof *p);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+  for (size_t i = 0; i < s->n; i++)
+    for (size_t j = i + 1; j < s->n; j++) {
+      if (s->group && s->group[i] >= 0 && s->group[i] == s->group[j])
+        continue;
+      if (s->fixed && s->fixed[i] && s->fixed[j])
+        continue;
+      double d2 = 0, sh[3];
+      for (int a = 0; a < 3; a++) {
+        double d0 = s->x[3 * j + a] - s->x[3 * i + a], d = d0;
+        sh[a] = 0;
+        if (b->periodic[a]) {
+          double L = b->hi[a] - b->lo[a];
+          for (int k = -4; k <= 4; k++)
+            if (k && fabs(d0 + k * L) < fabs(d)) {
+              d = d0 + k * L;
+              sh[a] = k * L;
+            }
+        }
+        d2 += d * d;
+      }
+      double rc = s->r[i] + s->r[j] + b->skin;
+      if (!(d2 < rc * rc))
+        continue;
+      if (n == cap) {
+        cap *= 2;
+        p = realloc(p, cap * sizeof *p);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+      }
+      p[n].i = i;
+      p[n].j = j;
+      memcpy(p[n].shift, sh, sizeof sh);
+      n++;
+    }
+  *out = p;
+  return n;
+}
+
+static int build(gc_nlist *nl, const gc_nlist_box *b, const spheres *s)
+{
+  char msg[256] = "";
+  int st = gc_nlist_build(nl, b, s->x, s->r, s->group, s->fixed, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "%s\n", msg);
+  return st;
+}
+
+/* The list equals the reference (same pairs in the same order, shifts equal as doubles), and
+ * the CSR of every sphere lists exactly its pairs in increasing pair index.  Returns the
+ * number of pairs across a periodic boundary (non-zero shift). */
+static size_t check_against_brute(const gc_nlist *nl, const spheres *s, const gc_nlist_box *b)
+{
+  gc_npair *ref;
+  size_t nref = brute(s, b, &ref), ncross = 0;
+  size_t n = gc_nlist_npairs(nl);
+  const gc_npair *p = gc_nlist_pairs(nl);
+  CU_ASSERT_EQUAL(n, nref);
+  int same = n == nref;
+  for (size_t k = 0; same && k < n; k++) {
+    same = p[k].i == ref[k].i && p[k].j == ref[k].j;
+    for (int a = 0; a < 3; a++)
+      same = same && p[k].shift[a] == ref[k].shift[a];
+    if (!same)
+      fprintf(stderr, "pair %zu: (%zu, %zu) expected (%zu, %zu)\n", k, p[k].i, p[k].j,
+              ref[k].i, ref[k].j);
+    if (p[k].shift[0] != 0 || p[k].shift[1] != 0 || p[k].shift[2] != 0)
+      ncross++;
+  }
+  CU_ASSERT(same);
+  /* CSR: increasing pair indices, each containing the sphere, and 2 n entries in all */
+  size_t total = 0;
+  int csr_ok = 1;
+  for (size_t i = 0; i < s->n; i++) {
+    const size_t *idx;
+    size_t m;
+    gc_nlist_sphere_pairs(nl, i, &idx, &m);
+    total += m;
+    for (size_t q = 0; q < m; q++) {
+      csr_ok = csr_ok && idx[q] < n && (p[idx[q]].i == i || p[idx[q]].j == i);
+      csr_ok = csr_ok && (q == 0 || idx[q - 1] < idx[q]);
+    }
+  }
+  CU_ASSERT(csr_ok);
+  CU_ASSERT_EQUAL(total, 2 * n);
+  free(ref);
+  return ncross;
+}
+
+static int find_pair(const gc_npair *p, size_t n, size_t i, size_t j)
+{
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t m = lo + (hi - lo) / 2;
+    if (p[m].i < i || (p[m].i == i && p[m].j < j))
+      lo = m + 1;
+    else
+      hi = m;
+  }
+  return lo < n && p[lo].i == i && p[lo].j == j ? (int)lo : -1;
+}
+
+/* ---- tests --------------------------------------------------------------------------- */
+
+/* Random spheres in a 10 x 6 x 10 box periodic along x and z (positions over three periods,
+ * y beyond both ends), radii 0.3-0.5, skins 0.05 / 0.3 / 1.0, groups and fixed spheres: the
+ * cell list equals the O(N^2) minimum-image reference pair for pair, shift for shift.  Also
+ * a thin box whose period along x is exactly 2 (2 r_max + skin) (one cell along x) and 2.3
+ * cut-offs along z (two cells: the all-cells fallback), and a sparse box (few spheres, the
+ * grid is coarsened).  The reference is brute() above. */
+static void test_brute_force(void)
+{
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 20261123);
+  const double skins[] = { 0.05, 0.3, 1.0 };
+  for (int k = 0; k < 3; k++) {
+    gc_nlist_box b = make_box(10, 6, 10, skins[k]);
+    spheres s = random_spheres(rng, 500, &b, 0.3, 0.5);
+    gc_nlist *nl = gc_nlist_alloc(s.n, 16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+    CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+    CU_ASSERT(gc_nlist_npairs(nl) > 200); /* not vacuous: ~400 expected at skin 0.05 */
+    CU_ASSERT(check_against_brute(nl, &s, &b) > 20);
+    /* and again without groups and fixed flags */
+    spheres t = s;
+    t.group = NULL;
+    t.fixed = NULL;
+    CU_ASSERT_EQUAL_FATAL(gc_nlist_build(nl, &b, t.x, t.r, NULL, NULL, NULL, 0), GC_SUCCESS);
+    check_against_brute(nl, &t, &b);
+    CU_ASSERT_EQUAL(gc_nlist_builds(nl), 2);
+    gc_nlist_free(nl);
+    spheres_free(&s);
+  }
+  /* thin box: cut-off 2 0.5 + 0.25 = 1.25, period 2.5 along x, 2.9 along z */
+  {
+    gc_nlist_box b = make_box(2.5, 4, 2.9, 0.25);
+    spheres s = random_spheres(rng, 80, &b, 0.3, 0.5);
+    gc_nlist *nl = gc_nlist_alloc(s.n, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+    CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+    CU_ASSERT(check_against_brute(nl, &s, &b) > 20);
+    CU_ASSERT_PTR_NULL(gc_nlist_payload(nl, 0)); /* payload_size 0 */
+    gc_nlist_free(nl);
+    spheres_free(&s);
+  }
+  /* sparse: 6 spheres in a 40 x 40 x 40 box, 3 of them close together across the corner */
+  {
+    gc_nlist_box b = make_box(40, 40, 40, 0.2);
+    spheres s = random_spheres(rng, 6, &b, 0.3, 0.5);
+    const double c[9] = { 39.8, 20, 39.9, 0.3, 20.4, 0.2, -0.1, 19.5, 40.3 };
+    memcpy(s.x, c, sizeof c);
+    s.group[0] = s.group[1] = s.group[2] = -1;
+    s.fixed[0] = s.fixed[1] = s.fixed[2] = 0;
+    gc_nlist *nl = gc_nlist_alloc(s.n, 8);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+    CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+    CU_ASSERT(check_against_brute(nl, &s, &b) >= 2);
+    gc_nlist_free(nl);
+    spheres_free(&s);
+  }
+  gsl_rng_free(rng);
+}
+
+/* Hand-placed spheres (r = 0.5, skin 0.1: cut-off 1.1) in a 10^3 box periodic along x and z;
+ * the expected pairs and shifts follow from the geometry:
+ *   (0, 1): x 0.2 and 9.9 -> across x = 0, shift (-10, 0, 0), separation (-0.3, 0, 0);
+ *   (2, 3): z 29.95 (two periods out) and 0.05 -> shift (0, 0, 30), separation (0, 0, 0.1);
+ *   (4, 5): both below y = lo (y -3 and -2.2), no shift, separation (0, 0.8, 0);
+ *   (7, 8): both above y = hi (14, 14.5), separation (0.5, 0.5, 0);
+ *   (9, 10): (9.8, 8, 9.8) and (10.1, 8, -9.9) -> shift (0, 0, 20), separation (0.3, 0, 0.3);
+ * sphere 6 (y -3, 5 from sphere 4 along x) pairs with nothing.  Then groups and fixed flags
+ * remove pairs: same group (4, 5), both fixed (7, 8); one fixed (9) keeps (9, 10). */
+static void test_periodic_images(void)
+{
+  const double x[] = { 0.2, 5, 5,   9.9, 5, 5,    5, 5, 29.95,  5, 5, 0.05,
+                       2, -3, 2,    2, -2.2, 2,   7, -3, 2,     2, 14, 7,
+                       2.5, 14.5, 7, 9.8, 8, 9.8, 10.1, 8, -9.9 };
+  enum { N = 11 };
+  double r[N];
+  for (int i = 0; i < N; i++)
+    r[i] = 0.5;
+  gc_nlist_box b = make_box(10, 10, 10, 0.1);
+  gc_nlist *nl = gc_nlist_alloc(N, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+  char msg[256] = "";
+  CU_ASSERT_EQUAL_FATAL(gc_nlist_build(nl, &b, x, r, NULL, NULL, msg, sizeof msg), GC_SUCCESS);
+  const size_t ei[] = { 0, 2, 4, 7, 9 }, ej[] = { 1, 3, 5, 8, 10 };
+  const double esh[5][3] = { { -10, 0, 0 }, { 0, 0, 30 }, { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 20 } };
+  const double ed[5][3] = { { -0.3, 0, 0 }, { 0, 0, 0.1 }, { 0, 0.8, 0 }, { 0.5, 0.5, 0 },
+                            { 0.3, 0, 0.3 } };
+  CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(nl), 5);
+  const gc_npair *p = gc_nlist_pairs(nl);
+  for (int k = 0; k < 5; k++) {
+    CU_ASSERT_EQUAL(p[k].i, ei[k]);
+    CU_ASSERT_EQUAL(p[k].j, ej[k]);
+    for (int a = 0; a < 3; a++) {
+      CU_ASSERT_EQUAL(p[k].shift[a], esh[k][a]);
+      double d = x[3 * p[k].j + a] + p[k].shift[a] - x[3 * p[k].i + a];
+      CU_ASSERT_DOUBLE_EQUAL(d, ed[k][a], 1e-12);
+    }
+  }
+  const size_t *idx;
+  size_t m;
+  gc_nlist_sphere_pairs(nl, 6, &idx, &m);
+  CU_ASSERT_EQUAL(m, 0);
+  gc_nlist_sphere_pairs(nl, 10, &idx, &m);
+  CU_ASSERT_EQUAL_FATAL(m, 1);
+  CU_ASSERT_EQUAL(idx[0], 4);
+
+  long group[N];
+  unsigned char fixed[N] = { 0 };
+  for (int i = 0; i < N; i++)
+    group[i] = -1;
+  group[4] = group[5] = 3;
+  group[0] = 1, group[1] = 2; /* different groups: still a pair */
+  fixed[7] = fixed[8] = fixed[9] = 1;
+  CU_ASSERT_EQUAL_FATAL(gc_nlist_build(nl, &b, x, r, group, fixed, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(nl), 3);
+  p = gc_nlist_pairs(nl);
+  CU_ASSERT(p[0].i == 0 && p[0].j == 1);
+  CU_ASSERT(p[1].i == 2 && p[1].j == 3);
+  CU_ASSERT(p[2].i == 9 && p[2].j == 10);
+  gc_nlist_free(nl);
+}
+
+/* Payload with an odd size (rounded up to the max_align_t stride). */
+typedef struct {
+  size_t i, j;
+  double mark;
+  char tail[5];
+} marker;
+
+/* History: every payload gets a marker naming its pair; after the spheres move (by up to 0.25
+ * in each coordinate) and the list is rebuilt, the pairs found in the old list (binary search)
+ * carry their marker unchanged, the new pairs have all-zero payloads, and departed pairs are
+ * gone (checked against the brute-force list).  The test requires persisting, new and departed
+ * pairs to exist.  A rebuild with unchanged positions keeps every payload, and with double
+ * buffering the build after next writes into the same pair buffer again (no allocation). */
+static void test_history(void)
+{
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 7);
+  gc_nlist_box b = make_box(8, 6, 8, 0.2);
+  spheres s = random_spheres(rng, 400, &b, 0.3, 0.5);
+  gc_nlist *nl = gc_nlist_alloc(s.n, sizeof(marker));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+  CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+  size_t n0 = gc_nlist_npairs(nl);
+  CU_ASSERT_FATAL(n0 > 100);
+  int aligned = 1, zero = 1;
+  for (size_t k = 0; k < n0; k++) {
+    marker *m = gc_nlist_payload(nl, k);
+    aligned = aligned && (uintptr_t)m % _Alignof(max_align_t) == 0;
+    const unsigned char *u = (const unsigned char *)m;
+    for (size_t q = 0; q < sizeof *m; q++)
+      zero = zero && u[q] == 0;
+    m->i = gc_nlist_pairs(nl)[k].i;
+    m->j = gc_nlist_pairs(nl)[k].j;
+    m->mark = 1000.0 + (double)k;
+    memcpy(m->tail, "hist", 5);
+  }
+  CU_ASSERT(aligned);
+  CU_ASSERT(zero); /* first build: all payloads zeroed */
+  gc_npair *old = malloc(n0 * sizeof *old);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(old);
+  memcpy(old, gc_nlist_pairs(nl), n0 * sizeof *old);
+
+  for (size_t q = 0; q < 3 * s.n; q++)
+    s.x[q] += 0.25 * (2 * gsl_rng_uniform(rng) - 1);
+  CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+  check_against_brute(nl, &s, &b);
+  size_t n1 = gc_nlist_npairs(nl), kept = 0, fresh = 0, bad = 0;
+  const gc_npair *p = gc_nlist_pairs(nl);
+  for (size_t k = 0; k < n1; k++) {
+    const marker *m = gc_nlist_payload_const(nl, k);
+    int ko = find_pair(old, n0, p[k].i, p[k].j);
+    if (ko >= 0) {
+      kept++;
+      bad += m->i != p[k].i || m->j != p[k].j || m->mark != 1000.0 + ko ||
+             memcmp(m->tail, "hist", 5) != 0;
+    } else {
+      fresh++;
+      const unsigned char *u = (const unsigned char *)m;
+      for (size_t q = 0; q < sizeof *m; q++)
+        bad += u[q] != 0;
+    }
+  }
+  CU_ASSERT_EQUAL(bad, 0);
+  CU_ASSERT(kept > 0);
+  CU_ASSERT(fresh > 0);
+  CU_ASSERT(n0 > kept); /* some pairs departed */
+
+  /* unchanged positions: every payload kept; third build reuses the first buffer */
+  const void *buf1 = gc_nlist_pairs(nl);
+  for (size_t k = 0; k < n1; k++)
+    ((marker *)gc_nlist_payload(nl, k))->mark = -(double)k;
+  CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(nl), n1);
+  bad = 0;
+  for (size_t k = 0; k < n1; k++)
+    bad += ((const marker *)gc_nlist_payload_const(nl, k))->mark != -(double)k;
+  CU_ASSERT_EQUAL(bad, 0);
+  CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+  CU_ASSERT_PTR_EQUAL(gc_nlist_pairs(nl), buf1);
+  CU_ASSERT_EQUAL(gc_nlist_builds(nl), 4);
+
+  free(old);
+  gc_nlist_free(nl);
+  spheres_free(&s);
+  gsl_rng_free(rng);
+}
+
+/* Displacement criterion (eq. 2.29 with the exact largest displacement), skin 0.2 so the
+ * threshold is 0.1: true before any build; false after moving every sphere by 0.09; true when
+ * one sphere moves by 0.11; a move by exactly one period along x or z (or both) is no move;
+ * 9.95 -> 0.03 across the periodic boundary is a move of 0.08 (false), 9.95 -> 0.06 one of
+ * 0.11 (true); along the non-periodic y a move by 10 counts; a NaN position asks for a rebuild
+ * (so that the build reports it). */
+static void test_needs_rebuild(void)
+{
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 99);
+  gc_nlist_box b = make_box(10, 10, 10, 0.2);
+  spheres s = random_spheres(rng, 200, &b, 0.3, 0.5);
+  s.x[0] = 9.95; /* sphere 0 near the upper x boundary */
+  gc_nlist *nl = gc_nlist_alloc(s.n, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, s.x), 1);
+  CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, s.x), 0);
+  double *y = malloc(3 * s.n * sizeof(double));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+  for (size_t i = 0; i < s.n; i++) {
+    double u[3], n2 = 0;
+    for (int a = 0; a < 3; a++) {
+      u[a] = 2 * gsl_rng_uniform(rng) - 1 + 1e-3;
+      n2 += u[a] * u[a];
+    }
+    for (int a = 0; a < 3; a++)
+      y[3 * i + a] = s.x[3 * i + a] + 0.09 * u[a] / sqrt(n2);
+  }
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, y), 0);
+  y[3 * 17 + 1] = s.x[3 * 17 + 1] + 0.11;
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, y), 1);
+
+  memcpy(y, s.x, 3 * s.n * sizeof(double));
+  y[3 * 5] += 10;
+  y[3 * 6 + 2] -= 10;
+  y[3 * 7] -= 10, y[3 * 7 + 2] += 20;
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, y), 0);
+  y[0] = 0.03;
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, y), 0);
+  y[0] = 0.06;
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, y), 1);
+  y[0] = s.x[0];
+  y[3 * 8 + 1] += 10;
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, y), 1);
+  y[3 * 8 + 1] = NAN;
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, y), 1);
+  free(y);
+  gc_nlist_free(nl);
+  spheres_free(&s);
+  gsl_rng_free(rng);
+}
+
+/* Copy the first len bytes of f into a new temporary file. */
+static FILE *truncated_copy(FILE *f, long len)
+{
+  FILE *g = tmpfile();
+  CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+  rewind(f);
+  for (long q = 0; q < len; q++) {
+    int c = fgetc(f);
+    CU_ASSERT_FATAL(c != EOF);
+    fputc(c, g);
+  }
+  rewind(g);
+  return g;
+}
+
+/* Checkpoint: a list with random payload bytes written and read into a fresh workspace is
+ * identical (memcmp of the pairs and of every payload, build count, CSR, displacement
+ * criterion), and both continue identically through a rebuild.  A file cut anywhere (after 10
+ * bytes, mid-pairs, one byte short) gives GC_EFORMAT with "truncated" and leaves the
+ * workspace as it was; a workspace with another payload size or nsph gives GC_EINVAL naming
+ * it; a file that is no checkpoint gives GC_EFORMAT. */
+static void test_checkpoint(void)
+{
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 4242);
+  gc_nlist_box b = make_box(8, 6, 8, 0.3);
+  spheres s = random_spheres(rng, 300, &b, 0.3, 0.5);
+  const size_t psz = 44;
+  gc_nlist *a = gc_nlist_alloc(s.n, psz), *c = gc_nlist_alloc(s.n, psz);
+  CU_ASSERT_FATAL(a && c);
+  CU_ASSERT_EQUAL_FATAL(build(a, &b, &s), GC_SUCCESS);
+  for (size_t q = 0; q < 3 * s.n; q++)
+    s.x[q] += 0.1 * (2 * gsl_rng_uniform(rng) - 1);
+  CU_ASSERT_EQUAL_FATAL(build(a, &b, &s), GC_SUCCESS);
+  size_t n = gc_nlist_npairs(a);
+  CU_ASSERT_FATAL(n > 100);
+  for (size_t k = 0; k < n; k++) {
+    unsigned char *u = gc_nlist_payload(a, k);
+    for (size_t q = 0; q < psz; q++)
+      u[q] = (unsigned char)gsl_rng_uniform_int(rng, 256);
+  }
+  FILE *f = tmpfile();
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  CU_ASSERT_EQUAL_FATAL(gc_nlist_write(a, f), GC_SUCCESS);
+  long len = ftell(f);
+  rewind(f);
+  char msg[256] = "";
+  CU_ASSERT_EQUAL_FATAL(gc_nlist_read(c, f, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(c), n);
+  CU_ASSERT_EQUAL(memcmp(gc_nlist_pairs(a), gc_nlist_pairs(c), n * sizeof(gc_npair)), 0);
+  size_t diff = 0;
+  for (size_t k = 0; k < n; k++)
+    diff += memcmp(gc_nlist_payload(a, k), gc_nlist_payload(c, k), psz) != 0;
+  CU_ASSERT_EQUAL(diff, 0);
+  CU_ASSERT_EQUAL(gc_nlist_builds(c), 2);
+  for (size_t i = 0; i < s.n; i++) {
+    const size_t *ia, *ic;
+    size_t ma, mc;
+    gc_nlist_sphere_pairs(a, i, &ia, &ma);
+    gc_nlist_sphere_pairs(c, i, &ic, &mc);
+    diff += ma != mc || (ma && memcmp(ia, ic, ma * sizeof *ia));
+  }
+  CU_ASSERT_EQUAL(diff, 0);
+  /* both continue identically */
+  double *y = malloc(3 * s.n * sizeof(double));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+  for (size_t q = 0; q < 3 * s.n; q++)
+    y[q] = s.x[q] + 0.2 * (2 * gsl_rng_uniform(rng) - 1);
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(c, s.x), 0);
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(a, y), gc_nlist_needs_rebuild(c, y));
+  memcpy(s.x, y, 3 * s.n * sizeof(double));
+  CU_ASSERT_EQUAL_FATAL(build(a, &b, &s), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(build(c, &b, &s), GC_SUCCESS);
+  n = gc_nlist_npairs(a);
+  CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(c), n);
+  CU_ASSERT_EQUAL(memcmp(gc_nlist_pairs(a), gc_nlist_pairs(c), n * sizeof(gc_npair)), 0);
+  for (size_t k = 0; k < n; k++)
+    diff += memcmp(gc_nlist_payload(a, k), gc_nlist_payload(c, k), psz) != 0;
+  CU_ASSERT_EQUAL(diff, 0);
+
+  /* truncated files: c keeps its list */
+  const long cut[] = { 10, len / 2, len - 1 };
+  for (int q = 0; q < 3; q++) {
+    FILE *g = truncated_copy(f, cut[q]);
+    msg[0] = 0;
+    CU_ASSERT_EQUAL(gc_nlist_read(c, g, msg, sizeof msg), GC_EFORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "truncated"));
+    fclose(g);
+  }
+  CU_ASSERT_EQUAL(gc_nlist_npairs(c), n);
+  CU_ASSERT_EQUAL(memcmp(gc_nlist_pairs(a), gc_nlist_pairs(c), n * sizeof(gc_npair)), 0);
+  CU_ASSERT_EQUAL(gc_nlist_builds(c), 3);
+
+  /* mismatched workspaces */
+  gc_nlist *w = gc_nlist_alloc(s.n, psz + 8);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  rewind(f);
+  msg[0] = 0;
+  CU_ASSERT_EQUAL(gc_nlist_read(w, f, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "payload_size"));
+  gc_nlist_free(w);
+  w = gc_nlist_alloc(s.n + 1, psz);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  rewind(f);
+  msg[0] = 0;
+  CU_ASSERT_EQUAL(gc_nlist_read(w, f, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nsph"));
+  gc_nlist_free(w);
+
+  /* not a checkpoint */
+  FILE *g = tmpfile();
+  CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+  fputs("time,x,y,z\n0,1,2,3\n", g);
+  rewind(g);
+  msg[0] = 0;
+  CU_ASSERT_EQUAL(gc_nlist_read(c, g, msg, sizeof msg), GC_EFORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "magic"));
+  fclose(g);
+
+  fclose(f);
+  free(y);
+  gc_nlist_free(a);
+  gc_nlist_free(c);
+  spheres_free(&s);
+  gsl_rng_free(rng);
+}
+
+/* Bad input, each GC_EINVAL with a message naming it, the previous list left intact: skin 0,
+ * -1 and NaN ("skin"); hi <= lo along y ("box along y"); a period 2.4 along x below
+ * 2 (2 0.5 + 0.25) = 2.5 ("period along x"); a NaN position of sphere 3 ("sphere 3"); a zero
+ * radius ("radius"). */
+static void test_bad_input(void)
+{
+  enum { N = 4 };
+  double x[3 * N] = { 1, 1, 1, 1.8, 1, 1, 1, 1.7, 1, 1.4, 1.4, 1.5 }, r[N] = { 0.5, 0.5, 0.4, 0.3 };
+  gc_nlist_box b = make_box(5, 5, 5, 0.25);
+  gc_nlist *nl = gc_nlist_alloc(N, 8);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+  char msg[256];
+  CU_ASSERT_EQUAL_FATAL(gc_nlist_build(nl, &b, x, r, NULL, NULL, msg, sizeof msg), GC_SUCCESS);
+  const size_t n = gc_nlist_npairs(nl);
+  CU_ASSERT_EQUAL(n, 6); /* all four within r_i + r_j + skin: largest ratio 1.063 / 1.15 (1-2) */
+
+  const double skins[] = { 0, -1, NAN };
+  for (int k = 0; k < 3; k++) {
+    gc_nlist_box bb = b;
+    bb.skin = skins[k];
+    msg[0] = 0;
+    CU_ASSERT_EQUAL(gc_nlist_build(nl, &bb, x, r, NULL, NULL, msg, sizeof msg), GC_EINVAL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "skin"));
+  }
+  gc_nlist_box bb = b;
+  bb.hi[1] = bb.lo[1];
+  msg[0] = 0;
+  CU_ASSERT_EQUAL(gc_nlist_build(nl, &bb, x, r, NULL, NULL, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "box along y"));
+  bb = make_box(2.4, 5, 5, 0.25);
+  msg[0] = 0;
+  CU_ASSERT_EQUAL(gc_nlist_build(nl, &bb, x, r, NULL, NULL, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "period along x"));
+  bb.periodic[0] = 0; /* non-periodic: any length will do */
+  CU_ASSERT_EQUAL(gc_nlist_build(nl, &bb, x, r, NULL, NULL, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_nlist_builds(nl), 2);
+  x[3 * 3 + 2] = NAN;
+  msg[0] = 0;
+  CU_ASSERT_EQUAL(gc_nlist_build(nl, &b, x, r, NULL, NULL, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "sphere 3"));
+  x[3 * 3 + 2] = 1.5;
+  r[2] = 0;
+  msg[0] = 0;
+  CU_ASSERT_EQUAL(gc_nlist_build(nl, &b, x, r, NULL, NULL, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "radius"));
+  CU_ASSERT_EQUAL(gc_nlist_npairs(nl), n);
+  CU_ASSERT_EQUAL(gc_nlist_builds(nl), 2);
+  gc_nlist_free(nl);
+}
+
+int gc_test_add_nlist(void)
+{
+  CU_pSuite s = CU_add_suite("neighbour lists (sec. 2.2, app. A)", NULL, NULL);
+  if (!s)
+    return CU_get_error();
+  if (!CU_add_test(s, "cell list = brute force, minimum image", test_brute_force) ||
+      !CU_add_test(s, "periodic images and shifts, spheres outside the box",
+                   test_periodic_images) ||
+      !CU_add_test(s, "history survives rebuilds", test_history) ||
+      !CU_add_test(s, "displacement criterion (eq. 2.29)", test_needs_rebuild) ||
+      !CU_add_test(s, "checkpoint round trip and errors", test_checkpoint) ||
+      !CU_add_test(s, "bad input", test_bad_input))
+    return CU_get_error();
+  return CUE_SUCCESS;
+}
