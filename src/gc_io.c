@@ -14,8 +14,7 @@
 
 /* ---------------------------------------------------------------- numbers */
 
-/* Parse a whole string as a finite double; trailing blanks allowed. */
-static int parse_double(const char *s, double *v)
+int gc_parse_double(const char *s, double *v)
 {
   char *end;
   while (isspace((unsigned char)*s))
@@ -125,7 +124,7 @@ static void on_field(void *data, size_t len, void *vctx)
   memcpy(buf, s, l);
   buf[l] = 0;
   double v;
-  if (len >= sizeof buf - 1 || parse_double(buf, &v)) {
+  if (len >= sizeof buf - 1 || gc_parse_double(buf, &v)) {
     c->err = GC_EFORMAT;
     snprintf(c->msg, c->msglen, "%s:%zu:%zu: column '%s': '%s' is not a finite number", c->path,
              c->lineno, c->field, t->names[c->field - 1], buf);
@@ -324,7 +323,7 @@ int gc_param_set(gc_params *p, gc_card_extra *x, const char *key, const char *va
       return set_fail(msg, n, key, value, "must be 'continuous' or 'literal'");
     return GC_SUCCESS;
   }
-  if (parse_double(value, &v))
+  if (gc_parse_double(value, &v))
     return set_fail(msg, n, key, value, "is not a finite number");
   if (strcmp(key, "tfd_transitions") == 0) {
     if (v != 0 && v != 1)
@@ -366,7 +365,7 @@ void gc_card_print_keys(FILE *f)
   fprintf(f, "  %-16s normal model name;  tfd: tangential model name\n", "model");
 }
 
-int gc_card_read(const char *path, gc_params *p, gc_card_extra *x, char *msg, size_t n)
+int gc_kv_read(const char *path, gc_kv_fn fn, void *ctx, char *msg, size_t n)
 {
   FILE *f = fopen(path, "r");
   if (!f) {
@@ -386,9 +385,10 @@ int gc_card_read(const char *path, gc_params *p, gc_card_extra *x, char *msg, si
       s++;
     if (!*s)
       continue;
+    size_t kcol = (size_t)(s - line) + 1;
     char *eq = strchr(s, '=');
     if (!eq) {
-      snprintf(msg, n, "%s:%zu:%zu: expected 'key = value'", path, lineno, (size_t)(s - line) + 1);
+      snprintf(msg, n, "%s:%zu:%zu: expected 'key = value'", path, lineno, kcol);
       st = GC_EFORMAT;
       break;
     }
@@ -396,6 +396,11 @@ int gc_card_read(const char *path, gc_params *p, gc_card_extra *x, char *msg, si
     while (kend > s && isspace((unsigned char)kend[-1]))
       kend--;
     *kend = 0;
+    if (!*s) {
+      snprintf(msg, n, "%s:%zu:%zu: missing key before '='", path, lineno, kcol);
+      st = GC_EFORMAT;
+      break;
+    }
     char *val = eq + 1;
     while (isspace((unsigned char)*val))
       val++;
@@ -404,16 +409,39 @@ int gc_card_read(const char *path, gc_params *p, gc_card_extra *x, char *msg, si
     while (vend > val && isspace((unsigned char)vend[-1]))
       vend--;
     *vend = 0;
-    char sub[256];
-    if (gc_param_set(p, x, s, val, sub, sizeof sub)) {
-      size_t kcol = (size_t)(s - line) + 1;
-      snprintf(msg, n, "%s:%zu:%zu: %s", path, lineno, strstr(sub, "unknown") ? kcol : vcol, sub);
-      st = GC_EFORMAT;
-    }
+    st = fn(ctx, s, val, lineno, kcol, vcol, msg, n);
   }
   free(line);
+  if (!st && ferror(f)) {
+    snprintf(msg, n, "%s: read error", path);
+    st = GC_EIO;
+  }
   fclose(f);
   return st;
+}
+
+typedef struct {
+  const char *path;
+  gc_params *p;
+  gc_card_extra *x;
+} card_ctx;
+
+static int card_line(void *vp, const char *key, const char *value, size_t line, size_t kcol,
+                     size_t vcol, char *msg, size_t n)
+{
+  card_ctx *c = vp;
+  char sub[256];
+  if (gc_param_set(c->p, c->x, key, value, sub, sizeof sub)) {
+    snprintf(msg, n, "%s:%zu:%zu: %s", c->path, line, strstr(sub, "unknown") ? kcol : vcol, sub);
+    return GC_EFORMAT;
+  }
+  return GC_SUCCESS;
+}
+
+int gc_card_read(const char *path, gc_params *p, gc_card_extra *x, char *msg, size_t n)
+{
+  card_ctx c = { path, p, x };
+  return gc_kv_read(path, card_line, &c, msg, n);
 }
 
 int gc_card_write(FILE *f, const gc_params *p, const gc_card_extra *x)

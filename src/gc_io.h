@@ -39,6 +39,16 @@ void gc_card_extra_default(gc_card_extra *x);
 /* Read "key = value" lines ('#' starts a comment) into p and x.  Unknown keys, missing '=',
  * non-numeric or non-finite values are errors naming file:line:column. */
 int gc_card_read(const char *path, gc_params *p, gc_card_extra *x, char *msg, size_t msglen);
+/* Parse a whole string as a finite double (leading/trailing blanks allowed): 0, else -1. */
+int gc_parse_double(const char *s, double *v);
+
+/* A "key = value" file: '#' starts a comment, blank lines are skipped, key and value are trimmed.
+ * fn is called for each line with the key, the value, the line number and the 1-based columns
+ * of key and value; a non-zero status from fn stops the reading and is returned (fn writes msg).
+ * A line without '=' or without a key is GC_EFORMAT naming path:line:column. */
+typedef int (*gc_kv_fn)(void *ctx, const char *key, const char *value, size_t line, size_t kcol,
+                        size_t vcol, char *msg, size_t msglen);
+int gc_kv_read(const char *path, gc_kv_fn fn, void *ctx, char *msg, size_t msglen);
 /* Set one parameter by name from text (used by the card reader and by --set KEY=VALUE).
  * Returns GC_EINVAL with a message for an unknown key or a bad value. */
 int gc_param_set(gc_params *p, gc_card_extra *x, const char *key, const char *value, char *msg,

@@ -139,5 +139,63 @@ expect "impact omega2 needs a sphere" 2 "omega2 needs a second sphere" -- \
   "$G" impact -c "$C/t6-nylon.card" --vn 0.2 --omega 1 --omega2 1 -o "$tmp/i5.csv"
 ls "$tmp" | grep -q '\.tmp' && ko "impact: temporary file left" || ok "impact: no temporary file left"
 
+# chute (ch. 9): help; bad card -> exit 1 naming file:line:column, no output left; the tiny case
+# runs and writes the time series; --resume from a checkpoint ends bit for bit where an
+# uninterrupted run ends (and so does a run on 2 threads)
+T="$D/chute/tiny.chute"
+expect "chute help" 0 "fill_height" -- "$G" chute --help
+nl=$(($(wc -l <"$T") + 1))
+{ cat "$T"; echo "frobnicate = 1"; } >"$tmp/bad.chute"
+expect "chute bad key file:line:col" 1 "bad.chute:$nl:1: unknown key 'frobnicate'" -- \
+  "$G" chute -q -o "$tmp/ch0" "$tmp/bad.chute"
+[ ! -e "$tmp/ch0" ] && ok "chute: no output after bad key" || ko "chute: output left after bad key"
+{ cat "$T"; echo "angle_deg = 95"; } >"$tmp/bad2.chute"
+expect "chute angle out of range" 1 "bad2.chute:$nl:13: angle_deg = 95 out of range (-90, 90)" -- \
+  "$G" chute -q -o "$tmp/ch0" "$tmp/bad2.chute"
+expect "chute unknown --set key" 2 "unknown key 'Angle'" -- "$G" chute -q -o "$tmp/ch0" -s Angle=3 "$T"
+[ ! -e "$tmp/ch0" ] && ok "chute: no output after bad settings" || ko "chute: output left after bad settings"
+expect "chute tiny" 0 "particle-steps/s" -- \
+  "$G" chute -o "$tmp/ch1" -s checkpoint_interval=1 --threads 1 "$T"
+if [ "$(head -1 "$tmp/ch1/series.csv" 2>/dev/null)" = \
+  "t [s],vx [m/s],vy [m/s],vz [m/s],E_kin [J],contacts,contacts_pp,P_max [N]" ] &&
+  tail -n 1 "$tmp/ch1/series.csv" | awk -F, '{ exit !(NF == 8 && $1 > 0.0999 && $1 < 0.1001) }'; then
+  ok "chute series.csv header and final row"
+else
+  ko "chute series.csv"
+fi
+[ -s "$tmp/ch1/forces.csv" ] && [ -s "$tmp/ch1/profile-side-wall.csv" ] && [ -s "$tmp/ch1/checkpoint.bin" ] &&
+  ok "chute profiles, forces, checkpoint" || ko "chute profiles, forces, checkpoint"
+ls "$tmp/ch1" | grep -q '\.tmp' && ko "chute: temporary file left" || ok "chute: no temporary file left"
+"$G" chute -q -o "$tmp/ch2" -s checkpoint_interval=1 --t-end 0.05 "$T" &&
+  "$G" chute -q -o "$tmp/ch3" -s checkpoint_interval=1 --resume "$tmp/ch2/checkpoint.bin" "$T" &&
+  ok "chute first half and resumed run" || ko "chute first half and resumed run"
+[ -n "$(tail -n 1 "$tmp/ch1/series.csv")" ] &&
+  [ "$(tail -n 1 "$tmp/ch1/series.csv")" = "$(tail -n 1 "$tmp/ch3/series.csv" 2>/dev/null)" ] &&
+  cmp -s "$tmp/ch1/checkpoint.bin" "$tmp/ch3/checkpoint.bin" &&
+  ok "chute --resume ends bit for bit as the uninterrupted run" || ko "chute --resume final state differs"
+"$G" chute -q -o "$tmp/ch4" -s checkpoint_interval=1 --threads 3 "$T" &&
+  cmp -s "$tmp/ch1/checkpoint.bin" "$tmp/ch4/checkpoint.bin" &&
+  ok "chute: same final state on 1 and 3 threads" || ko "chute: final state depends on the threads"
+# a parameter file with P_Y and no sY (table 9.1's P_Y, sphere on a plane): sY derived by eq. 6.19
+grep -v '^sY' "$D/chute/soybean.params" >"$tmp/py.params"
+echo "P_Y = 0.3804" >>"$tmp/py.params"
+expect "chute P_Y -> sY" 0 "P_Y = 0.3804 N converted to sY = 4.85" -- \
+  "$G" chute -o "$tmp/ch6" -s params="$tmp/py.params" --t-end 1e-4 "$T"
+expect "chute resume other card" 1 "different configuration" -- \
+  "$G" chute -q -o "$tmp/ch5" -s n_particles=23 --resume "$tmp/ch2/checkpoint.bin" "$T"
+
+# the chapter 9 case for its first 0.2 s (data/chute/short.chute: 1200 soybean clusters, ~73 000
+# steps): runs to the end, every number in the time series finite, particles flowing downhill
+# (mean v_x > 0 at the end) and resting on the bumpy bottom (contacts > 100)
+expect "chute short (ch. 9, 0.2 s)" 0 "particle-steps/s" -- "$G" chute -o "$tmp/short" "$D/chute/short.chute"
+if tail -n 1 "$tmp/short/series.csv" 2>/dev/null |
+  awk -F, '{ exit !($1 > 0.1999 && $2 > 0 && $6 > 100) }' &&
+  ! grep -qi 'nan\|inf' "$tmp/short/series.csv" && [ -s "$tmp/short/forces.csv" ] &&
+  [ -s "$tmp/short/particles_000010.vtk" ]; then
+  ok "chute short: t = 0.2 s, finite, v_x > 0, > 100 contacts, forces and VTK written"
+else
+  ko "chute short: $(tail -n 1 "$tmp/short/series.csv" 2>/dev/null)"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

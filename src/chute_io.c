@@ -1,0 +1,1118 @@
+/* chute_io.c - the chute card (granucal-chute(5)) and the output files of `granucal chute`. */
+#include "chute_io.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_histogram.h>
+#include <gsl/gsl_histogram2d.h>
+
+#include "drop_sim.h"
+
+/* ================================================================ the chute card */
+
+enum ktype { T_DBL, T_INT, T_PATH, T_WORD };
+
+enum {
+  K_PARAMS, K_SHAPE, K_PL, K_PW, K_PH, K_PR, K_PMASS, K_CLUSTER, K_PDENS, K_NP,
+  K_LENGTH, K_WIDTH, K_FILL, K_ANGLE, K_GRAV, K_BOTTOM, K_BEADR, K_BEADS, K_SIDEW,
+  K_WALL, K_BEAD, K_MUPP, K_MUWALL, K_MUBEAD, K_MODEL, K_TFD,
+  K_DT, K_NTCOL, K_VREF, K_SKIN, K_SEED, K_THREADS, K_TEND,
+  K_SERIES, K_VTK, K_CKPT, K_PSTART, K_PEND, K_PINT, K_PCELL, K_PHEIGHT, K_WALLBAND,
+  K_CENTREBAND, K_SURFLO, K_SURFHI, K_BOTLO, K_BOTHI, K_FTIME, K_FSTEPS, K_FMAX, K_FBINS,
+  K_COUNT
+};
+
+typedef struct {
+  const char *key;
+  enum ktype type;
+  double lo, hi;     /* numeric range */
+  int lo_open, hi_open;
+  const char *unit;
+  const char *dflt;  /* default as text, NULL: required or derived (see what) */
+  const char *what;
+} ckey;
+
+#define INF HUGE_VAL
+static const ckey keys[K_COUNT] = {
+  [K_PARAMS] = { "params", T_PATH, 0, 0, 0, 0, "", NULL,
+                 "particle parameter file (a material card, e.g. written by granucal fit -o); required" },
+  [K_SHAPE] = { "shape", T_WORD, 0, 0, 0, 0, "", "ellipsoid4",
+                "ellipsoid4 | sphere | cluster" },
+  [K_PL] = { "particle_L", T_DBL, 0, INF, 1, 1, "m", NULL, "ellipsoid4: length L (>= W)" },
+  [K_PW] = { "particle_W", T_DBL, 0, INF, 1, 1, "m", NULL, "ellipsoid4: width W (>= H)" },
+  [K_PH] = { "particle_H", T_DBL, 0, INF, 1, 1, "m", NULL,
+             "ellipsoid4: height H = 2 x sphere radius" },
+  [K_PR] = { "particle_R", T_DBL, 0, INF, 1, 1, "m", NULL, "sphere: radius (default: params R)" },
+  [K_PMASS] = { "particle_mass", T_DBL, 0, INF, 1, 1, "kg", NULL,
+                "ellipsoid4, sphere: mass (default: params m, else rho x volume)" },
+  [K_CLUSTER] = { "cluster_file", T_PATH, 0, 0, 0, 0, "", NULL,
+                  "cluster: CSV x [m],y [m],z [m],r [m], one sphere per row" },
+  [K_PDENS] = { "particle_density", T_DBL, 0, INF, 1, 1, "kg/m^3", NULL,
+                "cluster: density (default: params rho)" },
+  [K_NP] = { "n_particles", T_INT, 1, 1e8, 0, 0, "", NULL, "number of particles; required" },
+  [K_LENGTH] = { "length", T_DBL, 0, INF, 1, 1, "m", NULL,
+                 "period along the flow (x); required" },
+  [K_WIDTH] = { "width", T_DBL, 0, INF, 1, 1, "m", NULL,
+                "distance between the side walls (z); required" },
+  [K_FILL] = { "fill_height", T_DBL, 0, INF, 1, 1, "m", NULL,
+               "initial random placement: centres up to this height (y); required" },
+  [K_ANGLE] = { "angle_deg", T_DBL, -90, 90, 1, 1, "deg", NULL,
+                "chute inclination; required" },
+  [K_GRAV] = { "gravity", T_DBL, 0, INF, 0, 1, "m/s^2", "9.80665", "gravitational acceleration" },
+  [K_BOTTOM] = { "bottom", T_WORD, 0, 0, 0, 0, "", "beads", "beads | flat | none" },
+  [K_BEADR] = { "bead_radius", T_DBL, 0, INF, 1, 1, "m", "1.5e-3", "radius of the bottom beads" },
+  [K_BEADS] = { "bead_spacing", T_DBL, 0, INF, 1, 1, "m", NULL,
+                "centre distance of the bead lattice, >= 2 bead_radius (default: 2 bead_radius)" },
+  [K_SIDEW] = { "side_walls", T_INT, 0, 1, 0, 0, "", "1",
+                "1: flat walls at z = 0 and width; 0: periodic along z" },
+  [K_WALL] = { "wall", T_PATH, 0, 0, 0, 0, "", NULL,
+               "material card of the side walls (E, nu, mu); required with side_walls = 1" },
+  [K_BEAD] = { "bead", T_PATH, 0, 0, 0, 0, "", NULL,
+               "material card of the beads / flat bottom; required unless bottom = none" },
+  [K_MUPP] = { "mu_pp", T_DBL, 0, INF, 0, 1, "-", NULL,
+               "particle-particle friction (default: params mu)" },
+  [K_MUWALL] = { "mu_wall", T_DBL, 0, INF, 0, 1, "-", NULL,
+                 "particle-wall friction (default: the wall card's mu)" },
+  [K_MUBEAD] = { "mu_bead", T_DBL, 0, INF, 0, 1, "-", NULL,
+                 "particle-bottom friction (default: the bead card's mu)" },
+  [K_MODEL] = { "model", T_WORD, 0, 0, 0, 0, "", NULL,
+                "normal model (default: params model, else ep)" },
+  [K_TFD] = { "tfd", T_WORD, 0, 0, 0, 0, "", NULL,
+              "tangential model or none (default: params tfd, else the normal model's own)" },
+  [K_DT] = { "dt", T_DBL, 0, INF, 1, 1, "s", NULL, "time step (default: from ntcol)" },
+  [K_NTCOL] = { "ntcol", T_INT, 4, 1e6, 0, 0, "", "40",
+                "dt = shortest Hertz contact duration (eq. 3.22) / ntcol" },
+  [K_VREF] = { "v_ref", T_DBL, 0, INF, 1, 1, "m/s", NULL,
+               "impact speed of the contact duration (default: sqrt(2 g fill_height), else 1)" },
+  [K_SKIN] = { "skin", T_DBL, 0, INF, 1, 1, "m", NULL,
+               "neighbour-list skin (default: 0.2 x the smallest sphere radius)" },
+  [K_SEED] = { "seed", T_INT, 0, 4294967295.0, 0, 0, "", "1", "seed of the random placement" },
+  [K_THREADS] = { "threads", T_INT, 0, 4096, 0, 0, "", "0",
+                  "OpenMP threads of the force loop; 0: the OpenMP default" },
+  [K_TEND] = { "t_end", T_DBL, 0, INF, 1, 1, "s", NULL, "simulated time; required" },
+  [K_SERIES] = { "series_interval", T_DBL, 0, INF, 1, 1, "s", "1e-3", "time series interval" },
+  [K_VTK] = { "vtk_interval", T_DBL, 0, INF, 0, 1, "s", "0", "VTK snapshot interval; 0: none" },
+  [K_CKPT] = { "checkpoint_interval", T_DBL, 0, INF, 0, 1, "s", "0",
+               "checkpoint interval (and a final checkpoint); 0: none" },
+  [K_PSTART] = { "profile_start", T_DBL, 0, INF, 0, 1, "s", NULL,
+                 "start of the profile window (default: 0.86 t_end, the seed's 6.02 s of 7 s)" },
+  [K_PEND] = { "profile_end", T_DBL, 0, INF, 0, 1, "s", NULL,
+               "end of the profile window (default: t_end)" },
+  [K_PINT] = { "profile_interval", T_DBL, 0, INF, 1, 1, "s", "0.01",
+               "sampling interval of the profiles (seed: 99 frames in 0.98 s)" },
+  [K_PCELL] = { "profile_cell", T_DBL, 0, INF, 1, 1, "m", "5e-3", "cell size of the profile grids" },
+  [K_PHEIGHT] = { "profile_height", T_DBL, 0, INF, 1, 1, "m", NULL,
+                  "top of the side-view grids (default: fill_height)" },
+  [K_WALLBAND] = { "wall_band", T_DBL, 0, INF, 1, 1, "m", "0.01",
+                   "side view near the walls: centres within this distance of a wall" },
+  [K_CENTREBAND] = { "centre_band", T_DBL, 0, INF, 1, 1, "m", "0.01",
+                     "side view at the centre line: centres in a band this wide around z = width/2" },
+  [K_SURFLO] = { "surface_y_min", T_DBL, -INF, INF, 1, 1, "m", "0.035",
+                 "top view near the surface: centres with y in [min, max) (fig. 9.9a)" },
+  [K_SURFHI] = { "surface_y_max", T_DBL, -INF, INF, 1, 1, "m", "0.045", "" },
+  [K_BOTLO] = { "bottom_y_min", T_DBL, -INF, INF, 1, 1, "m", "0.005",
+                "top view near the bottom: centres with y in [min, max) (fig. 9.9b)" },
+  [K_BOTHI] = { "bottom_y_max", T_DBL, -INF, INF, 1, 1, "m", "0.015", "" },
+  [K_FTIME] = { "forces_time", T_DBL, 0, INF, 0, 1, "s", NULL,
+                "force statistics over the steps ending at this time (default: t_end)" },
+  [K_FSTEPS] = { "forces_steps", T_INT, 1, 1e9, 0, 0, "", "10",
+                 "number of steps sampled for the force statistics (seed: 10)" },
+  [K_FMAX] = { "forces_max", T_DBL, 0, INF, 1, 1, "N", "0.25", "upper end of the force histogram" },
+  [K_FBINS] = { "forces_bins", T_INT, 1, 1e6, 0, 0, "", "45",
+                "bins of the force histogram (0.25 N / 45 = 5.6 mN, fig. 9.12)" },
+};
+
+typedef struct {
+  const char *path;                /* the chute card, NULL if none */
+  int set[K_COUNT];
+  long seq[K_COUNT];               /* order in which the keys were last set */
+  long nseq;
+  double v[K_COUNT];
+  char *s[K_COUNT];                /* words and resolved paths */
+  char where[K_COUNT][GC_CHUTE_PATH_MAX + 64]; /* "file:line:column" or "--set key" */
+} raw_card;
+
+static void raw_free(raw_card *r)
+{
+  for (size_t i = 0; i < K_COUNT; i++)
+    free(r->s[i]);
+}
+
+static void range_text(const ckey *k, char *buf, size_t n)
+{
+  if (k->type == T_INT)
+    snprintf(buf, n, "an integer in [%.0f, %.0f]", k->lo, k->hi);
+  else
+    snprintf(buf, n, "out of range %c%g, %g%c%s%s", k->lo_open ? '(' : '[', k->lo, k->hi,
+             k->hi_open ? ')' : ']', *k->unit ? " " : "", k->unit);
+}
+
+static int allowed_word(size_t idx, const char *v)
+{
+  if (idx == K_SHAPE)
+    return !strcmp(v, "ellipsoid4") || !strcmp(v, "sphere") || !strcmp(v, "cluster");
+  if (idx == K_BOTTOM)
+    return !strcmp(v, "beads") || !strcmp(v, "flat") || !strcmp(v, "none");
+  if (idx == K_MODEL) {
+    const gc_model *m = gc_model_lookup(v);
+    return m && (m->flags & GC_MODEL_NORMAL);
+  }
+  if (idx == K_TFD) {
+    const gc_model *m = gc_model_lookup(v);
+    return !strcmp(v, "none") || (m && (m->flags & GC_MODEL_TANGENTIAL));
+  }
+  return 1;
+}
+
+static const char *word_choices(size_t idx)
+{
+  switch (idx) {
+  case K_SHAPE: return "must be ellipsoid4, sphere or cluster";
+  case K_BOTTOM: return "must be beads, flat or none";
+  case K_MODEL: return "is not a normal model (see 'granucal models')";
+  case K_TFD: return "is not a tangential model or none (see 'granucal models')";
+  default: return "is not allowed";
+  }
+}
+
+/* Join a relative path to the directory of base ("" or NULL base: unchanged). */
+static char *resolve_path(const char *base, const char *p)
+{
+  size_t dl = 0;
+  if (p[0] != '/' && base) {
+    const char *slash = strrchr(base, '/');
+    if (slash)
+      dl = (size_t)(slash - base) + 1;
+  }
+  char *r = malloc(dl + strlen(p) + 1);
+  if (r) {
+    if (dl)
+      memcpy(r, base, dl);
+    strcpy(r + dl, p);
+  }
+  return r;
+}
+
+/* Set one key; where = "file:line:column" of the key, vwhere that of the value. */
+static int raw_set(raw_card *r, const char *base, const char *key, const char *value,
+                   const char *where, const char *vwhere, char *msg, size_t n)
+{
+  size_t i;
+  for (i = 0; i < K_COUNT; i++)
+    if (strcmp(keys[i].key, key) == 0)
+      break;
+  if (i == K_COUNT) {
+    snprintf(msg, n, "%s: unknown key '%s' (see 'granucal chute --help' for the keys)", where, key);
+    return GC_EFORMAT;
+  }
+  const ckey *k = &keys[i];
+  if (k->type == T_PATH || k->type == T_WORD) {
+    if (!*value) {
+      snprintf(msg, n, "%s: %s: empty value", vwhere, key);
+      return GC_EFORMAT;
+    }
+    if (k->type == T_WORD && !allowed_word(i, value)) {
+      snprintf(msg, n, "%s: %s = '%s' %s", vwhere, key, value, word_choices(i));
+      return GC_EINVAL;
+    }
+    char *s = k->type == T_PATH ? resolve_path(base, value) : strdup(value);
+    if (!s) {
+      snprintf(msg, n, "out of memory");
+      return GC_ENOMEM;
+    }
+    free(r->s[i]);
+    r->s[i] = s;
+  } else {
+    double v;
+    char rt[96];
+    range_text(k, rt, sizeof rt);
+    if (gc_parse_double(value, &v)) {
+      snprintf(msg, n, "%s: %s = '%s' is not a finite number", vwhere, key, value);
+      return GC_EFORMAT;
+    }
+    int bad = k->type == T_INT ? (v != floor(v) || v < k->lo || v > k->hi)
+                               : ((k->lo_open ? !(v > k->lo) : !(v >= k->lo)) ||
+                                  (k->hi_open ? !(v < k->hi) : !(v <= k->hi)));
+    if (bad) {
+      snprintf(msg, n, "%s: %s = %s %s%s", vwhere, key, value, k->type == T_INT ? "must be " : "",
+               rt);
+      return GC_EINVAL;
+    }
+    r->v[i] = v;
+  }
+  r->set[i] = 1;
+  r->seq[i] = ++r->nseq;
+  snprintf(r->where[i], sizeof r->where[i], "%s", where);
+  return GC_SUCCESS;
+}
+
+typedef struct {
+  raw_card *r;
+  const char *path;
+} raw_ctx;
+
+static int raw_line(void *vp, const char *key, const char *value, size_t line, size_t kcol,
+                    size_t vcol, char *msg, size_t n)
+{
+  raw_ctx *c = vp;
+  char where[GC_CHUTE_PATH_MAX + 64], vwhere[GC_CHUTE_PATH_MAX + 64];
+  snprintf(where, sizeof where, "%s:%zu:%zu", c->path, line, kcol);
+  snprintf(vwhere, sizeof vwhere, "%s:%zu:%zu", c->path, line, vcol);
+  return raw_set(c->r, c->path, key, value, where, vwhere, msg, n);
+}
+
+static int raw_read_file(raw_card *r, const char *path, char *msg, size_t n)
+{
+  raw_ctx c = { r, path };
+  return gc_kv_read(path, raw_line, &c, msg, n);
+}
+
+void gc_chute_print_keys(FILE *f)
+{
+  for (size_t i = 0; i < K_COUNT; i++) {
+    const ckey *k = &keys[i];
+    char unit[24] = "";
+    if (*k->unit)
+      snprintf(unit, sizeof unit, "[%s] ", k->unit);
+    fprintf(f, "  %-20s %s%s", k->key, unit, *k->what ? k->what : "(see above)");
+    if (k->dflt)
+      fprintf(f, " (default %s)", k->dflt);
+    fputc('\n', f);
+  }
+}
+
+/* ================================================================ building the run */
+
+static double val(const raw_card *r, size_t i)
+{
+  return r->set[i] ? r->v[i] : (keys[i].dflt ? strtod(keys[i].dflt, NULL) : NAN);
+}
+
+static const char *word(const raw_card *r, size_t i)
+{
+  return r->s[i] ? r->s[i] : keys[i].dflt;
+}
+
+static int need(const raw_card *r, size_t i, const char *why, char *msg, size_t n)
+{
+  if (r->set[i])
+    return GC_SUCCESS;
+  snprintf(msg, n, "%s%skey '%s' is required%s%s", r->path ? r->path : "", r->path ? ": " : "",
+           keys[i].key, why ? " " : "", why ? why : "");
+  return GC_EINVAL;
+}
+
+/* P_Y of a parameter file -> sY for the file's own geometry (eq. 6.19 inverted):
+ * p_y = (6 E*^2 P_Y / (pi^3 R*^2))^(1/3), sY = p_y / A_Y(nu). */
+static int py_to_sy(gc_params *p, const char *file, char *msg, size_t n)
+{
+  gc_params q = *p;
+  q.P_Y = 0;
+  gc_pair pair;
+  char sub[256];
+  if (!(q.R1 > 0)) {
+    snprintf(msg, n, "%s: P_Y is given without the radius R of its geometry: give R (or sY)",
+             file);
+    return GC_EINVAL;
+  }
+  if (gc_pair_setup(&pair, &q, sub, sizeof sub)) {
+    snprintf(msg, n, "%s: %s", file, sub);
+    return GC_EINVAL;
+  }
+  double AY;
+  if (gc_yield_coefficient(q.nu1, &AY) || !(AY > 0)) {
+    snprintf(msg, n, "%s: nu1 = %g: no yield coefficient A_Y(nu)", file, q.nu1);
+    return GC_EINVAL;
+  }
+  double py = cbrt(6.0 * pair.E_star * pair.E_star * p->P_Y /
+                   (M_PI * M_PI * M_PI * pair.R_star * pair.R_star));
+  p->sY1 = py / AY;
+  p->P_Y = 0;
+  return GC_SUCCESS;
+}
+
+/* Contact duration of a pair for the time step (as drop_sim: linear spring for lsd / wb). */
+static double pair_time(const gc_model *nfd, const gc_params *p, double mass, double v)
+{
+  int linear = !strcmp(nfd->name, "lsd") || !strcmp(nfd->name, "wb");
+  if (linear)
+    return p->k_n > 0 ? M_PI * sqrt(mass / p->k_n) : NAN;
+  gc_pair pair;
+  char sub[256];
+  if (gc_pair_setup(&pair, p, sub, sizeof sub) || !(pair.E_star > 0))
+    return NAN;
+  return gc_hertz_contact_time(&pair, mass, v);
+}
+
+static int load_material(const raw_card *r, size_t i, gc_params *m, gc_card_extra *mx,
+                         char *msg, size_t n)
+{
+  gc_params_default(m);
+  gc_card_extra_default(mx);
+  int st = gc_card_read(r->s[i], m, mx, msg, n);
+  if (st)
+    return st;
+  if (!(m->E1 >= 0)) {
+    snprintf(msg, n, "%s: E = %g out of range [0, inf) Pa (the %s material's modulus; 0: rigid)",
+             r->s[i], m->E1, keys[i].key);
+    return GC_EINVAL;
+  }
+  if (m->E1 > 0 && !(m->nu1 > -1 && m->nu1 < 0.5)) {
+    snprintf(msg, n, "%s: nu = %g out of range (-1, 0.5)", r->s[i], m->nu1);
+    return GC_EINVAL;
+  }
+  return GC_SUCCESS;
+}
+
+static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
+{
+  int st;
+  gc_chute_cfg *cfg = &run->sim;
+  memset(run, 0, sizeof *run);
+  if ((st = need(r, K_PARAMS, NULL, msg, n)) || (st = need(r, K_NP, NULL, msg, n)) ||
+      (st = need(r, K_LENGTH, NULL, msg, n)) || (st = need(r, K_WIDTH, NULL, msg, n)) ||
+      (st = need(r, K_FILL, NULL, msg, n)) || (st = need(r, K_ANGLE, NULL, msg, n)) ||
+      (st = need(r, K_TEND, NULL, msg, n)))
+    return st;
+
+  /* ---- particle parameter file */
+  snprintf(run->params_path, sizeof run->params_path, "%s", r->s[K_PARAMS]);
+  gc_params *pp = &run->particle;
+  gc_card_extra *px = &run->particle_x;
+  gc_params_default(pp);
+  gc_card_extra_default(px);
+  if ((st = gc_card_read(run->params_path, pp, px, msg, n)))
+    return st;
+  run->PY_file = pp->P_Y;
+  if (pp->P_Y > 0) {
+    if (!(pp->sY1 > 0)) {
+      if ((st = py_to_sy(pp, run->params_path, msg, n)))
+        return st;
+      run->sY_derived = 1;
+    } else {
+      pp->P_Y = 0; /* sY given too: the simulator derives P_Y per pair from sY */
+    }
+  }
+
+  /* ---- shape */
+  const char *shape = word(r, K_SHAPE);
+  char sub[512];
+  if (!strcmp(shape, "ellipsoid4")) {
+    run->shape_kind = GC_SHAPE_KIND_ELLIPSOID4;
+    if ((st = need(r, K_PL, "with shape = ellipsoid4", msg, n)) ||
+        (st = need(r, K_PW, "with shape = ellipsoid4", msg, n)) ||
+        (st = need(r, K_PH, "with shape = ellipsoid4", msg, n)))
+      return st;
+    double L = r->v[K_PL], W = r->v[K_PW], H = r->v[K_PH];
+    double m = r->set[K_PMASS] ? r->v[K_PMASS]
+               : px->mass > 0  ? px->mass
+                               : px->rho * M_PI / 6.0 * L * W * H;
+    if (!(m > 0)) {
+      snprintf(msg, n, "the particle mass is unknown: give particle_mass, or m or rho in %s",
+               run->params_path);
+      return GC_EINVAL;
+    }
+    if (gc_shape_ellipsoid4(L, W, H, m, &cfg->shape, sub, sizeof sub)) {
+      snprintf(msg, n, "%s: %s", r->where[K_PL], sub);
+      return GC_EINVAL;
+    }
+  } else if (!strcmp(shape, "sphere")) {
+    run->shape_kind = GC_SHAPE_KIND_SPHERE;
+    double R = r->set[K_PR] ? r->v[K_PR] : pp->R1;
+    if (!(R > 0)) {
+      snprintf(msg, n, "the sphere radius is unknown: give particle_R, or R in %s",
+               run->params_path);
+      return GC_EINVAL;
+    }
+    double m = r->set[K_PMASS] ? r->v[K_PMASS]
+               : px->mass > 0  ? px->mass
+                               : px->rho * 4.0 / 3.0 * M_PI * R * R * R;
+    if (!(m > 0)) {
+      snprintf(msg, n, "the particle mass is unknown: give particle_mass, or m or rho in %s",
+               run->params_path);
+      return GC_EINVAL;
+    }
+    if (gc_shape_sphere(R, m, &cfg->shape, sub, sizeof sub)) {
+      snprintf(msg, n, "%s", sub);
+      return GC_EINVAL;
+    }
+  } else {
+    run->shape_kind = GC_SHAPE_KIND_CLUSTER;
+    if ((st = need(r, K_CLUSTER, "with shape = cluster", msg, n)))
+      return st;
+    double rho = r->set[K_PDENS] ? r->v[K_PDENS] : px->rho;
+    if (!(rho > 0)) {
+      snprintf(msg, n, "the particle density is unknown: give particle_density, or rho in %s",
+               run->params_path);
+      return GC_EINVAL;
+    }
+    if ((st = gc_shape_read(r->s[K_CLUSTER], rho, &cfg->shape, msg, n)))
+      return st;
+  }
+  double rmin = INFINITY;
+  for (size_t i = 0; i < cfg->shape.nsph; i++)
+    rmin = fmin(rmin, cfg->shape.radius[i]);
+  const double mass = cfg->shape.mass;
+
+  /* ---- domain */
+  cfg->n_particles = (size_t)r->v[K_NP];
+  cfg->length = r->v[K_LENGTH];
+  cfg->width = r->v[K_WIDTH];
+  cfg->fill_height = r->v[K_FILL];
+  cfg->angle = r->v[K_ANGLE] * M_PI / 180.0;
+  cfg->gravity = val(r, K_GRAV);
+  const char *bottom = word(r, K_BOTTOM);
+  cfg->bottom = !strcmp(bottom, "beads") ? GC_BOTTOM_BEADS
+                : !strcmp(bottom, "flat") ? GC_BOTTOM_FLAT
+                                          : GC_BOTTOM_NONE;
+  cfg->bead_radius = val(r, K_BEADR);
+  cfg->bead_spacing = r->set[K_BEADS] ? r->v[K_BEADS] : 2.0 * cfg->bead_radius;
+  if (cfg->bottom == GC_BOTTOM_BEADS && cfg->bead_spacing < 2.0 * cfg->bead_radius) {
+    snprintf(msg, n, "%s: bead_spacing = %g out of range [2 bead_radius = %g, inf) m",
+             r->where[K_BEADS], cfg->bead_spacing, 2.0 * cfg->bead_radius);
+    return GC_EINVAL;
+  }
+  cfg->side_walls = (int)val(r, K_SIDEW);
+
+  /* ---- laws */
+  const char *nfd_name = r->s[K_MODEL] ? r->s[K_MODEL] : px->nfd[0] ? px->nfd : "ep";
+  const char *tfd_name = r->s[K_TFD] ? r->s[K_TFD] : px->tfd[0] ? px->tfd : NULL;
+  cfg->nfd = gc_model_lookup(nfd_name);
+  if (!cfg->nfd || !(cfg->nfd->flags & GC_MODEL_NORMAL)) {
+    snprintf(msg, n, "%s: model '%s' is not a normal model (see 'granucal models')",
+             run->params_path, nfd_name);
+    return GC_EINVAL;
+  }
+  if (tfd_name && strcmp(tfd_name, "none") != 0) {
+    cfg->tfd = gc_model_lookup(tfd_name);
+    if (!cfg->tfd || !(cfg->tfd->flags & GC_MODEL_TANGENTIAL)) {
+      snprintf(msg, n, "%s: tfd '%s' is not a tangential model (see 'granucal models')",
+               run->params_path, tfd_name);
+      return GC_EINVAL;
+    }
+  } else if (!tfd_name && (cfg->nfd->flags & GC_MODEL_TANGENTIAL)) {
+    cfg->tfd = cfg->nfd;
+  } else {
+    cfg->tfd = NULL;
+  }
+  /* particle-particle: both bodies of the particle material */
+  cfg->pp = *pp;
+  cfg->pp.R1 = cfg->pp.R2 = 0;
+  cfg->pp.E2 = pp->E1;
+  cfg->pp.nu2 = pp->nu1;
+  cfg->pp.sY2 = pp->sY1;
+  cfg->pp.P_Y = 0;
+  if (r->set[K_MUPP])
+    cfg->pp.mu = r->v[K_MUPP];
+  if (!(pp->m_eff > 0))
+    cfg->pp.m_eff = mass / 2;
+  /* particle-wall and particle-bottom: body 2 of the card's material, which does not yield
+   * unless the card gives sY */
+  gc_params mat;
+  gc_card_extra matx;
+  const struct { size_t file, mu; gc_params *dst; int used; const char *why; } pairs[2] = {
+    { K_WALL, K_MUWALL, &cfg->pw, cfg->side_walls, "with side_walls = 1" },
+    { K_BEAD, K_MUBEAD, &cfg->pb, cfg->bottom != GC_BOTTOM_NONE, "with bottom = beads or flat" },
+  };
+  for (size_t i = 0; i < 2; i++) {
+    gc_params *d = pairs[i].dst;
+    *d = cfg->pp;
+    d->m_eff = pp->m_eff > 0 ? pp->m_eff : mass;
+    if (!pairs[i].used)
+      continue;
+    if ((st = need(r, pairs[i].file, pairs[i].why, msg, n)))
+      return st;
+    snprintf(i ? run->bead_path : run->wall_path, GC_CHUTE_PATH_MAX, "%s", r->s[pairs[i].file]);
+    if ((st = load_material(r, pairs[i].file, &mat, &matx, msg, n)))
+      return st;
+    d->E2 = mat.E1;
+    d->nu2 = mat.nu1;
+    d->sY2 = mat.sY1;
+    d->mu = r->set[pairs[i].mu] ? r->v[pairs[i].mu] : mat.mu;
+  }
+
+  /* ---- time step */
+  run->t_end = r->v[K_TEND];
+  run->v_ref = r->set[K_VREF]                  ? r->v[K_VREF]
+               : cfg->gravity > 0 ? sqrt(2.0 * cfg->gravity * cfg->fill_height)
+                                              : 1.0;
+  {
+    gc_params q = cfg->pp;
+    q.R1 = q.R2 = rmin;
+    double t = pair_time(cfg->nfd, &q, mass / 2, run->v_ref);
+    if (cfg->side_walls) {
+      q = cfg->pw;
+      q.R1 = rmin;
+      q.R2 = 0;
+      t = fmin(t, pair_time(cfg->nfd, &q, mass, run->v_ref));
+    }
+    if (cfg->bottom != GC_BOTTOM_NONE) {
+      q = cfg->pb;
+      q.R1 = rmin;
+      q.R2 = cfg->bottom == GC_BOTTOM_BEADS ? cfg->bead_radius : 0;
+      t = fmin(t, pair_time(cfg->nfd, &q, mass, run->v_ref));
+    }
+    run->t_contact = t;
+  }
+  /* dt or ntcol: the one set last (a --set dt=... overrides the file's ntcol) */
+  if (r->set[K_DT] && (!r->set[K_NTCOL] || r->seq[K_DT] > r->seq[K_NTCOL])) {
+    cfg->dt = r->v[K_DT];
+    run->ntcol = 0;
+  } else {
+    run->ntcol = (int)val(r, K_NTCOL);
+    if (!(run->t_contact > 0) || !isfinite(run->t_contact)) {
+      int linear = !strcmp(cfg->nfd->name, "lsd") || !strcmp(cfg->nfd->name, "wb");
+      snprintf(msg, n, "ntcol: no contact duration: model %s needs %s in %s; or give dt",
+               cfg->nfd->name, linear ? "k_n > 0" : "E > 0", run->params_path);
+      return GC_EINVAL;
+    }
+    cfg->dt = run->t_contact / run->ntcol;
+  }
+  double ns = run->t_end / cfg->dt;
+  if (ns > 1e15) {
+    snprintf(msg, n, "%s: t_end / dt = %g steps is too many", r->where[K_TEND], ns);
+    return GC_EINVAL;
+  }
+  run->n_steps = (long)llround(ns);
+  if (run->n_steps < 1)
+    run->n_steps = 1;
+  cfg->skin = r->set[K_SKIN] ? r->v[K_SKIN] : 0.2 * rmin;
+  cfg->seed = (unsigned long)val(r, K_SEED);
+  cfg->threads = (int)val(r, K_THREADS);
+
+  /* ---- outputs */
+  run->series_interval = val(r, K_SERIES);
+  run->vtk_interval = val(r, K_VTK);
+  run->checkpoint_interval = val(r, K_CKPT);
+  run->profile_start = r->set[K_PSTART] ? r->v[K_PSTART] : 0.86 * run->t_end;
+  run->profile_end = r->set[K_PEND] ? r->v[K_PEND] : run->t_end;
+  /* (a window after t_end, e.g. with a shorter --t-end, is empty: the profiles have no rows) */
+  if (r->set[K_PEND] && run->profile_end < run->profile_start) {
+    snprintf(msg, n, "%s: profile_end = %g s out of range [profile_start = %g s, inf)",
+             r->where[K_PEND], run->profile_end,
+             run->profile_start);
+    return GC_EINVAL;
+  }
+  run->profile_interval = val(r, K_PINT);
+  run->profile_cell = val(r, K_PCELL);
+  run->profile_height = r->set[K_PHEIGHT] ? r->v[K_PHEIGHT] : cfg->fill_height;
+  run->wall_band = val(r, K_WALLBAND);
+  run->centre_band = val(r, K_CENTREBAND);
+  run->surface_lo = val(r, K_SURFLO);
+  run->surface_hi = val(r, K_SURFHI);
+  run->bottom_lo = val(r, K_BOTLO);
+  run->bottom_hi = val(r, K_BOTHI);
+  if (!(run->surface_hi > run->surface_lo)) {
+    snprintf(msg, n, "surface_y_max = %g m out of range (surface_y_min = %g m, inf)",
+             run->surface_hi, run->surface_lo);
+    return GC_EINVAL;
+  }
+  if (!(run->bottom_hi > run->bottom_lo)) {
+    snprintf(msg, n, "bottom_y_max = %g m out of range (bottom_y_min = %g m, inf)",
+             run->bottom_hi, run->bottom_lo);
+    return GC_EINVAL;
+  }
+  run->forces_time = r->set[K_FTIME] ? r->v[K_FTIME] : run->t_end;
+  run->forces_steps = (long)val(r, K_FSTEPS);
+  run->forces_max = val(r, K_FMAX);
+  run->forces_bins = (long)val(r, K_FBINS);
+  return GC_SUCCESS;
+}
+
+int gc_chute_run_load(const char *path, char *const *sets, size_t nsets, gc_chute_run *run,
+                      char *msg, size_t msglen)
+{
+  raw_card *r = calloc(1, sizeof *r);
+  if (!r) {
+    snprintf(msg, msglen, "out of memory");
+    return GC_ENOMEM;
+  }
+  r->path = path;
+  int st = path ? raw_read_file(r, path, msg, msglen) : GC_SUCCESS;
+  for (size_t i = 0; !st && i < nsets; i++) {
+    const char *eq = strchr(sets[i], '=');
+    if (!eq || eq == sets[i]) {
+      snprintf(msg, msglen, "--set '%s': expected KEY=VALUE", sets[i]);
+      st = GC_EFORMAT;
+      break;
+    }
+    char key[64], where[96];
+    size_t kl = (size_t)(eq - sets[i]);
+    if (kl >= sizeof key)
+      kl = sizeof key - 1;
+    memcpy(key, sets[i], kl);
+    key[kl] = 0;
+    snprintf(where, sizeof where, "--set %s", key);
+    st = raw_set(r, NULL, key, eq + 1, where, where, msg, msglen);
+  }
+  if (!st)
+    st = build(r, run, msg, msglen);
+  raw_free(r);
+  free(r);
+  return st;
+}
+
+void gc_chute_run_describe(const gc_chute_run *run, FILE *f)
+{
+  const gc_chute_cfg *c = &run->sim;
+  fprintf(f, "particles: %zu x %zu sphere(s), m = %.6g kg; models %s/%s\n", c->n_particles,
+          c->shape.nsph, c->shape.mass, c->nfd->name, c->tfd ? c->tfd->name : "none");
+  if (run->sY_derived)
+    fprintf(f, "%s: P_Y = %.6g N converted to sY = %.6g Pa for the file's geometry (eq. 6.19); "
+               "P_Y is derived per pair\n", run->params_path, run->PY_file, run->particle.sY1);
+  else if (run->PY_file > 0)
+    fprintf(f, "%s: P_Y = %.6g N ignored: sY = %.6g Pa is given; P_Y is derived per pair\n",
+            run->params_path, run->PY_file, run->particle.sY1);
+  if (run->ntcol)
+    fprintf(f, "dt = %.6g s: Hertz contact duration %.6g s at v_ref = %.4g m/s / ntcol = %d\n",
+            c->dt, run->t_contact, run->v_ref, run->ntcol);
+  else
+    fprintf(f, "dt = %.6g s (Hertz contact duration %.6g s at v_ref = %.4g m/s)\n", c->dt,
+            run->t_contact, run->v_ref);
+  fprintf(f, "t_end = %.6g s: %ld steps\n", run->t_end, run->n_steps);
+}
+
+/* ================================================================ outputs */
+
+/* A velocity profile: cells of a 2-D grid (x-y or x-z) with counts and velocity sums. */
+typedef struct {
+  const char *file, *what;
+  int top;                /* 0: grid x-y (side view), 1: grid x-z (top view) */
+  double zlo, zhi;        /* side views: centres with z in [zlo, zhi) (or the mirror band) */
+  int both_walls;         /* side view near the walls: also z in [width - zhi, width - zlo) */
+  double ylo, yhi;        /* top views: centres with y in [ylo, yhi) */
+  gsl_histogram2d *n, *v[3];
+} profile;
+
+enum { NPROF = 5 };
+
+struct gc_chute_out {
+  gc_chute_run run;
+  char *dir;
+  gc_outfile series;
+  int series_open;
+  long k_series, k_vtk, k_ckpt, k_prof;
+  long prof_first, prof_last; /* step range of the profile window */
+  long force_first, force_last;
+  long frames;                /* profile samples taken */
+  long vtk_frame;
+  profile prof[NPROF];
+  gsl_histogram *hist;
+  double *P;                  /* force buffer */
+  size_t Pcap;
+  size_t n_forces, n_over, n_le005, n_le01, force_steps_done;
+  double P_over_max;
+  long last_series_step;
+};
+
+static long steps_of(double interval, double dt)
+{
+  if (!(interval > 0))
+    return 0;
+  long k = (long)llround(interval / dt);
+  return k < 1 ? 1 : k;
+}
+
+static char *join(const char *dir, const char *name)
+{
+  size_t l = strlen(dir) + strlen(name) + 2;
+  char *p = malloc(l);
+  if (p)
+    snprintf(p, l, "%s/%s", dir, name);
+  return p;
+}
+
+static void out_free(gc_chute_out *o)
+{
+  for (int i = 0; i < NPROF; i++) {
+    if (o->prof[i].n)
+      gsl_histogram2d_free(o->prof[i].n);
+    for (int d = 0; d < 3; d++)
+      if (o->prof[i].v[d])
+        gsl_histogram2d_free(o->prof[i].v[d]);
+  }
+  if (o->hist)
+    gsl_histogram_free(o->hist);
+  free(o->P);
+  free(o->dir);
+  free(o);
+}
+
+static int series_row(gc_chute_out *o, const gc_chute *c)
+{
+  gc_chute_stats st;
+  gc_chute_stats_get(c, &st);
+  fprintf(o->series.f, "%.10g,%.10g,%.10g,%.10g,%.10g,%zu,%zu,%.10g\n", st.t, st.v_mean[0],
+          st.v_mean[1], st.v_mean[2], st.kinetic, st.n_contacts, st.n_contacts_pp, st.P_max);
+  o->last_series_step = c->step;
+  return ferror(o->series.f) ? GC_EIO : GC_SUCCESS;
+}
+
+int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chute *c,
+                      const char *dir, char *msg, size_t n)
+{
+  *out = NULL;
+  gc_chute_out *o = calloc(1, sizeof *o);
+  if (!o || !(o->dir = strdup(dir))) {
+    free(o);
+    snprintf(msg, n, "out of memory");
+    return GC_ENOMEM;
+  }
+  o->run = *run;
+  const gc_chute_cfg *cfg = &run->sim;
+  double dt = cfg->dt;
+  o->k_series = steps_of(run->series_interval, dt);
+  o->k_vtk = steps_of(run->vtk_interval, dt);
+  o->k_ckpt = steps_of(run->checkpoint_interval, dt);
+  o->k_prof = steps_of(run->profile_interval, dt);
+  o->prof_first = (long)ceil(run->profile_start / dt - 1e-6);
+  o->prof_last = (long)floor(run->profile_end / dt + 1e-6);
+  o->force_last = (long)llround(run->forces_time / dt);
+  if (o->force_last > run->n_steps)
+    o->force_last = run->n_steps;
+  o->force_first = o->force_last - run->forces_steps + 1;
+  if (o->force_first < 0)
+    o->force_first = 0;
+  o->last_series_step = -1;
+
+  /* profiles (fig. 9.6-9.9) */
+  double L = cfg->length, W = cfg->width, H = run->profile_height, cell = run->profile_cell;
+  double ybot = cfg->bottom == GC_BOTTOM_NONE ? 0.0 : -cfg->bead_radius;
+  size_t nx = (size_t)ceil(L / cell - 1e-9), ny = (size_t)ceil((H - ybot) / cell - 1e-9),
+         nz = (size_t)ceil(W / cell - 1e-9);
+  if (nx < 1) nx = 1;
+  if (ny < 1) ny = 1;
+  if (nz < 1) nz = 1;
+  if (nx * ny > 100000000 || nx * nz > 100000000) {
+    snprintf(msg, n, "profile_cell = %g m: too many profile cells", cell);
+    free(o->dir);
+    free(o);
+    return GC_EINVAL;
+  }
+  double cb = run->centre_band;
+  profile defs[NPROF] = {
+    { "profile-side-wall.csv", "side view near the walls", 0, 0.0, run->wall_band, 1, 0, 0, NULL, { NULL } },
+    { "profile-side-all.csv", "side view of all particles", 0, -INFINITY, INFINITY, 0, 0, 0, NULL, { NULL } },
+    { "profile-side-centre.csv", "side view at the centre line", 0, W / 2 - cb / 2, W / 2 + cb / 2, 0, 0, 0, NULL, { NULL } },
+    { "profile-top-surface.csv", "top view near the surface", 1, 0, 0, 0, run->surface_lo, run->surface_hi, NULL, { NULL } },
+    { "profile-top-bottom.csv", "top view near the bottom", 1, 0, 0, 0, run->bottom_lo, run->bottom_hi, NULL, { NULL } },
+  };
+  for (int i = 0; i < NPROF; i++) {
+    o->prof[i] = defs[i];
+    size_t n2 = defs[i].top ? nz : ny;
+    double lo2 = defs[i].top ? 0.0 : ybot, hi2 = defs[i].top ? W : ybot + (double)ny * cell;
+    profile *p = &o->prof[i];
+    p->n = gsl_histogram2d_alloc(nx, n2);
+    for (int d = 0; d < 3; d++)
+      p->v[d] = p->n ? gsl_histogram2d_alloc(nx, n2) : NULL;
+    if (!p->n || !p->v[0] || !p->v[1] || !p->v[2]) {
+      out_free(o);
+      snprintf(msg, n, "out of memory");
+      return GC_ENOMEM;
+    }
+    gsl_histogram2d_set_ranges_uniform(p->n, 0.0, L, lo2, hi2);
+    for (int d = 0; d < 3; d++)
+      gsl_histogram2d_set_ranges_uniform(p->v[d], 0.0, L, lo2, hi2);
+  }
+  /* force histogram (fig. 9.11-9.14) */
+  o->hist = gsl_histogram_alloc((size_t)run->forces_bins);
+  if (!o->hist) {
+    out_free(o);
+    snprintf(msg, n, "out of memory");
+    return GC_ENOMEM;
+  }
+  gsl_histogram_set_ranges_uniform(o->hist, 0.0, run->forces_max);
+
+  char *p = join(dir, "series.csv");
+  if (!p) {
+    out_free(o);
+    snprintf(msg, n, "out of memory");
+    return GC_ENOMEM;
+  }
+  int st = gc_outfile_open(&o->series, p, msg, n);
+  free(p);
+  if (st) {
+    out_free(o);
+    return st;
+  }
+  o->series_open = 1;
+  fprintf(o->series.f, "t [s],vx [m/s],vy [m/s],vz [m/s],E_kin [J],contacts,contacts_pp,"
+                       "P_max [N]\n");
+  if (cfg->bottom == GC_BOTTOM_BEADS && o->k_vtk) {
+    char *bp = join(dir, "bottom.vtk");
+    st = bp ? gc_chute_write_vtk(c, 1, bp, msg, n) : GC_ENOMEM;
+    free(bp);
+    if (st) {
+      gc_chute_out_abort(o);
+      return st;
+    }
+  }
+  o->vtk_frame = o->k_vtk ? c->step / o->k_vtk : 0;
+  *out = o;
+  return GC_SUCCESS;
+}
+
+static void profile_sample(gc_chute_out *o, const gc_chute *c)
+{
+  const gc_chute_cfg *cfg = &o->run.sim;
+  for (size_t k = 0; k < c->np; k++) {
+    const double *x = c->x + 3 * k, *v = c->v + 3 * k;
+    for (int i = 0; i < NPROF; i++) {
+      profile *p = &o->prof[i];
+      int in;
+      if (p->top)
+        in = x[1] >= p->ylo && x[1] < p->yhi;
+      else
+        in = (x[2] >= p->zlo && x[2] < p->zhi) ||
+             (p->both_walls && x[2] > cfg->width - p->zhi && x[2] <= cfg->width - p->zlo);
+      if (!in)
+        continue;
+      double a = x[0], b = p->top ? x[2] : x[1];
+      if (!(a >= p->n->xrange[0] && a < p->n->xrange[p->n->nx] && b >= p->n->yrange[0] &&
+            b < p->n->yrange[p->n->ny]))
+        continue; /* outside the grid (gsl_histogram2d_find would call the error handler) */
+      gsl_histogram2d_accumulate(p->n, a, b, 1.0);
+      for (int d = 0; d < 3; d++)
+        gsl_histogram2d_accumulate(p->v[d], a, b, v[d]);
+    }
+  }
+  o->frames++;
+}
+
+static int force_sample(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
+{
+  size_t m = gc_chute_contact_forces(c, o->P, o->Pcap);
+  if (m > o->Pcap) {
+    size_t cap = m + m / 2 + 16;
+    double *P = realloc(o->P, cap * sizeof *P);
+    if (!P) {
+      snprintf(msg, n, "out of memory");
+      return GC_ENOMEM;
+    }
+    o->P = P;
+    o->Pcap = cap;
+    m = gc_chute_contact_forces(c, o->P, o->Pcap);
+  }
+  for (size_t i = 0; i < m; i++) {
+    double P = o->P[i];
+    if (P < o->run.forces_max)
+      gsl_histogram_increment(o->hist, P);
+    else {
+      o->n_over++;
+      o->P_over_max = fmax(o->P_over_max, P);
+    }
+    o->n_le005 += P <= 0.05;
+    o->n_le01 += P <= 0.1;
+  }
+  o->n_forces += m;
+  o->force_steps_done++;
+  return GC_SUCCESS;
+}
+
+int gc_chute_out_record(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
+{
+  long s = c->step;
+  int st = GC_SUCCESS;
+  if (o->k_series && s % o->k_series == 0 && s != o->last_series_step && (st = series_row(o, c))) {
+    snprintf(msg, n, "%s/series.csv: write error", o->dir);
+    return st;
+  }
+  if (s >= o->prof_first && s <= o->prof_last && (s - o->prof_first) % o->k_prof == 0)
+    profile_sample(o, c);
+  if (s >= o->force_first && s <= o->force_last && (st = force_sample(o, c, msg, n)))
+    return st;
+  if (o->k_vtk && s % o->k_vtk == 0) {
+    char name[64];
+    snprintf(name, sizeof name, "particles_%06ld.vtk", s / o->k_vtk);
+    char *p = join(o->dir, name);
+    st = p ? gc_chute_write_vtk(c, 0, p, msg, n) : GC_ENOMEM;
+    free(p);
+    if (st)
+      return st;
+  }
+  if (o->k_ckpt && s % o->k_ckpt == 0 && s > 0) {
+    char *p = join(o->dir, "checkpoint.bin");
+    st = p ? gc_chute_checkpoint_write(c, p, msg, n) : GC_ENOMEM;
+    free(p);
+    if (st)
+      return st;
+  }
+  return GC_SUCCESS;
+}
+
+static int write_profile(const gc_chute_out *o, const profile *p, char *msg, size_t n)
+{
+  char *path = join(o->dir, p->file);
+  if (!path) {
+    snprintf(msg, n, "out of memory");
+    return GC_ENOMEM;
+  }
+  gc_outfile f;
+  int st = gc_outfile_open(&f, path, msg, n);
+  free(path);
+  if (st)
+    return st;
+  const gc_chute_run *r = &o->run;
+  fprintf(f.f, "# %s", p->what);
+  if (p->top)
+    fprintf(f.f, ": centres with y in [%g, %g) m", p->ylo, p->yhi);
+  else if (p->both_walls)
+    fprintf(f.f, ": centres within %g m of a side wall", p->zhi);
+  else if (isfinite(p->zlo))
+    fprintf(f.f, ": centres with z in [%g, %g) m", p->zlo, p->zhi);
+  fprintf(f.f, "\n# averaged over %ld frames, t in [%g, %g] s; cells of %g m; n = samples in the "
+               "cell (particle-frames)\n",
+          o->frames, r->profile_start, r->profile_end, r->profile_cell);
+  fprintf(f.f, "x [m],%s [m],vx [m/s],vy [m/s],vz [m/s],speed [m/s],n\n", p->top ? "z" : "y");
+  size_t nx = gsl_histogram2d_nx(p->n), ny = gsl_histogram2d_ny(p->n);
+  for (size_t i = 0; i < nx; i++)
+    for (size_t j = 0; j < ny; j++) {
+      double cnt = gsl_histogram2d_get(p->n, i, j);
+      if (!(cnt > 0))
+        continue;
+      double xl, xh, yl, yh, v[3];
+      gsl_histogram2d_get_xrange(p->n, i, &xl, &xh);
+      gsl_histogram2d_get_yrange(p->n, j, &yl, &yh);
+      for (int d = 0; d < 3; d++)
+        v[d] = gsl_histogram2d_get(p->v[d], i, j) / cnt;
+      fprintf(f.f, "%.6g,%.6g,%.8g,%.8g,%.8g,%.8g,%.0f\n", (xl + xh) / 2, (yl + yh) / 2, v[0], v[1],
+              v[2], sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]), cnt);
+    }
+  return gc_outfile_commit(&f, msg, n);
+}
+
+static int write_forces(const gc_chute_out *o, char *msg, size_t n)
+{
+  char *path = join(o->dir, "forces.csv");
+  if (!path) {
+    snprintf(msg, n, "out of memory");
+    return GC_ENOMEM;
+  }
+  gc_outfile f;
+  int st = gc_outfile_open(&f, path, msg, n);
+  free(path);
+  if (st)
+    return st;
+  const double dt = o->run.sim.dt;
+  double steps = o->force_steps_done > 0 ? (double)o->force_steps_done : 1.0;
+  fprintf(f.f, "# normal contact forces over %zu steps, t in [%.6g, %.6g] s: %zu samples, mean "
+               "%.6g contacts per step\n",
+          o->force_steps_done, (double)o->force_first * dt, (double)o->force_last * dt,
+          o->n_forces, (double)o->n_forces / steps);
+  if (o->n_forces)
+    fprintf(f.f, "# fraction <= 0.05 N: %.6f; <= 0.1 N: %.6f; above %g N: %zu (largest %.6g N)\n",
+            (double)o->n_le005 / (double)o->n_forces, (double)o->n_le01 / (double)o->n_forces,
+            o->run.forces_max, o->n_over, o->P_over_max);
+  fprintf(f.f, "P_lo [N],P_hi [N],count,per_step,fraction,cumulative\n");
+  /* cumulative distribution: running sum over the bins; the forces above the range count in
+   * the fractions */
+  size_t nb = gsl_histogram_bins(o->hist);
+  double total = (double)o->n_forces;
+  double cum = 0;
+  for (size_t i = 0; i < nb; i++) {
+    double lo, hi, cnt = gsl_histogram_get(o->hist, i);
+    gsl_histogram_get_range(o->hist, i, &lo, &hi);
+    cum += cnt;
+    fprintf(f.f, "%.8g,%.8g,%.0f,%.8g,%.8g,%.8g\n", lo, hi, cnt, cnt / steps,
+            total > 0 ? cnt / total : 0.0, total > 0 ? cum / total : 0.0);
+  }
+  if (o->n_over)
+    fprintf(f.f, "%.8g,%.8g,%zu,%.8g,%.8g,%.8g\n", o->run.forces_max, o->P_over_max, o->n_over,
+            (double)o->n_over / steps, (double)o->n_over / total, 1.0);
+  return gc_outfile_commit(&f, msg, n);
+}
+
+void gc_chute_out_force_summary(const gc_chute_out *o, size_t *n, double *f005, double *f01,
+                                double *mean_contacts)
+{
+  *n = o->n_forces;
+  *f005 = o->n_forces ? (double)o->n_le005 / (double)o->n_forces : 0.0;
+  *f01 = o->n_forces ? (double)o->n_le01 / (double)o->n_forces : 0.0;
+  *mean_contacts = o->force_steps_done ? (double)o->n_forces / (double)o->force_steps_done : 0.0;
+}
+
+int gc_chute_out_finish(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
+{
+  int st = GC_SUCCESS;
+  if (c->step != o->last_series_step && (st = series_row(o, c)))
+    snprintf(msg, n, "%s/series.csv: write error", o->dir);
+  for (int i = 0; !st && i < NPROF; i++)
+    st = write_profile(o, &o->prof[i], msg, n);
+  if (!st)
+    st = write_forces(o, msg, n);
+  if (!st && o->k_vtk && c->step % o->k_vtk != 0) { /* a last snapshot of the final state */
+    char name[64];
+    snprintf(name, sizeof name, "particles_%06ld.vtk", c->step / o->k_vtk + 1);
+    char *p = join(o->dir, name);
+    st = p ? gc_chute_write_vtk(c, 0, p, msg, n) : GC_ENOMEM;
+    free(p);
+  }
+  if (!st && o->k_ckpt && c->step % o->k_ckpt != 0) {
+    char *p = join(o->dir, "checkpoint.bin");
+    st = p ? gc_chute_checkpoint_write(c, p, msg, n) : GC_ENOMEM;
+    free(p);
+  }
+  if (!st) {
+    st = gc_outfile_commit(&o->series, msg, n);
+    o->series_open = 0;
+  }
+  if (st)
+    gc_chute_out_abort(o);
+  else
+    out_free(o);
+  return st;
+}
+
+void gc_chute_out_abort(gc_chute_out *o)
+{
+  if (!o)
+    return;
+  if (o->series_open)
+    gc_outfile_abort(&o->series);
+  out_free(o);
+}
+
+/* ================================================================ VTK */
+
+int gc_chute_write_vtk(const gc_chute *c, int beads, const char *path, char *msg, size_t n)
+{
+  gc_outfile f;
+  int st = gc_outfile_open(&f, path, msg, n);
+  if (st)
+    return st;
+  size_t first = beads ? c->np * c->nsph : 0;
+  size_t count = beads ? c->nbeads : c->np * c->nsph;
+  FILE *o = f.f;
+  fprintf(o, "# vtk DataFile Version 3.0\ngranucal chute %s t = %.9g s\nASCII\nDATASET POLYDATA\n",
+          beads ? "bottom beads" : "particle spheres", c->t);
+  fprintf(o, "FIELD FieldData 1\nTIME 1 1 double\n%.9g\n", c->t);
+  fprintf(o, "POINTS %zu double\n", count);
+  for (size_t i = first; i < first + count; i++)
+    fprintf(o, "%.9g %.9g %.9g\n", c->sx[3 * i], c->sx[3 * i + 1], c->sx[3 * i + 2]);
+  fprintf(o, "VERTICES %zu %zu\n", count, 2 * count);
+  for (size_t i = 0; i < count; i++)
+    fprintf(o, "1 %zu\n", i);
+  fprintf(o, "POINT_DATA %zu\nSCALARS radius double 1\nLOOKUP_TABLE default\n", count);
+  for (size_t i = first; i < first + count; i++)
+    fprintf(o, "%.9g\n", c->sr[i]);
+  fprintf(o, "SCALARS particle int 1\nLOOKUP_TABLE default\n");
+  for (size_t i = first; i < first + count; i++)
+    fprintf(o, "%ld\n", c->owner[i]);
+  fprintf(o, "VECTORS velocity double\n");
+  for (size_t i = first; i < first + count; i++) {
+    double v[3] = { 0, 0, 0 };
+    if (!beads && c->owner[i] >= 0)
+      gc_chute_point_velocity(c, (size_t)c->owner[i], c->sx + 3 * i, v);
+    fprintf(o, "%.9g %.9g %.9g\n", v[0], v[1], v[2]);
+  }
+  if (ferror(o)) {
+    snprintf(msg, n, "%s: write error", path);
+    gc_outfile_abort(&f);
+    return GC_EIO;
+  }
+  return gc_outfile_commit(&f, msg, n);
+}

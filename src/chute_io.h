@@ -1,0 +1,83 @@
+/* chute_io.h - input and output of `granucal chute` (chapter 9 flow): the chute card (a
+ * "key = value" file, man page granucal-chute(5)) read into a gc_chute_cfg plus the run and
+ * output settings, and the output files of a run: time series, velocity profiles averaged over
+ * a time window (fig. 9.6-9.9), contact-force statistics (fig. 9.11-9.14), VTK snapshots and
+ * checkpoints.  Every output file is written atomically (gc_outfile).  No global state. */
+#ifndef GC_CHUTE_IO_H
+#define GC_CHUTE_IO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "chute.h"
+#include "gc_io.h"
+
+enum { GC_SHAPE_KIND_ELLIPSOID4 = 0, GC_SHAPE_KIND_SPHERE = 1, GC_SHAPE_KIND_CLUSTER = 2 };
+
+#define GC_CHUTE_PATH_MAX 4096
+
+/* Everything a chute card defines. */
+typedef struct {
+  gc_chute_cfg sim;           /* the simulator's configuration (laws per material pair) */
+  /* particles */
+  char params_path[GC_CHUTE_PATH_MAX]; /* particle parameter file, resolved */
+  gc_params particle;         /* its parameters (after the P_Y -> sY conversion) */
+  gc_card_extra particle_x;   /* its model names, rho, m */
+  int shape_kind;             /* GC_SHAPE_KIND_* */
+  double PY_file;             /* P_Y of the parameter file [N] (0 if not given) */
+  int sY_derived;             /* 1: sY was derived from the file's P_Y (eq. 6.19 inverted) */
+  char wall_path[GC_CHUTE_PATH_MAX], bead_path[GC_CHUTE_PATH_MAX]; /* "" if not used */
+  /* time stepping */
+  double t_end;               /* [s] */
+  long n_steps;               /* steps to t_end: round(t_end / dt) */
+  int ntcol;                  /* steps per contact duration (0 if dt was given) */
+  double v_ref;               /* impact speed for the Hertz contact time [m/s] */
+  double t_contact;           /* shortest Hertz contact duration of the three pairs [s] */
+  /* outputs: intervals [s] (0: none), rounded to whole steps */
+  double series_interval, vtk_interval, checkpoint_interval;
+  double profile_start, profile_end, profile_interval, profile_cell, profile_height;
+  double wall_band, centre_band;   /* [m] */
+  double surface_lo, surface_hi, bottom_lo, bottom_hi; /* y bands of the top views [m] */
+  double forces_time;         /* force statistics over the forces_steps steps ending here [s] */
+  long forces_steps, forces_bins;
+  double forces_max;          /* histogram range [0, forces_max] [N] */
+} gc_chute_run;
+
+/* Read a chute card and apply the overrides sets[i] ("KEY=VALUE", in order, after the file),
+ * then load the particle parameter file, the particle shape and the material cards and derive
+ * the laws' parameters and the time step.  Errors: GC_EFORMAT/GC_EINVAL/GC_EIO with a message
+ * naming file:line:column (or "--set KEY") and the allowed range.  A NULL path reads no file
+ * (all keys from sets).  Relative paths in the file are taken from the file's directory,
+ * those in sets from the working directory. */
+int gc_chute_run_load(const char *path, char *const *sets, size_t nsets, gc_chute_run *run,
+                      char *msg, size_t msglen);
+/* Notes on what gc_chute_run_load derived (time step, P_Y -> sY), one per line. */
+void gc_chute_run_describe(const gc_chute_run *run, FILE *f);
+/* The keys of the chute card with units, ranges and defaults (for --help). */
+void gc_chute_print_keys(FILE *f);
+
+/* Output files of a run, in an existing directory. */
+typedef struct gc_chute_out gc_chute_out;
+
+/* Open the outputs (series.csv is written as the run goes; the other files at their times or at
+ * the end).  c is the chute at the first step of this run (t = 0 or the resumed time). */
+int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chute *c,
+                      const char *dir, char *msg, size_t msglen);
+/* Record the state after a step (and once before the first step): series rows, profile
+ * samples, force samples, VTK snapshots and checkpoints when due. */
+int gc_chute_out_record(gc_chute_out *o, const gc_chute *c, char *msg, size_t msglen);
+/* After the last step: the final series row, the profiles, the force statistics and (with
+ * checkpoints on) the final checkpoint; commit everything.  Frees o in any case. */
+int gc_chute_out_finish(gc_chute_out *o, const gc_chute *c, char *msg, size_t msglen);
+/* Give up: remove the temporary files of the outputs not yet complete, free o. */
+void gc_chute_out_abort(gc_chute_out *o);
+/* Number of force samples taken, the fraction <= 0.05 N and <= 0.1 N, mean contacts per
+ * sampled step (for the summary); valid after the sampling window. */
+void gc_chute_out_force_summary(const gc_chute_out *o, size_t *n, double *f005, double *f01,
+                                double *mean_contacts);
+
+/* Legacy VTK POLYDATA of the particle spheres (points, radius, particle id, velocity) or, with
+ * beads = 1, of the fixed bottom beads; written atomically. */
+int gc_chute_write_vtk(const gc_chute *c, int beads, const char *path, char *msg, size_t msglen);
+
+#endif

@@ -1,0 +1,304 @@
+/* cmd_chute.c - `granucal chute`: the chapter 9 flow of rigid clusters down an inclined chute
+ * (chute.h), driven by a chute card (chute_io.h, granucal-chute(5)). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "chute.h"
+#include "chute_io.h"
+#include "cli.h"
+
+static void chute_usage(FILE *f)
+{
+  fprintf(f,
+          "usage: granucal chute [-o DIR] [-s KEY=VALUE]... [--t-end T] [--threads N]\n"
+          "                      [--resume CHECKPOINT] [-q] FILE.chute\n\n"
+          "Flow of rigid sphere clusters down an inclined chute with a bumpy bottom and two\n"
+          "side walls, periodic along the flow (the soybean flow of ch. 9), with the contact\n"
+          "models of 'granucal models'.  The chute card FILE.chute (man granucal-chute(5)) gives\n"
+          "the particles, the domain, the materials, the time step and the outputs.\n\n"
+          "  -o, --output-dir DIR  directory of the outputs (created if missing; default: the\n"
+          "                        card's name with .chute replaced by .out, in the working\n"
+          "                        directory)\n"
+          "  -s, --set KEY=VALUE   set one key of the card (repeatable; after the file)\n"
+          "      --t-end T         simulated time [s] (the key t_end)\n"
+          "      --threads N       OpenMP threads of the force loop (the key threads; 0: default)\n"
+          "      --resume FILE     continue from a checkpoint written by a run of the same card\n"
+          "  -q, --quiet           no notes, progress line or summary on standard error\n"
+          "  -h, --help            this help\n\n"
+          "Outputs in DIR (each written atomically):\n"
+          "  series.csv            t [s],vx [m/s],vy [m/s],vz [m/s],E_kin [J],contacts,\n"
+          "                        contacts_pp,P_max [N]  (mean particle velocity, fig. 9.4-9.5)\n"
+          "  profile-side-wall.csv, profile-side-all.csv, profile-side-centre.csv,\n"
+          "  profile-top-surface.csv, profile-top-bottom.csv\n"
+          "                        velocity profiles averaged over the profile window\n"
+          "                        (fig. 9.6-9.9): x [m],y or z [m],vx,vy,vz,speed [m/s],n\n"
+          "  forces.csv            contact-force histogram and cumulative distribution\n"
+          "                        (fig. 9.11-9.14): P_lo [N],P_hi [N],count,per_step,fraction,\n"
+          "                        cumulative\n"
+          "  particles_NNNNNN.vtk, bottom.vtk  VTK snapshots (vtk_interval > 0)\n"
+          "  checkpoint.bin        checkpoint (checkpoint_interval > 0), for --resume\n\n"
+          "Keys of the chute card:\n");
+  gc_chute_print_keys(f);
+  fprintf(f, "\nExit status: 0 success, 1 bad input or run-time failure, 2 usage error.\n");
+}
+
+static double now_s(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void fmt_hms(double s, char *buf, size_t n)
+{
+  if (!(s >= 0) || s > 1e8) {
+    snprintf(buf, n, "--:--:--");
+    return;
+  }
+  long t = (long)(s + 0.5);
+  snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+/* Default output directory: the card's base name, .chute replaced by .out. */
+static char *default_dir(const char *card)
+{
+  const char *b = strrchr(card, '/');
+  b = b ? b + 1 : card;
+  size_t l = strlen(b);
+  if (l > 6 && strcmp(b + l - 6, ".chute") == 0)
+    l -= 6;
+  char *d = malloc(l + 5);
+  if (d) {
+    memcpy(d, b, l);
+    strcpy(d + l, ".out");
+  }
+  return d;
+}
+
+/* mkdir DIR unless it exists; *created = 1 if this call made it. */
+static int make_dir(const char *prog, const char *dir, int *created)
+{
+  struct stat sb;
+  *created = 0;
+  if (stat(dir, &sb) == 0) {
+    if (!S_ISDIR(sb.st_mode)) {
+      fprintf(stderr, "%s: %s: exists and is not a directory\n", prog, dir);
+      return 1;
+    }
+    return 0;
+  }
+  if (mkdir(dir, 0777) != 0) {
+    fprintf(stderr, "%s: %s: cannot create the directory: %s\n", prog, dir, strerror(errno));
+    return 1;
+  }
+  *created = 1;
+  return 0;
+}
+
+int gc_cmd_chute(int argc, char **argv)
+{
+  static const struct option opts[] = {
+    { "output-dir", required_argument, NULL, 'o' }, { "set", required_argument, NULL, 's' },
+    { "t-end", required_argument, NULL, 'T' },      { "threads", required_argument, NULL, 'J' },
+    { "resume", required_argument, NULL, 'R' },     { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },             { NULL, 0, NULL, 0 }
+  };
+  const char *prog = "granucal chute";
+  const char *outdir = NULL, *resume = NULL;
+  char tbuf[64] = "", jbuf[64] = "";
+  int quiet = 0, c;
+  /* user sets, then --t-end and --threads */
+  char **sets = calloc((size_t)argc + 3, sizeof *sets);
+  size_t nsets = 0;
+  if (!sets)
+    return 1;
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":o:s:qh", opts, NULL)) != -1) {
+    char *end = NULL;
+    switch (c) {
+    case 'o': outdir = optarg; break;
+    case 's': sets[nsets++] = optarg; break;
+    case 'T': {
+      double t = strtod(optarg, &end);
+      if (*end || !(t > 0) || !isfinite(t)) {
+        fprintf(stderr, "%s: --t-end = '%s' out of range (0, inf) s\n", prog, optarg);
+        free(sets);
+        return 2;
+      }
+      snprintf(tbuf, sizeof tbuf, "t_end=%s", optarg);
+      break;
+    }
+    case 'J': {
+      long j = strtol(optarg, &end, 10);
+      if (*end || !*optarg || j < 0 || j > 4096) {
+        fprintf(stderr, "%s: --threads = '%s' must be an integer in [0, 4096]\n", prog, optarg);
+        free(sets);
+        return 2;
+      }
+      snprintf(jbuf, sizeof jbuf, "threads=%ld", j);
+      break;
+    }
+    case 'R': resume = optarg; break;
+    case 'q': quiet = 1; break;
+    case 'h': chute_usage(stdout); free(sets); return 0;
+    case ':':
+      fprintf(stderr, "%s: option '%s' needs a value\n", prog, argv[optind - 1]);
+      free(sets);
+      return 2;
+    default:
+      fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, argv[optind - 1]);
+      free(sets);
+      return 2;
+    }
+  }
+  if (optind >= argc) {
+    fprintf(stderr, "%s: no chute card given (see --help)\n", prog);
+    free(sets);
+    return 2;
+  }
+  if (optind + 1 < argc) {
+    fprintf(stderr, "%s: unexpected argument '%s'\n", prog, argv[optind + 1]);
+    free(sets);
+    return 2;
+  }
+  const char *card = argv[optind];
+  for (size_t i = 0; i < nsets; i++) {
+    const char *eq = strchr(sets[i], '=');
+    if (!eq || eq == sets[i]) {
+      fprintf(stderr, "%s: --set '%s': expected KEY=VALUE\n", prog, sets[i]);
+      free(sets);
+      return 2;
+    }
+  }
+  if (*tbuf)
+    sets[nsets++] = tbuf;
+  if (*jbuf)
+    sets[nsets++] = jbuf;
+
+  char msg[1024];
+  gc_chute_run *run = malloc(sizeof *run);
+  if (!run) {
+    free(sets);
+    return 1;
+  }
+  int st = gc_chute_run_load(card, sets, nsets, run, msg, sizeof msg);
+  free(sets);
+  if (st) {
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    free(run);
+    /* a bad --set (unknown key, bad value) is a usage error */
+    return strncmp(msg, "--set", 5) == 0 ? 2 : 1;
+  }
+  if (!quiet)
+    gc_chute_run_describe(run, stderr);
+
+  char *dir = outdir ? strdup(outdir) : default_dir(card);
+  int created = 0, rc = 1;
+  gc_chute *ch = NULL;
+  gc_chute_out *out = NULL;
+  if (!dir) {
+    free(run);
+    return 1;
+  }
+  if (make_dir(prog, dir, &created))
+    goto done;
+  if ((st = gc_chute_alloc(&ch, &run->sim, msg, sizeof msg))) {
+    fprintf(stderr, "%s: %s: %s\n", prog, card, msg);
+    goto done;
+  }
+  st = resume ? gc_chute_checkpoint_read(ch, resume, msg, sizeof msg)
+              : gc_chute_place_random(ch, msg, sizeof msg);
+  if (st) {
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    goto done;
+  }
+  if (ch->step > run->n_steps) {
+    fprintf(stderr, "%s: %s: the checkpoint is at t = %.9g s, after t_end = %.9g s\n", prog,
+            resume, ch->t, run->t_end);
+    goto done;
+  }
+  if ((st = gc_chute_out_open(&out, run, ch, dir, msg, sizeof msg)) ||
+      (st = gc_chute_out_record(out, ch, msg, sizeof msg))) {
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    goto done;
+  }
+
+  const int tty = !quiet && isatty(STDERR_FILENO);
+  const long step0 = ch->step;
+  const double w0 = now_s();
+  double wlast = w0;
+  while (ch->step < run->n_steps) {
+    if ((st = gc_chute_step(ch, msg, sizeof msg))) {
+      if (tty)
+        fprintf(stderr, "\r\033[K");
+      fprintf(stderr, "%s: at t = %.9g s (step %ld): %s\n", prog, ch->t, ch->step, msg);
+      goto done;
+    }
+    if ((st = gc_chute_out_record(out, ch, msg, sizeof msg))) {
+      if (tty)
+        fprintf(stderr, "\r\033[K");
+      fprintf(stderr, "%s: %s\n", prog, msg);
+      goto done;
+    }
+    if (tty) {
+      double w = now_s();
+      if (w - wlast >= 0.5) {
+        double rate = (double)(ch->step - step0) / (w - w0);
+        char eta[32];
+        fmt_hms((double)(run->n_steps - ch->step) / rate, eta, sizeof eta);
+        fprintf(stderr, "\r\033[Kt = %.5f / %.5g s  %.4g steps/s  ETA %s", ch->t, run->t_end,
+                rate, eta);
+        fflush(stderr);
+        wlast = w;
+      }
+    }
+  }
+  const double wall = now_s() - w0;
+  if (tty)
+    fprintf(stderr, "\r\033[K");
+  size_t nf;
+  double f005, f01, mc;
+  gc_chute_out_force_summary(out, &nf, &f005, &f01, &mc);
+  st = gc_chute_out_finish(out, ch, msg, sizeof msg);
+  out = NULL;
+  if (st) {
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    goto done;
+  }
+  if (!quiet) {
+    long steps = ch->step - step0;
+    double rate = wall > 0 ? (double)steps / wall : 0.0;
+    gc_chute_stats s;
+    gc_chute_stats_get(ch, &s);
+    fprintf(stderr, "t = %.6g s: %ld steps in %.3f s, %.4g steps/s, %.4g particle-steps/s\n", ch->t,
+            steps, wall, rate, rate * (double)ch->np);
+    fprintf(stderr, "mean velocity (%.5g, %.5g, %.5g) m/s, %zu contacts (%zu particle-particle), "
+                    "P_max = %.5g N\n",
+            s.v_mean[0], s.v_mean[1], s.v_mean[2], s.n_contacts, s.n_contacts_pp, s.P_max);
+    if (nf)
+      fprintf(stderr, "contact forces: %.1f per step; %.1f %% <= 0.05 N, %.1f %% <= 0.1 N\n", mc,
+              100 * f005, 100 * f01);
+    fprintf(stderr, "outputs in %s/\n", dir);
+  }
+  rc = 0;
+done:
+  if (out)
+    gc_chute_out_abort(out);
+  if (ch)
+    gc_chute_free(ch);
+  if (rc && created)
+    rmdir(dir); /* only if empty: complete snapshots and checkpoints stay */
+  free(dir);
+  free(run);
+  return rc;
+}
