@@ -97,3 +97,12 @@ int gc_cli_law(const char *prog, const char *nfd_name, const char *tfd_name,
   }
   return 0;
 }
+
+int gc_cli_bad_option(const char *prog, int c, char **argv, int next)
+{
+  if (c == ':')
+    fprintf(stderr, "%s: option '%s' needs a value\n", prog, argv[next - 1]);
+  else
+    fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, argv[next - 1]);
+  return 2;
+}

@@ -24,4 +24,8 @@ void gc_cli_fill_effective_mass(gc_params *p, const gc_card_extra *x);
 int gc_cli_law(const char *prog, const char *nfd_name, const char *tfd_name,
                const gc_card_extra *x, const gc_params *p, const char *card, gc_law *law);
 
+/* getopt_long returned c = ':' (an option without its value) or '?' (an unknown option) for
+ * argv[next - 1] (next: getopt's optind): print which, naming prog, and return the usage exit status 2. */
+int gc_cli_bad_option(const char *prog, int c, char **argv, int next);
+
 #endif

@@ -14,6 +14,7 @@
 
 #include "chute.h"
 #include "chute_io.h"
+#include "cli_common.h"
 #include "cli.h"
 
 static void chute_usage(FILE *f)
@@ -151,14 +152,9 @@ int gc_cmd_chute(int argc, char **argv)
     case 'R': resume = optarg; break;
     case 'q': quiet = 1; break;
     case 'h': chute_usage(stdout); free(sets); return 0;
-    case ':':
-      fprintf(stderr, "%s: option '%s' needs a value\n", prog, argv[optind - 1]);
+    default: /* ':' (missing value) or '?' (unknown option) */
       free(sets);
-      return 2;
-    default:
-      fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, argv[optind - 1]);
-      free(sets);
-      return 2;
+      return gc_cli_bad_option(prog, c, argv, optind);
     }
   }
   if (optind >= argc) {

@@ -127,14 +127,9 @@ int gc_cmd_contact(int argc, char **argv)
       contact_usage(stdout);
       free(sets);
       return 0;
-    case ':':
-      fprintf(stderr, "granucal contact: option '%s' needs a value\n", argv[optind - 1]);
+    default: /* ':' (missing value) or '?' (unknown option) */
       free(sets);
-      return 2;
-    default:
-      fprintf(stderr, "granucal contact: unknown option '%s' (see --help)\n", argv[optind - 1]);
-      free(sets);
-      return 2;
+      return gc_cli_bad_option("granucal contact", c, argv, optind);
     }
   }
   if (optind < argc) {

@@ -93,14 +93,9 @@ int gc_cmd_drop(int argc, char **argv)
     case 'o': out = optarg; break;
     case 'q': quiet = 1; break;
     case 'h': drop_usage(stdout); free(sets); return 0;
-    case ':':
-      fprintf(stderr, "%s: option '%s' needs a value\n", prog, argv[optind - 1]);
+    default: /* ':' (missing value) or '?' (unknown option) */
       free(sets);
-      return 2;
-    default:
-      fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, argv[optind - 1]);
-      free(sets);
-      return 2;
+      return gc_cli_bad_option(prog, c, argv, optind);
     }
     if (end && *end) {
       fprintf(stderr, "%s: '%s' is not a number\n", prog, optarg);
