@@ -944,16 +944,23 @@ int gc_chute_out_record(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
   return GC_SUCCESS;
 }
 
-static int write_profile(const gc_chute_out *o, const profile *p, char *msg, size_t n)
+/* Open DIR/name for atomic writing (gc_outfile). */
+static int open_output(const gc_chute_out *o, const char *name, gc_outfile *f, char *msg, size_t n)
 {
-  char *path = join(o->dir, p->file);
+  char *path = join(o->dir, name);
   if (!path) {
     snprintf(msg, n, "out of memory");
     return GC_ENOMEM;
   }
-  gc_outfile f;
-  int st = gc_outfile_open(&f, path, msg, n);
+  int st = gc_outfile_open(f, path, msg, n);
   free(path);
+  return st;
+}
+
+static int write_profile(const gc_chute_out *o, const profile *p, char *msg, size_t n)
+{
+  gc_outfile f;
+  int st = open_output(o, p->file, &f, msg, n);
   if (st)
     return st;
   const gc_chute_run *r = &o->run;
@@ -987,14 +994,8 @@ static int write_profile(const gc_chute_out *o, const profile *p, char *msg, siz
 
 static int write_forces(const gc_chute_out *o, char *msg, size_t n)
 {
-  char *path = join(o->dir, "forces.csv");
-  if (!path) {
-    snprintf(msg, n, "out of memory");
-    return GC_ENOMEM;
-  }
   gc_outfile f;
-  int st = gc_outfile_open(&f, path, msg, n);
-  free(path);
+  int st = open_output(o, "forces.csv", &f, msg, n);
   if (st)
     return st;
   const double dt = o->run.sim.dt;
