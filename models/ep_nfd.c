@@ -1,4 +1,4 @@
-/* ep_nfd.c - Vu-Quoc & Zhang elasto-plastic normal force-displacement model
+/* ep_nfd.c - normal sub-model "ep": Vu-Quoc & Zhang elasto-plastic normal force-displacement model
  * (dissertation ch. 6, Algorithms 6.1 and 6.2; MODELS.md), for two spheres of possibly
  * different materials or a sphere on a plane: R*, E* of the pair replace R, E/(1-nu^2).
  *
@@ -14,29 +14,25 @@
 #include <math.h>
 #include <stdio.h>
 
+/* The ranges of R1 ... reload come from the parameter table (gc_law_init); this is the rule
+ * the table cannot state. */
 static int ep_check(const gc_params *p, char *msg, size_t n)
 {
   int st = gc_check_elastic(p, msg, n);
   if (st)
     return st;
-  if (!(p->P_Y > 0) && !(p->sY1 > 0 && isfinite(p->sY1))) {
-    snprintf(msg, n, "sY1 = %g out of range (0, inf) Pa (give sY or P_Y)", p->sY1);
-    return GC_EINVAL;
-  }
-  if (!(p->C_a >= 0) || !isfinite(p->C_a)) {
-    snprintf(msg, n, "C_a = %g out of range [0, inf) m/N", p->C_a);
-    return GC_EINVAL;
-  }
-  if (!(p->K_c >= 0) || !isfinite(p->K_c)) {
-    snprintf(msg, n, "K_c = %g out of range [0, inf) 1/N", p->K_c);
-    return GC_EINVAL;
-  }
-  if (p->reload != GC_RELOAD_CONTINUOUS && p->reload != GC_RELOAD_LITERAL) {
-    snprintf(msg, n, "reload = %d out of range {0 (continuous), 1 (literal)}", p->reload);
-    return GC_EINVAL;
-  }
-  return gc_ep_tfd_check(p, msg, n); /* the "ep" model carries its TFD (ch. 8) */
+  return gc_check_yield_given(p, msg, n);
 }
+
+/* History of the EP normal sub-model: the normal header and the unloading curve. */
+typedef struct {
+  GC_HIST_NORMAL_FIELDS;
+  double a_p;         /* plastic part of the contact radius [m] (eq. 6.3) */
+  double CR_exc;      /* C_R(P_max) - 1 = K_c <P_max - P_Y> (eq. 6.13), stored as the excess
+                       * over 1 so that a zeroed block is the virgin state */
+  double alpha_shift; /* literal reloading: shift of the virgin curve [m] */
+  double P_prev2, alpha_prev2; /* for the Newton predictor (eq. 6.32) */
+} ep_hist;
 
 static int ep_setup(gc_pair *pair, char *msg, size_t n)
 {
@@ -112,7 +108,7 @@ static int ep_virgin_plastic_force(const gc_pair *pair, double alpha, double gue
 }
 
 /* Virgin (first-loading) curve at displacement x measured from the curve's origin. */
-static int ep_virgin_force(const gc_pair *pair, const gc_state *s, double x, double *P)
+static int ep_virgin_force(const gc_pair *pair, const ep_hist *s, double x, double *P)
 {
   if (x <= pair->alpha_Y) { /* eq. 6.24: Hertz below incipient yield */
     *P = x > 0 ? pair->k_hertz * x * sqrt(x) : 0.0;
@@ -126,32 +122,33 @@ static int ep_virgin_force(const gc_pair *pair, const gc_state *s, double x, dou
 }
 
 /* Unloading curve through the turning point (alpha_max, P_max): eq. 6.33 for alpha_res. */
-static void ep_set_turning_point(const gc_pair *pair, gc_state *s, double alpha_max, double P_max)
+static void ep_set_turning_point(const gc_pair *pair, ep_hist *s, double alpha_max, double P_max)
 {
   double ae = pair->C * cbrt(P_max);
   s->alpha_max = alpha_max;
   s->P_max = P_max;
-  s->CR_max = 1.0 + pair->p.K_c * macaulay(P_max - pair->P_Y);
+  s->CR_exc = pair->p.K_c * macaulay(P_max - pair->P_Y);
+  double CR_max = 1.0 + s->CR_exc;
   s->a_p = pair->p.C_a * macaulay(P_max - pair->P_Y);
-  s->alpha_res = alpha_max - ae * ae / (s->CR_max * pair->R_star);
+  s->alpha_res = alpha_max - ae * ae / (CR_max * pair->R_star);
 }
 
 /* eq. 6.35-6.36: elastic unloading/reloading along the curve of the last turning point. */
-static double ep_unloading_force(const gc_pair *pair, const gc_state *s, double alpha)
+static double ep_unloading_force(const gc_pair *pair, const ep_hist *s, double alpha)
 {
   double x = alpha - s->alpha_res;
   if (x <= 0)
     return 0.0;
-  double ae = sqrt(s->CR_max * pair->R_star * x);
+  double ae = sqrt((1.0 + s->CR_exc) * pair->R_star * x);
   return ae * ae * ae / (pair->C * pair->C * pair->C);
 }
 
-static void ep_fill(const gc_pair *pair, const gc_state *s, double P, int virgin, gc_normal *out)
+static void ep_fill(const gc_pair *pair, const ep_hist *s, double P, int virgin, gc_normal *out)
 {
   const gc_params *p = &pair->p;
   double ae = pair->C * cbrt(P);
   double ap = virgin ? p->C_a * macaulay(P - pair->P_Y) : s->a_p;
-  double cr = virgin ? 1.0 + p->K_c * macaulay(P - pair->P_Y) : s->CR_max;
+  double cr = virgin ? 1.0 + p->K_c * macaulay(P - pair->P_Y) : 1.0 + s->CR_exc;
   double a = ae + ap;
   out->P = P;
   out->a_e = ae;
@@ -169,9 +166,10 @@ static void ep_fill(const gc_pair *pair, const gc_state *s, double P, int virgin
   out->plastic = s->P_max > pair->P_Y;
 }
 
-static int ep_normal_step(const gc_pair *pair, gc_state *s, double alpha, double alpha_dot,
+static int ep_normal_step(const gc_pair *pair, double *h, double alpha, double alpha_dot,
                           gc_normal *out)
 {
+  ep_hist *s = (ep_hist *)h;
   (void)alpha_dot;
   if (!isfinite(alpha))
     return GC_ENAN;
@@ -227,12 +225,15 @@ static int ep_normal_step(const gc_pair *pair, gc_state *s, double alpha, double
   return GC_SUCCESS;
 }
 
-const gc_model gc_model_ep = {
+const gc_submodel gc_normal_ep = {
   .name = "ep",
-  .description = "Vu-Quoc-Zhang elasto-plastic NFD (ch. 6, Alg. 6.1/6.2) and TFD (ch. 8, Alg. 8.1)",
-  .flags = GC_MODEL_NORMAL | GC_MODEL_TANGENTIAL,
+  .kind = GC_KIND_NORMAL,
+  .description = "Vu-Quoc-Zhang elasto-plastic NFD (ch. 6, Alg. 6.1/6.2)",
+  .hist_size = sizeof(ep_hist) / sizeof(double),
+  .params = { GC_PARAMS_ELASTIC, GC_PAR_SY1, GC_PAR_SY2, GC_PAR_P_Y, GC_PAR_C_A, GC_PAR_K_C,
+              GC_PAR_RELOAD, GC_NPAR },
   .check = ep_check,
   .setup = ep_setup,
-  .normal_step = ep_normal_step,
-  .tangential_step = gc_ep_tfd_step,
+  .normal = ep_normal_step,
+  .contact_time = gc_contact_time_hertz,
 };

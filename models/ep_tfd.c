@@ -1,4 +1,4 @@
-/* ep_tfd.c - Vu-Quoc and Zhang elasto-plastic tangential model (dissertation ch. 8,
+/* ep_tfd.c - tangential sub-model "ep": Vu-Quoc and Zhang elasto-plastic tangential model (dissertation ch. 8,
  * Algorithm 8.1, eq. 8.2-8.6), the tangential part of the "ep" model.
  *
  * Plastic deformation enters the TFD only through the initial stiffness (sec. 8.1):
@@ -20,9 +20,10 @@
  * the constant-P stiffness of eq. 3.24 is used without transitions, as the parameter documents. */
 #include "tfd_core.h"
 
-int gc_ep_tfd_step(const gc_pair *pair, gc_state *s, const gc_normal *n, double d_delta,
-                   double delta_dot, double ds_roll, gc_tangential *out)
+static int gc_ep_tfd_step(const gc_pair *pair, double *h, const gc_normal *n, double d_delta,
+                          double delta_dot, double ds_roll, gc_tangential *out)
 {
+  gc_hist_tangential *s = (gc_hist_tangential *)h;
   (void)delta_dot;
   if (!pair)
     return GC_EINVAL;
@@ -32,10 +33,11 @@ int gc_ep_tfd_step(const gc_pair *pair, gc_state *s, const gc_normal *n, double 
   return gc_tfd_step(cfg, pair->p.mu, s, n, d_delta, ds_roll, out);
 }
 
-int gc_ep_tfd_check(const gc_params *p, char *msg, size_t n)
-{
-  int st = gc_tfd_check_mu(p, msg, n);
-  if (st)
-    return st;
-  return gc_tfd_check_transitions(p, msg, n);
-}
+const gc_submodel gc_tangential_ep = {
+  .name = "ep",
+  .kind = GC_KIND_TANGENTIAL,
+  .description = "Vu-Quoc-Zhang elasto-plastic TFD (ch. 8, Alg. 8.1, eq. 8.2-8.6)",
+  .hist_size = GC_HIST_TANGENTIAL_SIZE,
+  .params = { GC_PAR_MU, GC_PAR_TFD_TRANSITIONS, GC_NPAR },
+  .tangential = gc_ep_tfd_step,
+};

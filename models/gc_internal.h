@@ -1,4 +1,4 @@
-/* gc_internal.h - helpers shared between model files; not part of the public interface. */
+/* gc_internal.h - helpers shared between sub-model files; not part of the public interface. */
 #ifndef GC_INTERNAL_H
 #define GC_INTERNAL_H
 
@@ -16,9 +16,27 @@ double gc_k_t0(const gc_pair *pair, double a, double E_t);
 /* Incipient-yield constants of a pair (pair->P_Y, p_y, A_Y, alpha_Y): from p->P_Y when it is
  * given (> 0), else from the yield stresses (eq. 6.19-6.21).  Rejects a pair with neither. */
 int gc_yield_setup(gc_pair *pair, char *msg, size_t msglen);
+/* "sY1 or P_Y" rule of the yielding normal sub-models (thornton, ep). */
+int gc_check_yield_given(const gc_params *p, char *msg, size_t msglen);
 
-/* Record a force in the per-contact history of a normal model (largest force and its
- * displacement), and the common contact bookkeeping. */
-void gc_state_record_normal(gc_state *s, double alpha, double P);
+/* Record a force in the normal history header (largest force and its displacement, contact
+ * flag, last state). */
+void gc_hist_record_normal(gc_hist_normal *s, double alpha, double P);
+
+/* Contact duration of the Hertz-type normal sub-models (eq. 3.22 with the pair's E*, R*) and
+ * of the linear ones (pi sqrt(m / k_n)). */
+int gc_contact_time_hertz(const gc_params *p, double m_eff, double v, double *t);
+int gc_contact_time_linear(const gc_params *p, double m_eff, double v, double *t);
+
+/* The elastic parameters every Hertz-type normal sub-model reads, in the order they are
+ * checked (R1, E1, nu1, R2, E2, nu2, mu, kt_ratio). */
+#define GC_PARAMS_ELASTIC                                                                     \
+  GC_PAR_R1, GC_PAR_E1, GC_PAR_NU1, GC_PAR_R2, GC_PAR_E2, GC_PAR_NU2, GC_PAR_MU, GC_PAR_KT_RATIO
+
+/* Tsuji damping (models/damping_tsuji.c), shared with the tangential sub-model "tsuji":
+ * beta = ln e / sqrt(ln^2 e + pi^2) into pair->beta_damp, and the coefficient
+ * 2 sqrt(5/6) (-beta) sqrt(k m*) of a spring of stiffness k [N s/m]. */
+int gc_tsuji_setup(gc_pair *pair, char *msg, size_t msglen);
+double gc_tsuji_coefficient(const gc_pair *pair, double stiffness);
 
 #endif

@@ -1,10 +1,15 @@
 /* gc_model.h - the common interface of granucal's contact force-displacement models.
  *
- * A contact law is a normal force-displacement (NFD) model paired with a tangential one (TFD).
- * Every model is a small table of function pointers (in the manner of LAMMPS's granular
- * sub-models): a parameter check, a per-pair set-up of derived constants, a per-contact state
- * initialisation and the incremental normal and/or tangential steps.  Models are displacement
- * driven and keep their loading history in a gc_state owned by the caller, one per contact.
+ * As LAMMPS composes its granular models, a contact law (gc_law) composes one sub-model of each
+ * kind: normal, damping, tangential, rolling, twisting (a kind may be "none").  Every
+ * sub-model is a const table (gc_submodel): name, kind, description, history size, the
+ * parameters it reads, check, setup, init and a kind-specific step; it lives in ONE file of
+ * models/ and has ONE row in models/registry.c.  Adding a sub-model = one file + one registry
+ * row + one line in models/Makefile.am.  The historical model names (hertz, lsd, tsuji, wb,
+ * thornton, md, vqz, ep) are presets, i.e. compositions (models/registry.c).  Sub-models are
+ * displacement driven and keep their loading history in one block of doubles per contact
+ * owned by the caller; the law assigns each sub-model its slice.  Every parameter is described
+ * once, in models/params.c.
  * Models never print, allocate or touch global state; every function that can fail returns a
  * GC_* status code.  All quantities are SI: m, N, Pa, kg, s.
  *
@@ -82,32 +87,6 @@ typedef struct {
   double beta_damp;   /* Tsuji: damping ratio factor ln e / sqrt(ln^2 e + pi^2) */
 } gc_pair;
 
-/* Per-contact history.  Zero it with gc_state_init(); never shared between contacts. */
-typedef struct {
-  /* normal */
-  double alpha;       /* last accepted normal displacement [m] */
-  double P;           /* last normal force [N] */
-  double alpha_max;   /* displacement at the last turning point [m] */
-  double P_max;       /* largest force reached [N] */
-  double alpha_res;   /* residual displacement of the current unloading curve [m] */
-  double a_p;         /* plastic part of the contact radius [m] (eq. 6.3) */
-  double CR_max;      /* C_R(P_max) (eq. 6.13) */
-  double R_p;         /* current unloading curvature radius [m] (Thornton R*_p) */
-  double alpha_shift; /* literal reloading: shift of the virgin curve [m] */
-  double P_prev2, alpha_prev2; /* for the Newton predictor (eq. 6.32) */
-  int loading;        /* 1 while P increases (P_inc of Algorithm 6.1) */
-  int in_contact;
-  /* tangential */
-  double delta;       /* tangential displacement [m] */
-  double Q;           /* tangential force [N] */
-  double Q_star;      /* force at the last turning point Q* [N] */
-  double P_t;         /* normal force at the previous tangential step [N] */
-  int q_dir;          /* +1 Q increasing, -1 Q decreasing, 0 virgin */
-  int sliding;        /* 1 if |Q| reached mu P in the last step */
-  long n_steps_t;     /* tangential steps taken */
-  long n_nonsimple;   /* non-simple steps (|dQ| < mu |dP|, eq. 3.30 / 3.45) */
-} gc_state;
-
 /* Normal step result: everything a TFD model may need from the NFD model. */
 typedef struct {
   double P;        /* normal force [N], >= 0 */
@@ -132,60 +111,251 @@ typedef struct {
   int sliding;     /* 1 if |Q| = mu P */
 } gc_tangential;
 
-/* Model flags */
-enum { GC_MODEL_NORMAL = 1, GC_MODEL_TANGENTIAL = 2 };
+/* ------------------------------------------------------------------ per-contact history
+ *
+ * A contact's history is ONE block of doubles, gc_law_history_size(law) long, owned by the
+ * caller (allocated once per contact, never per step).  A ZEROED block is the virgin state of
+ * every sub-model (a rule for every new sub-model too), so calloc'ed or memset histories are
+ * valid; gc_law_history_init zeroes one.
+ * The law assigns each sub-model a slice of the block (gc_law.off[kind]).  Counters and flags
+ * are stored as integer-valued doubles (exact up to 2^53), so a block is plain data: it can be
+ * copied, zeroed, written to a checkpoint and read back.
+ *
+ * Every normal sub-model's slice begins with gc_hist_normal and every tangential sub-model's
+ * with gc_hist_tangential: these are the fields a simulator may read (and, for the 3-D
+ * projection of the chute, mirror); the rest of a slice is private to its sub-model. */
+#define GC_HIST_NORMAL_FIELDS                                                                 \
+  double alpha;     /* last accepted normal displacement [m] */                              \
+  double P;         /* last normal force [N] (after damping) */                              \
+  double alpha_max; /* displacement at the last turning point [m] */                         \
+  double P_max;     /* largest force of the force-displacement curve [N] */                  \
+  double alpha_res; /* residual displacement of the current unloading curve [m] */           \
+  double loading;   /* 1 while P increases (P_inc of Algorithm 6.1) */                       \
+  double in_contact /* 1 after a step with alpha > 0 */
 
-typedef struct gc_model gc_model;
-struct gc_model {
-  const char *name;         /* command-line name, e.g. "ep" */
-  const char *description;  /* one line, with the source */
-  unsigned flags;           /* GC_MODEL_NORMAL and/or GC_MODEL_TANGENTIAL */
-  /* Check the parameters this model needs; on failure write a message naming the parameter
-   * and its allowed range into msg and return GC_EINVAL. */
-  int (*check)(const gc_params *p, char *msg, size_t msglen);
-  /* Fill the model-specific derived constants of pair (pair->p and the Hertz constants are
-   * already set by gc_pair_setup). May be NULL. */
-  int (*setup)(gc_pair *pair, char *msg, size_t msglen);
-  /* Normal step: new displacement alpha [m] (overlap, > 0 in contact) and its rate [m/s]. */
-  int (*normal_step)(const gc_pair *pair, gc_state *s, double alpha, double alpha_dot,
-                     gc_normal *out);
-  /* Tangential step: normal state after this step's normal step (n), increment of the
-   * tangential displacement d_delta [m], its rate [m/s] and the rolling distance ds_roll [m]
-   * of this step (sec. 5.2; 0 if none). */
-  int (*tangential_step)(const gc_pair *pair, gc_state *s, const gc_normal *n, double d_delta,
-                         double delta_dot, double ds_roll, gc_tangential *out);
+typedef struct { GC_HIST_NORMAL_FIELDS; } gc_hist_normal;
+
+typedef struct {
+  double delta;       /* tangential displacement [m] */
+  double Q;           /* tangential force [N] */
+  double Q_star;      /* force at the last turning point Q* [N] */
+  double P_t;         /* normal force at the previous tangential step [N] */
+  double q_dir;       /* +1 Q increasing, -1 Q decreasing, 0 virgin */
+  double sliding;     /* 1 if |Q| reached mu P in the last step */
+  double n_steps_t;   /* tangential steps taken */
+  double n_nonsimple; /* non-simple steps (|dQ| < mu |dP|, eq. 3.30 / 3.45) */
+} gc_hist_tangential;
+
+#define GC_HIST_NORMAL_SIZE (sizeof(gc_hist_normal) / sizeof(double))
+#define GC_HIST_TANGENTIAL_SIZE (sizeof(gc_hist_tangential) / sizeof(double))
+/* Largest history of any law built from the registry [doubles] (tests/test_models.c checks it);
+ * single-contact tools may use a stack array of this size. */
+#define GC_HIST_MAX 32
+/* Version of the layout of the history blocks; a checkpoint written with another version is
+ * refused.  Bump it whenever a sub-model's history changes. */
+#define GC_HIST_LAYOUT_VERSION 1
+
+/* ------------------------------------------------------------------ parameters
+ *
+ * ONE table (models/params.c) describes every field of gc_params: card key, name in messages,
+ * unit, allowed range, equation and help.  The card reader, the range checks of every
+ * sub-model, --help, `granucal models` and the fit's parameter set all read it.
+ *
+ * The rule for "absent" values is stated once, here: R2 = 0 is a plane, E2 = 0 a rigid body 2,
+ * sY2 = 0 a body 2 that does not yield, P_Y = 0 "derive P_Y from sY", kt_ratio = 0 "derive
+ * from nu"; a NEGATIVE value of any of them is out of range and refused by every reader (drop,
+ * impact, contact, chute, fit) with the table's message. */
+typedef enum {
+  GC_PAR_R1, GC_PAR_R2, GC_PAR_E1, GC_PAR_E2, GC_PAR_NU1, GC_PAR_NU2, GC_PAR_SY1, GC_PAR_SY2,
+  GC_PAR_P_Y, GC_PAR_C_A, GC_PAR_K_C, GC_PAR_MU, GC_PAR_K_N, GC_PAR_C_N, GC_PAR_K_T,
+  GC_PAR_C_T, GC_PAR_E_N, GC_PAR_M_EFF, GC_PAR_KT_RATIO, GC_PAR_RELOAD, GC_PAR_TFD_TRANSITIONS,
+  GC_NPAR
+} gc_param_id;
+
+typedef struct {
+  const char *name;     /* name in gc_params and in messages, e.g. "nu1" */
+  const char *key;      /* card / --set key, e.g. "nu" (name is accepted too) */
+  size_t offset;        /* offsetof(gc_params, ...) */
+  int is_int;           /* 1: an int field (reload, tfd_transitions) */
+  const char *unit;     /* SI unit, "-" for none */
+  double lo, hi;        /* allowed range (finite values only) */
+  int lo_open, hi_open; /* 1: the end is excluded */
+  const char *range_note; /* what the special end value means, or NULL, e.g. "0: plane" */
+  const char *equation; /* the dissertation's equation, or the source */
+  const char *help;     /* one line */
+} gc_param_def;
+
+const gc_param_def *gc_param_def_at(gc_param_id id); /* NULL if id >= GC_NPAR */
+/* By name or card key (case-sensitive); NULL if unknown. */
+const gc_param_def *gc_param_lookup(const char *name_or_key);
+gc_param_id gc_param_id_of(const gc_param_def *d);
+double gc_param_get(const gc_params *p, gc_param_id id);
+void gc_param_put(gc_params *p, gc_param_id id, double v);
+/* "(0, inf) m" / "[0, 1]" / "(-1, 0.5)": the range and unit as printed in messages. */
+void gc_param_range_text(gc_param_id id, char *buf, size_t n);
+/* Is v in the table's range? */
+int gc_param_in_range(gc_param_id id, double v);
+/* Check p's value of id; on failure writes "NAME = V out of range RANGE UNIT[ (NOTE)]" and
+ * returns GC_EINVAL. */
+int gc_param_check(const gc_params *p, gc_param_id id, char *msg, size_t msglen);
+
+/* ------------------------------------------------------------------ sub-models */
+
+typedef enum {
+  GC_KIND_NORMAL = 0,
+  GC_KIND_DAMPING,
+  GC_KIND_TANGENTIAL,
+  GC_KIND_ROLLING,
+  GC_KIND_TWISTING,
+  GC_NKINDS
+} gc_kind;
+
+const char *gc_kind_name(gc_kind k); /* "normal", "damping", ... */
+
+/* Sub-model flags. */
+enum {
+  GC_SUB_NONE = 1u,   /* the "none" row of its kind: does nothing, adds no force */
+  GC_SUB_LINEAR = 2u  /* normal: the force is linear in alpha (contact time = linear half period) */
 };
 
-/* Registry of all models (models/registry.c). */
-const gc_model *gc_model_lookup(const char *name);
-size_t gc_model_count(void);
-const gc_model *gc_model_at(size_t i);
+#define GC_SUB_MAXPAR 16
 
-/* A contact law: a normal model, an optional tangential model and the pair constants.
- * Built once per material pair (models/law.c); shared read-only by all contacts of the pair. */
+typedef struct gc_submodel gc_submodel;
+struct gc_submodel {
+  const char *name;         /* unique within its kind, e.g. "hertz" */
+  gc_kind kind;
+  const char *description;  /* one line, with the source */
+  unsigned flags;           /* GC_SUB_* */
+  size_t hist_size;         /* doubles of per-contact history (>= the kind's header) */
+  /* Parameters this sub-model reads, GC_NPAR-terminated; each is range-checked from the
+   * parameter table by gc_law_init before check() runs. */
+  gc_param_id params[GC_SUB_MAXPAR];
+  /* Rules the table cannot state (one parameter depending on another, e.g. "sY1 or P_Y");
+   * on failure writes a message naming the parameter and its range. May be NULL. */
+  int (*check)(const gc_params *p, char *msg, size_t msglen);
+  /* Derived constants into pair (pair->p and the Hertz constants are set). May be NULL. */
+  int (*setup)(gc_pair *pair, char *msg, size_t msglen);
+  /* GC_KIND_NORMAL: force at the new overlap alpha [m] (> 0 in contact) and its rate [m/s].
+   * Updates the gc_hist_normal header of h. */
+  int (*normal)(const gc_pair *pair, double *h, double alpha, double alpha_dot, gc_normal *out);
+  /* GC_KIND_NORMAL: contact duration [s] of a collision of two bodies with parameters p,
+   * reduced mass m_eff [kg] at the normal speed v [m/s]: eq. 3.22 for the Hertz-type models,
+   * the half period pi sqrt(m/k_n) for the linear ones.  GC_EINVAL if p lacks what it needs. */
+  int (*contact_time)(const gc_params *p, double m_eff, double v, double *t);
+  /* GC_KIND_DAMPING: adds the dissipative force to out->P after the normal step (hn is the
+   * normal sub-model's header, h this sub-model's slice); P stays >= 0 (no tension). */
+  int (*damping)(const gc_pair *pair, gc_hist_normal *hn, double *h, double alpha,
+                 double alpha_dot, gc_normal *out);
+  /* GC_KIND_TANGENTIAL: normal state after this step's normal step (n), increment of the
+   * tangential displacement d_delta [m], its rate [m/s] and the rolling distance ds_roll [m]
+   * of this step (sec. 5.2; 0 if none).  h begins with gc_hist_tangential. */
+  int (*tangential)(const gc_pair *pair, double *h, const gc_normal *n, double d_delta,
+                    double delta_dot, double ds_roll, gc_tangential *out);
+  /* GC_KIND_ROLLING / GC_KIND_TWISTING: resisting torque [N m] (scalar, along the relative
+   * rotation) for the relative rotation increment d_theta [rad] of this step and its rate
+   * [rad/s], given the normal state n. */
+  int (*torque)(const gc_pair *pair, double *h, const gc_normal *n, double d_theta,
+                double theta_dot, double *M);
+};
+
+/* Registry (models/registry.c): every sub-model, one row each. */
+size_t gc_submodel_count(void);
+const gc_submodel *gc_submodel_at(size_t i);
+const gc_submodel *gc_submodel_lookup(gc_kind kind, const char *name);
+const gc_submodel *gc_submodel_none(gc_kind kind);
+/* 1 if the sub-model reads parameter id. */
+int gc_submodel_reads(const gc_submodel *m, gc_param_id id);
+/* The checks gc_law_init runs for one sub-model: every parameter it reads against the table,
+ * then its own rule (check). */
+int gc_submodel_check(const gc_submodel *m, const gc_params *p, char *msg, size_t msglen);
+
+/* The registry's rows (for tests and for composing a law directly). */
+extern const gc_submodel gc_normal_hertz, gc_normal_lsd, gc_normal_wb, gc_normal_thornton,
+    gc_normal_ep;
+extern const gc_submodel gc_damping_none, gc_damping_linear, gc_damping_tsuji;
+extern const gc_submodel gc_tangential_none, gc_tangential_lsd, gc_tangential_tsuji,
+    gc_tangential_wb, gc_tangential_md, gc_tangential_vqz, gc_tangential_ep;
+extern const gc_submodel gc_rolling_none, gc_twisting_none;
+
+/* Presets: the model names of the command line, cards and chute cards, as compositions.  A
+ * preset with a normal part can be given as the normal model (-m, "model ="), one with a
+ * tangential part as the tangential model (-t, "tfd ="). */
 typedef struct {
-  const gc_model *nfd;
-  const gc_model *tfd; /* NULL: frictionless */
+  const char *name;           /* e.g. "tsuji" */
+  const char *description;
+  const char *normal;         /* sub-model names, NULL: the preset has no such part */
+  const char *damping;        /* with the normal part; NULL: none */
+  const char *tangential;     /* NULL: no tangential part */
+} gc_preset;
+
+size_t gc_preset_count(void);
+const gc_preset *gc_preset_at(size_t i);
+const gc_preset *gc_preset_lookup(const char *name);
+/* The registered sub-model of kind k that preset ps names (NULL if it has no such part; the
+ * "none" row for a missing damping). */
+const gc_submodel *gc_preset_part(const gc_preset *ps, gc_kind k);
+
+/* ------------------------------------------------------------------ the contact law
+ *
+ * One sub-model of each kind (a kind may be its "none" row), the history layout and the pair
+ * constants.  Built once per material pair; shared read-only by all contacts of the pair. */
+typedef struct {
+  const gc_submodel *sub[GC_NKINDS]; /* never NULL after gc_law_init */
+  size_t off[GC_NKINDS];             /* offset of each slice in the history block [doubles];
+                                      * the normal slice is always first (off = 0) */
+  size_t nhist;                      /* doubles per contact */
+  const char *name_normal;           /* for messages: preset or sub-model names */
+  const char *name_tangential;       /* "none" when frictionless */
   gc_pair pair;
 } gc_law;
 
-/* Check the parameters against both models and compute the pair constants.  On failure msg
- * names the parameter and its allowed range. */
-int gc_law_init(gc_law *law, const gc_model *nfd, const gc_model *tfd, const gc_params *p,
+/* Compose a law from one sub-model per kind (NULL entries: that kind's "none").  Checks every
+ * parameter the sub-models read against the table, then the sub-models' own rules, then sets
+ * up the pair constants.  On failure msg names the parameter and its allowed range. */
+int gc_law_init(gc_law *law, const gc_submodel *const sub[GC_NKINDS], const gc_params *p,
                 char *msg, size_t msglen);
-int gc_law_normal(const gc_law *law, gc_state *s, double alpha, double alpha_dot, gc_normal *out);
-int gc_law_tangential(const gc_law *law, gc_state *s, const gc_normal *n, double d_delta,
+/* From presets: the normal and damping parts of nfd, the tangential part of tfd (NULL:
+ * frictionless).  GC_EINVAL if nfd has no normal part or tfd no tangential part. */
+int gc_law_init_preset(gc_law *law, const gc_preset *nfd, const gc_preset *tfd,
+                       const gc_params *p, char *msg, size_t msglen);
+size_t gc_law_history_size(const gc_law *law);
+void gc_law_history_init(const gc_law *law, double *h);
+/* The headers of the normal and tangential slices of a contact's block. */
+static inline gc_hist_normal *gc_law_hist_normal(const gc_law *law, double *h)
+{
+  return (gc_hist_normal *)(h + law->off[GC_KIND_NORMAL]);
+}
+static inline gc_hist_tangential *gc_law_hist_tangential(const gc_law *law, double *h)
+{
+  return (gc_hist_tangential *)(h + law->off[GC_KIND_TANGENTIAL]);
+}
+/* 1 if the law has a tangential sub-model other than "none". */
+int gc_law_frictional(const gc_law *law);
+/* 1 if the normal sub-model is linear (GC_SUB_LINEAR). */
+int gc_law_linear(const gc_law *law);
+/* Contact duration of the law's normal sub-model for reduced mass m_eff at speed v. */
+int gc_law_contact_time(const gc_law *law, double m_eff, double v, double *t);
+
+int gc_law_normal(const gc_law *law, double *h, double alpha, double alpha_dot, gc_normal *out);
+int gc_law_tangential(const gc_law *law, double *h, const gc_normal *n, double d_delta,
                       double delta_dot, double ds_roll, gc_tangential *out);
 
-/* Common helpers (models/common.c). */
-void gc_state_init(gc_state *s);
+/* ------------------------------------------------------------------ shared physics */
+
 /* Hertz constants of a pair: E*, R*, G*, C, k_hertz; validates the elastic parameters. */
 int gc_pair_setup(gc_pair *pair, const gc_params *p, char *msg, size_t msglen);
 /* Check the elastic parameters common to all physically-based models. */
 int gc_check_elastic(const gc_params *p, char *msg, size_t msglen);
-/* A_Y(nu) = p_m / sqrt(3 J2_max) from the Hertz field on the axis (eq. 3.11-3.20). */
+/* A_Y(nu) = p_m / sqrt(3 J2_max) from the Hertz field on the axis (eq. 3.11-3.20).  Allocates
+ * nothing and touches no global state (golden-section search on a fixed bracket). */
 int gc_yield_coefficient(double nu, double *A_Y);
 /* Incipient yield force for the pair (eq. 6.19-6.21): the smaller over the bodies that yield. */
 int gc_yield_force(const gc_pair *pair, double *P_Y, double *A_Y);
+/* eq. 6.19, P_Y = pi^3 R*^2 p_y^3 / (6 E*^2), with the contact yield pressure p_y = A_Y sY,
+ * and its inverse p_y = (6 E*^2 P_Y / (pi^3 R*^2))^(1/3). */
+double gc_yield_force_of_pressure(double p_y, double R_star, double E_star);
+double gc_yield_pressure_of_force(double P_Y, double R_star, double E_star);
+/* eq. 3.22 (Timoshenko & Goodier): Hertz contact duration tau = 2.87 (m*^2/(R* E*^2 v))^(1/5). */
+double gc_hertz_contact_time(double m_eff, double R_star, double E_star, double v);
 
 #endif

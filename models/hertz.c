@@ -1,13 +1,8 @@
-/* hertz.c - Hertz elastic normal contact (dissertation sec. 3.1, eq. 3.6-3.7).
- * Normal only: pair it with a tangential model (md, vqz). */
+/* hertz.c - normal sub-model "hertz": Hertz elastic contact (dissertation sec. 3.1,
+ * eq. 3.6-3.7).  Pair it with a damping (tsuji) and a tangential sub-model (md, vqz). */
 #include "gc_internal.h"
 
 #include <math.h>
-
-static int hertz_check(const gc_params *p, char *msg, size_t n)
-{
-  return gc_check_elastic(p, msg, n);
-}
 
 /* Shared by every Hertz-based model: force, contact radius and K_T0 (eq. 3.25) at overlap
  * alpha.  P = (4/3) E* sqrt(R*) alpha^(3/2), a = sqrt(R* alpha). */
@@ -25,24 +20,27 @@ void gc_hertz_fill(const gc_pair *pair, double alpha, gc_normal *out)
   out->plastic = 0;
 }
 
-static int hertz_normal_step(const gc_pair *pair, gc_state *s, double alpha, double alpha_dot,
+static int hertz_normal_step(const gc_pair *pair, double *h, double alpha, double alpha_dot,
                              gc_normal *out)
 {
   (void)alpha_dot;
+  gc_hist_normal *s = (gc_hist_normal *)h;
   if (!isfinite(alpha))
     return GC_ENAN;
   gc_hertz_fill(pair, alpha, out);
   out->loading = alpha > s->alpha;
-  gc_state_record_normal(s, alpha, out->P);
+  gc_hist_record_normal(s, alpha, out->P);
   return GC_SUCCESS;
 }
 
-const gc_model gc_model_hertz = {
+const gc_submodel gc_normal_hertz = {
   .name = "hertz",
+  .kind = GC_KIND_NORMAL,
   .description = "Hertz elastic normal contact (sec. 3.1, eq. 3.6-3.7)",
-  .flags = GC_MODEL_NORMAL,
-  .check = hertz_check,
-  .setup = NULL,
-  .normal_step = hertz_normal_step,
-  .tangential_step = NULL,
+  .flags = 0,
+  .hist_size = GC_HIST_NORMAL_SIZE,
+  .params = { GC_PARAMS_ELASTIC, GC_NPAR },
+  .check = gc_check_elastic,
+  .normal = hertz_normal_step,
+  .contact_time = gc_contact_time_hertz,
 };

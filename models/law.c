@@ -1,33 +1,54 @@
-/* law.c - pairing of a normal and a tangential model into a contact law. */
+/* law.c - composition of one sub-model per kind into a contact law, and the layout of the
+ * per-contact history block. */
 #include "gc_model.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-int gc_law_init(gc_law *law, const gc_model *nfd, const gc_model *tfd, const gc_params *p,
+int gc_submodel_check(const gc_submodel *m, const gc_params *p, char *msg, size_t n)
+{
+  for (size_t i = 0; i < GC_SUB_MAXPAR && m->params[i] != GC_NPAR; i++) {
+    int st = gc_param_check(p, m->params[i], msg, n);
+    if (st)
+      return st;
+  }
+  return m->check ? m->check(p, msg, n) : GC_SUCCESS;
+}
+
+int gc_law_init(gc_law *law, const gc_submodel *const sub[GC_NKINDS], const gc_params *p,
                 char *msg, size_t n)
 {
   memset(law, 0, sizeof *law);
-  if (!nfd || !(nfd->flags & GC_MODEL_NORMAL)) {
-    snprintf(msg, n, "model '%s' has no normal force-displacement part", nfd ? nfd->name : "(none)");
-    return GC_EINVAL;
+  for (int k = 0; k < GC_NKINDS; k++) {
+    const gc_submodel *m = sub ? sub[k] : NULL;
+    if (!m)
+      m = gc_submodel_none((gc_kind)k);
+    if (!m || m->kind != (gc_kind)k) {
+      snprintf(msg, n, "no %s sub-model%s%s%s", gc_kind_name((gc_kind)k), m ? " ('" : "",
+               m ? m->name : "", m ? "' is of another kind)" : "");
+      return GC_EINVAL;
+    }
+    law->sub[k] = m;
   }
-  if (tfd && !(tfd->flags & GC_MODEL_TANGENTIAL)) {
-    snprintf(msg, n, "model '%s' has no tangential force-displacement part", tfd->name);
-    return GC_EINVAL;
-  }
-  if (!(p->kt_ratio >= 0) || !isfinite(p->kt_ratio)) {
-    snprintf(msg, n, "kt_ratio = %g out of range [0, inf) (0: derived from nu)", p->kt_ratio);
-    return GC_EINVAL;
-  }
-  int st = nfd->check(p, msg, n);
-  if (!st && tfd && tfd != nfd)
-    st = tfd->check(p, msg, n);
+  law->name_normal = law->sub[GC_KIND_NORMAL]->name;
+  law->name_tangential = law->sub[GC_KIND_TANGENTIAL]->name;
+  /* kt_ratio is read by every K_T0 (eq. 3.25, 4.8, 8.5): checked first, as it always was */
+  int st = gc_param_check(p, GC_PAR_KT_RATIO, msg, n);
+  for (int k = 0; !st && k < GC_NKINDS; k++)
+    st = gc_submodel_check(law->sub[k], p, msg, n);
   if (st)
     return st;
-  law->nfd = nfd;
-  law->tfd = tfd;
+  size_t off = 0;
+  for (int k = 0; k < GC_NKINDS; k++) {
+    law->off[k] = off;
+    off += law->sub[k]->hist_size;
+  }
+  law->nhist = off;
+  if (off > GC_HIST_MAX) {
+    snprintf(msg, n, "history of %zu doubles exceeds GC_HIST_MAX = %d", off, GC_HIST_MAX);
+    return GC_EINVAL;
+  }
   /* Linear models have no elastic constants: only fill the Hertz ones when they are valid. */
   if (p->E1 > 0 && p->R1 > 0) {
     st = gc_pair_setup(&law->pair, p, msg, n);
@@ -36,31 +57,78 @@ int gc_law_init(gc_law *law, const gc_model *nfd, const gc_model *tfd, const gc_
   } else {
     law->pair.p = *p;
   }
-  if (nfd->setup && (st = nfd->setup(&law->pair, msg, n)))
-    return st;
-  if (tfd && tfd != nfd && tfd->setup && (st = tfd->setup(&law->pair, msg, n)))
-    return st;
+  for (int k = 0; k < GC_NKINDS; k++)
+    if (law->sub[k]->setup && (st = law->sub[k]->setup(&law->pair, msg, n)))
+      return st;
   return GC_SUCCESS;
 }
 
-int gc_law_normal(const gc_law *law, gc_state *s, double alpha, double alpha_dot, gc_normal *out)
+int gc_law_init_preset(gc_law *law, const gc_preset *nfd, const gc_preset *tfd,
+                       const gc_params *p, char *msg, size_t n)
 {
-  int st = law->nfd->normal_step(&law->pair, s, alpha, alpha_dot, out);
+  memset(law, 0, sizeof *law);
+  if (!nfd || !nfd->normal) {
+    snprintf(msg, n, "model '%s' has no normal force-displacement part",
+             nfd ? nfd->name : "(none)");
+    return GC_EINVAL;
+  }
+  if (tfd && !tfd->tangential) {
+    snprintf(msg, n, "model '%s' has no tangential force-displacement part", tfd->name);
+    return GC_EINVAL;
+  }
+  const gc_submodel *sub[GC_NKINDS] = { NULL };
+  sub[GC_KIND_NORMAL] = gc_preset_part(nfd, GC_KIND_NORMAL);
+  sub[GC_KIND_DAMPING] = gc_preset_part(nfd, GC_KIND_DAMPING);
+  if (tfd)
+    sub[GC_KIND_TANGENTIAL] = gc_preset_part(tfd, GC_KIND_TANGENTIAL);
+  if (!sub[GC_KIND_NORMAL] || !sub[GC_KIND_DAMPING] || (tfd && !sub[GC_KIND_TANGENTIAL])) {
+    snprintf(msg, n, "preset '%s' names a sub-model that is not registered", nfd->name);
+    return GC_EINVAL;
+  }
+  int st = gc_law_init(law, sub, p, msg, n);
+  law->name_normal = nfd->name;
+  law->name_tangential = tfd ? tfd->name : "none";
+  return st;
+}
+
+size_t gc_law_history_size(const gc_law *law) { return law->nhist; }
+
+void gc_law_history_init(const gc_law *law, double *h)
+{
+  memset(h, 0, law->nhist * sizeof *h);
+}
+
+int gc_law_frictional(const gc_law *law)
+{
+  return !(law->sub[GC_KIND_TANGENTIAL]->flags & GC_SUB_NONE);
+}
+
+int gc_law_linear(const gc_law *law) { return (law->sub[GC_KIND_NORMAL]->flags & GC_SUB_LINEAR) != 0; }
+
+int gc_law_contact_time(const gc_law *law, double m_eff, double v, double *t)
+{
+  const gc_submodel *m = law->sub[GC_KIND_NORMAL];
+  return m->contact_time ? m->contact_time(&law->pair.p, m_eff, v, t) : GC_ENOTSUP;
+}
+
+int gc_law_normal(const gc_law *law, double *h, double alpha, double alpha_dot, gc_normal *out)
+{
+  const gc_submodel *d = law->sub[GC_KIND_DAMPING];
+  double *hn = h + law->off[GC_KIND_NORMAL];
+  int st = law->sub[GC_KIND_NORMAL]->normal(&law->pair, hn, alpha, alpha_dot, out);
+  if (!st && !(d->flags & GC_SUB_NONE))
+    st = d->damping(&law->pair, (gc_hist_normal *)hn, h + law->off[GC_KIND_DAMPING], alpha,
+                    alpha_dot, out);
   if (!st && !(isfinite(out->P) && isfinite(out->a) && isfinite(out->k_t0)))
     return GC_ENAN;
   return st;
 }
 
-int gc_law_tangential(const gc_law *law, gc_state *s, const gc_normal *n, double d_delta,
+int gc_law_tangential(const gc_law *law, double *h, const gc_normal *n, double d_delta,
                       double delta_dot, double ds_roll, gc_tangential *out)
 {
-  if (!law->tfd) {
-    memset(out, 0, sizeof *out);
-    s->delta += d_delta;
-    out->delta = s->delta;
-    return GC_SUCCESS;
-  }
-  int st = law->tfd->tangential_step(&law->pair, s, n, d_delta, delta_dot, ds_roll, out);
+  int st = law->sub[GC_KIND_TANGENTIAL]->tangential(&law->pair, h + law->off[GC_KIND_TANGENTIAL],
+                                                    n, d_delta, delta_dot, ds_roll, out);
   if (!st && !(isfinite(out->Q) && isfinite(out->K_T)))
     return GC_ENAN;
   return st;

@@ -1,26 +1,95 @@
-/* registry.c - the table of all contact models, looked up by name. */
+/* registry.c - every sub-model (one row each) and the presets, i.e. the historical model names
+ * as compositions of sub-models.  Adding a sub-model: its file, one row here, one line in
+ * models/Makefile.am. */
 #include "gc_model.h"
 
 #include <string.h>
 
-extern const gc_model gc_model_hertz, gc_model_lsd, gc_model_tsuji, gc_model_walton_braun,
-    gc_model_thornton, gc_model_md, gc_model_vqz, gc_model_ep;
-
-static const gc_model *const models[] = {
-  &gc_model_hertz, &gc_model_lsd, &gc_model_tsuji, &gc_model_walton_braun,
-  &gc_model_thornton, &gc_model_md, &gc_model_vqz, &gc_model_ep,
+static const gc_submodel *const rows[] = {
+  /* normal */
+  &gc_normal_hertz, &gc_normal_lsd, &gc_normal_wb, &gc_normal_thornton, &gc_normal_ep,
+  /* damping */
+  &gc_damping_none, &gc_damping_linear, &gc_damping_tsuji,
+  /* tangential */
+  &gc_tangential_none, &gc_tangential_lsd, &gc_tangential_tsuji, &gc_tangential_wb,
+  &gc_tangential_md, &gc_tangential_vqz, &gc_tangential_ep,
+  /* rolling, twisting */
+  &gc_rolling_none, &gc_twisting_none,
 };
 
-size_t gc_model_count(void) { return sizeof models / sizeof models[0]; }
+size_t gc_submodel_count(void) { return sizeof rows / sizeof rows[0]; }
 
-const gc_model *gc_model_at(size_t i) { return i < gc_model_count() ? models[i] : NULL; }
+const gc_submodel *gc_submodel_at(size_t i) { return i < gc_submodel_count() ? rows[i] : NULL; }
 
-const gc_model *gc_model_lookup(const char *name)
+const gc_submodel *gc_submodel_lookup(gc_kind kind, const char *name)
 {
   if (!name)
     return NULL;
-  for (size_t i = 0; i < gc_model_count(); i++)
-    if (strcmp(models[i]->name, name) == 0)
-      return models[i];
+  for (size_t i = 0; i < gc_submodel_count(); i++)
+    if (rows[i]->kind == kind && strcmp(rows[i]->name, name) == 0)
+      return rows[i];
   return NULL;
+}
+
+const gc_submodel *gc_submodel_none(gc_kind kind)
+{
+  return kind == GC_KIND_NORMAL ? NULL : gc_submodel_lookup(kind, "none");
+}
+
+int gc_submodel_reads(const gc_submodel *m, gc_param_id id)
+{
+  for (size_t i = 0; i < GC_SUB_MAXPAR && m->params[i] != GC_NPAR; i++)
+    if (m->params[i] == id)
+      return 1;
+  return 0;
+}
+
+const char *gc_kind_name(gc_kind k)
+{
+  static const char *const names[GC_NKINDS] = { "normal", "damping", "tangential", "rolling",
+                                                "twisting" };
+  return (unsigned)k < GC_NKINDS ? names[k] : "?";
+}
+
+static const gc_preset presets[] = {
+  { "hertz", "Hertz elastic normal contact (sec. 3.1)", "hertz", NULL, NULL },
+  { "lsd", "linear spring-dashpot with Coulomb limit (sec. 4.1, eq. 4.1-4.2)", "lsd", "linear",
+    "lsd" },
+  { "tsuji", "Hertz-Mindlin (no slip) with restitution-based viscous damping (Tsuji form)",
+    "hertz", "tsuji", "tsuji" },
+  { "wb", "Walton-Braun [1986] latching spring and turning-point TFD (sec. 4.2)", "wb", NULL,
+    "wb" },
+  { "thornton", "Thornton [1997] elastic-perfectly-plastic normal contact (sec. 4.3)",
+    "thornton", NULL, NULL },
+  { "md", "Mindlin-Deresiewicz [1953] TFD for constant P (sec. 3.2.1)", NULL, NULL, "md" },
+  { "vqz", "Vu-Quoc-Zhang improved TFD for varying P, rolling correction (ch. 5)", NULL, NULL,
+    "vqz" },
+  { "ep", "Vu-Quoc-Zhang elasto-plastic NFD (ch. 6) and TFD (ch. 8)", "ep", NULL, "ep" },
+};
+
+size_t gc_preset_count(void) { return sizeof presets / sizeof presets[0]; }
+
+const gc_preset *gc_preset_at(size_t i) { return i < gc_preset_count() ? &presets[i] : NULL; }
+
+const gc_preset *gc_preset_lookup(const char *name)
+{
+  if (!name)
+    return NULL;
+  for (size_t i = 0; i < gc_preset_count(); i++)
+    if (strcmp(presets[i].name, name) == 0)
+      return &presets[i];
+  return NULL;
+}
+
+const gc_submodel *gc_preset_part(const gc_preset *ps, gc_kind k)
+{
+  if (!ps)
+    return NULL;
+  switch (k) {
+  case GC_KIND_NORMAL: return ps->normal ? gc_submodel_lookup(k, ps->normal) : NULL;
+  case GC_KIND_DAMPING:
+    return ps->normal ? gc_submodel_lookup(k, ps->damping ? ps->damping : "none") : NULL;
+  case GC_KIND_TANGENTIAL: return ps->tangential ? gc_submodel_lookup(k, ps->tangential) : NULL;
+  default: return NULL;
+  }
 }

@@ -27,7 +27,7 @@
  * which is continuous for eq. 4.7).
  *
  * K_T0 at the start of a step.  The transitions use (K_T0)_{P=P0} for their first part (eq.
- * 3.26, 3.39, 3.46, 3.53); gc_state keeps no K_T0 of the previous step, so the K_T0 of the
+ * 3.26, 3.39, 3.46, 3.53); the history keeps no K_T0 of the previous step, so the K_T0 of the
  * current normal state (n->k_t0) is used throughout.  The difference, mu dP (1/K_T0(P0) -
  * 1/K_T0(P1)), is of second order in the step, like the explicit (start-of-step) stiffness. */
 #include "tfd_core.h"
@@ -236,7 +236,7 @@ static void gc_tfd_p_decreasing(const gc_tfd_in *in, gc_tfd_out *o)
 }
 
 /* Separation (P = 0): the contact loses its tangential history. */
-static void gc_tfd_separate(gc_state *s)
+static void gc_tfd_separate(gc_hist_tangential *s)
 {
   s->Q = 0.0;
   s->Q_star = 0.0;
@@ -257,7 +257,7 @@ static double gc_tfd_md_rejoin(double q, double qs)
   return qs;
 }
 
-static int gc_tfd_check_inputs(const gc_tfd_config *cfg, double mu, const gc_state *s,
+static int gc_tfd_check_inputs(const gc_tfd_config *cfg, double mu, const gc_hist_tangential *s,
                                const gc_normal *n, const gc_tangential *out, double d_delta,
                                double ds_roll)
 {
@@ -275,7 +275,7 @@ static int gc_tfd_check_inputs(const gc_tfd_config *cfg, double mu, const gc_sta
 
 /* Set up one step in the loading frame: direction d of this step, turning point (reset at a
  * reversal) and the change of the normal force since the previous tangential step. */
-static void gc_tfd_frame(const gc_tfd_config *cfg, double mu, const gc_state *s,
+static void gc_tfd_frame(const gc_tfd_config *cfg, double mu, const gc_hist_tangential *s,
                          const gc_normal *n, double dd, gc_tfd_in *in, int *d_out, double *dP_out)
 {
   in->law = cfg->law;
@@ -322,7 +322,7 @@ static void gc_tfd_dispatch(const gc_tfd_in *in, double dP, gc_tfd_out *o)
 
 /* Back to the real frame, friction limit, and the update of the history. */
 static int gc_tfd_commit(const gc_tfd_config *cfg, const gc_tfd_in *in, const gc_tfd_out *o,
-                         int d, double dd, double P, gc_state *s, gc_tangential *out)
+                         int d, double dd, double P, gc_hist_tangential *s, gc_tangential *out)
 {
   int dir = o->flip ? -d : d;
   double Q = d * o->q, Qs = d * o->qs, K = o->K;
@@ -354,7 +354,7 @@ static int gc_tfd_commit(const gc_tfd_config *cfg, const gc_tfd_in *in, const gc
   return GC_SUCCESS;
 }
 
-int gc_tfd_step(const gc_tfd_config *cfg, double mu, gc_state *s, const gc_normal *n,
+int gc_tfd_step(const gc_tfd_config *cfg, double mu, gc_hist_tangential *s, const gc_normal *n,
                 double d_delta, double ds_roll, gc_tangential *out)
 {
   int st = gc_tfd_check_inputs(cfg, mu, s, n, out, d_delta, ds_roll);

@@ -65,28 +65,12 @@ double gc_tfd_rolling_correction(double delta, double ds_roll, double a);
  * P <= 0 is a separation: Q, Q*, delta and the direction are reset and Q = 0 is returned.  The
  * first step of a contact (P_t == 0) is a constant-P step.  |Q| <= mu P always holds on
  * return.  Returns GC_SUCCESS, GC_EINVAL (NULL pointer, negative P, k_t0 or mu) or GC_ENAN. */
-int gc_tfd_step(const gc_tfd_config *cfg, double mu, gc_state *s, const gc_normal *n,
+int gc_tfd_step(const gc_tfd_config *cfg, double mu, gc_hist_tangential *s, const gc_normal *n,
                 double d_delta, double ds_roll, gc_tangential *out);
 
 /* Parameter checks shared by the tangential models; on failure msg names the parameter and its
  * allowed range and GC_EINVAL is returned. */
 int gc_tfd_check_mu(const gc_params *p, char *msg, size_t msglen);
 int gc_tfd_check_transitions(const gc_params *p, char *msg, size_t msglen);
-
-/* Vu-Quoc-Zhang elasto-plastic TFD (ch. 8, Algorithm 8.1, eq. 8.2-8.6), the tangential part of
- * the "ep" model (models/ep_nfd.c puts it in its table).  The plastic corrections enter only
- * through K_T0 = 4 a_ep (E*)_ep (1-nu)/(2-nu) (eq. 8.5, with (E*)_ep from eq. 8.3 or 8.6), which
- * the EP normal model computes into n->k_t0; the bookkeeping is that of vqz (MODELS.md).  With
- * pair->p.tfd_transitions == 0 it uses the constant-P Mindlin-Deresiewicz stiffness (eq. 3.24)
- * without transitions.  The rolling correction (sec. 5.2) is applied with a = n->a = a_ep. */
-int gc_ep_tfd_step(const gc_pair *pair, gc_state *s, const gc_normal *n, double d_delta,
-                   double delta_dot, double ds_roll, gc_tangential *out);
-/* Checks of the parameters gc_ep_tfd_step uses (mu, tfd_transitions), for ep_nfd.c's check(). */
-int gc_ep_tfd_check(const gc_params *p, char *msg, size_t msglen);
-
-/* The models defined with this core (models/mindlin.c, models/walton_braun.c). */
-extern const gc_model gc_model_md;           /* "md":  eq. 3.24, constant-P only */
-extern const gc_model gc_model_vqz;          /* "vqz": ch. 5, eq. 4.7 + transitions + rolling */
-extern const gc_model gc_model_walton_braun; /* "wb":  eq. 4.3-4.8 */
 
 #endif

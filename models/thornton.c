@@ -1,4 +1,4 @@
-/* thornton.c - Thornton [1997] elastic-perfectly-plastic normal contact (sec. 4.3, MODELS.md).
+/* thornton.c - normal sub-model "thornton": Thornton [1997] elastic-perfectly-plastic normal contact (sec. 4.3, MODELS.md).
  * Hertz up to alpha_Y; then a linear P(alpha) at the contact yield pressure p_y = A_Y(nu) sY
  * (Thornton used 1.61 sY, A_Y(0.3) ~= 1.61); unloading on a Hertz curve with an enlarged
  * curvature radius R*_p and a residual displacement alpha_p. */
@@ -12,12 +12,13 @@ static int thornton_check(const gc_params *p, char *msg, size_t n)
   int st = gc_check_elastic(p, msg, n);
   if (st)
     return st;
-  if (!(p->P_Y > 0) && !(p->sY1 > 0 && isfinite(p->sY1))) {
-    snprintf(msg, n, "sY1 = %g out of range (0, inf) Pa (give sY or P_Y)", p->sY1);
-    return GC_EINVAL;
-  }
-  return GC_SUCCESS;
+  return gc_check_yield_given(p, msg, n);
 }
+
+typedef struct {
+  GC_HIST_NORMAL_FIELDS;
+  double R_p; /* current unloading curvature radius [m] (Thornton R*_p) */
+} thornton_hist;
 
 static int thornton_setup(gc_pair *pair, char *msg, size_t n)
 {
@@ -27,7 +28,7 @@ static int thornton_setup(gc_pair *pair, char *msg, size_t n)
 /* Unloading curve through (alpha_max, P_max) (Thornton 1997):
  *   R*_p = (4 E* / (3 P_max)) ((2 P_max + P_Y) / (2 pi p_y))^(3/2),
  *   alpha_p = alpha_max - (3 P_max / (4 E* sqrt(R*_p)))^(2/3). */
-static void thornton_unloading_curve(const gc_pair *pair, gc_state *s)
+static void thornton_unloading_curve(const gc_pair *pair, thornton_hist *s)
 {
   if (s->P_max > pair->P_Y) {
     double Rp = 4.0 * pair->E_star / (3.0 * s->P_max) *
@@ -40,9 +41,10 @@ static void thornton_unloading_curve(const gc_pair *pair, gc_state *s)
   }
 }
 
-static int thornton_normal_step(const gc_pair *pair, gc_state *s, double alpha, double alpha_dot,
+static int thornton_normal_step(const gc_pair *pair, double *h, double alpha, double alpha_dot,
                                 gc_normal *out)
 {
+  thornton_hist *s = (thornton_hist *)h;
   (void)alpha_dot;
   if (!isfinite(alpha))
     return GC_ENAN;
@@ -88,12 +90,14 @@ static int thornton_normal_step(const gc_pair *pair, gc_state *s, double alpha, 
   return GC_SUCCESS;
 }
 
-const gc_model gc_model_thornton = {
+const gc_submodel gc_normal_thornton = {
   .name = "thornton",
+  .kind = GC_KIND_NORMAL,
   .description = "Thornton [1997] elastic-perfectly-plastic normal contact (sec. 4.3)",
-  .flags = GC_MODEL_NORMAL,
+  .hist_size = sizeof(thornton_hist) / sizeof(double),
+  .params = { GC_PARAMS_ELASTIC, GC_PAR_SY1, GC_PAR_SY2, GC_PAR_P_Y, GC_NPAR },
   .check = thornton_check,
   .setup = thornton_setup,
-  .normal_step = thornton_normal_step,
-  .tangential_step = NULL,
+  .normal = thornton_normal_step,
+  .contact_time = gc_contact_time_hertz,
 };

@@ -1,4 +1,5 @@
-/* walton_braun.c - Walton and Braun [1986] contact model (dissertation sec. 4.2):
+/* walton_braun.c - normal sub-model "wb" of the Walton and Braun [1986] contact model
+ * (dissertation sec. 4.2; its tangential part is models/wb_tangential.c):
  *   NFD: bilinear partially-latching spring (eq. 4.3-4.5): P = K1 alpha while loading on the
  *        virgin line, P = K2 (alpha - alpha_0) while unloading and reloading below it, with
  *        K2 = K1 / e^2 (eq. 4.5) and the residual displacement alpha_0 = alpha_max (1 - K1/K2);
@@ -15,23 +16,6 @@
 #include <math.h>
 #include <stdio.h>
 
-static int gc_wb_fail(char *msg, size_t n, const char *name, double v, const char *range)
-{
-  if (msg && n)
-    snprintf(msg, n, "%s = %g out of range %s", name, v, range);
-  return GC_EINVAL;
-}
-
-static int gc_wb_check(const gc_params *p, char *msg, size_t n)
-{
-  if (!(p->k_n > 0.0) || !isfinite(p->k_n))
-    return gc_wb_fail(msg, n, "k_n", p->k_n, "(0, inf) N/m");
-  if (!(p->e_n > 0.0 && p->e_n <= 1.0))
-    return gc_wb_fail(msg, n, "e_n", p->e_n, "(0, 1]");
-  if (!(p->nu1 > -1.0 && p->nu1 < 0.5))
-    return gc_wb_fail(msg, n, "nu1", p->nu1, "(-1, 0.5)");
-  return gc_tfd_check_mu(p, msg, n);
-}
 
 /* eq. 4.5: K2 = K1 / e^2 (e^2 = K1/K2 is the ratio of the areas under the unloading and the
  * loading lines, eq. 4.4). */
@@ -54,9 +38,10 @@ static double gc_wb_k_t0(const gc_params *p)
 /* eq. 4.3 with the latch of Fig. 4.3: on the virgin line (alpha >= alpha_max) only K1 works and
  * each new largest displacement is a new turning point; below it the latch is locked and the
  * stiffness is K2, down to P = 0 at alpha_0 (and reloading climbs the same line back). */
-static int gc_wb_normal_step(const gc_pair *pair, gc_state *s, double alpha, double alpha_dot,
+static int gc_wb_normal_step(const gc_pair *pair, double *h, double alpha, double alpha_dot,
                              gc_normal *out)
 {
+  gc_hist_normal *s = (gc_hist_normal *)h;
   (void)alpha_dot;
   if (!isfinite(alpha))
     return GC_ENAN;
@@ -84,29 +69,19 @@ static int gc_wb_normal_step(const gc_pair *pair, gc_state *s, double alpha, dou
   out->plastic = s->alpha_res > 0.0;
   out->loading = alpha > s->alpha;
   s->loading = out->loading;
-  gc_state_record_normal(s, alpha, P);
+  gc_hist_record_normal(s, alpha, P);
   return GC_SUCCESS;
 }
 
-/* eq. 4.6-4.7 with the friction limit; no varying-P transitions, no rolling correction (those
- * are the improvements of ch. 5, model vqz). */
-static int gc_wb_tangential_step(const gc_pair *pair, gc_state *s, const gc_normal *n,
-                                 double d_delta, double delta_dot, double ds_roll,
-                                 gc_tangential *out)
-{
-  (void)delta_dot;
-  (void)ds_roll;
-  static const gc_tfd_config cfg = { GC_TFD_LAW_WB, 0, 0 };
-  return gc_tfd_step(&cfg, pair->p.mu, s, n, d_delta, 0.0, out);
-}
-
-const gc_model gc_model_walton_braun = {
+const gc_submodel gc_normal_wb = {
   .name = "wb",
-  .description = "Walton-Braun [1986] latching-spring NFD and turning-point TFD (sec. 4.2, "
-                 "eq. 4.3-4.8)",
-  .flags = GC_MODEL_NORMAL | GC_MODEL_TANGENTIAL,
-  .check = gc_wb_check,
+  .kind = GC_KIND_NORMAL,
+  .description = "Walton-Braun [1986] latching spring K1 / K2 = K1/e^2 (sec. 4.2, eq. 4.3-4.5, "
+                 "K_T0 eq. 4.8)",
+  .flags = GC_SUB_LINEAR,
+  .hist_size = GC_HIST_NORMAL_SIZE,
+  .params = { GC_PAR_K_N, GC_PAR_E_N, GC_PAR_NU1, GC_PAR_MU, GC_PAR_KT_RATIO, GC_NPAR },
   .setup = gc_wb_setup,
-  .normal_step = gc_wb_normal_step,
-  .tangential_step = gc_wb_tangential_step,
+  .normal = gc_wb_normal_step,
+  .contact_time = gc_contact_time_linear,
 };

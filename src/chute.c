@@ -45,7 +45,7 @@
  *    (the body rate of the half step rotated with the orientation at t_n);
  *  - no rolling correction (sec. 5.2, a 2-D construction): ds_roll = 0 in every TFD step;
  *  - a contact whose spheres separate (alpha <= 0, so P = 0) loses its whole history
- *    (gc_state_init, Q = 0); while alpha > 0 the history is kept even if P = 0 (inside the
+ *    (history block zeroed, Q = 0); while alpha > 0 the history is kept even if P = 0 (inside the
  *    residual dent of an elasto-plastic contact);
  *  - gc_chute_cfg_soybean: particle-plexiglass friction mu = 0.3 (not in the seed); dt = 1/40
  *    of the Hertz duration of two constituent spheres at 1 m/s (3.41e-6 s); skin 0.5 R_c;
@@ -131,12 +131,6 @@ static int err_msg(char *msg, size_t n, int st, const char *fmt_name, double v, 
 
 /* ---------- configuration ---------- */
 
-/* Hertz contact duration of eq. 3.22, tau = 2.87 (m*^2 / (R* E*^2 v))^(1/5) [s]. */
-static double hertz_time(double m_eff, double R_star, double E_star, double v)
-{
-  return 2.87 * pow(m_eff * m_eff / (R_star * E_star * E_star * v), 0.2);
-}
-
 void gc_chute_cfg_soybean(gc_chute_cfg *cfg)
 {
   memset(cfg, 0, sizeof *cfg);
@@ -153,8 +147,8 @@ void gc_chute_cfg_soybean(gc_chute_cfg *cfg)
   cfg->bead_radius = 1.5e-3;                        /* 3.0 mm glass beads */
   cfg->bead_spacing = 3.0e-3;                       /* touching beads (lattice stretched to tile) */
   cfg->side_walls = 1;
-  cfg->nfd = gc_model_lookup("ep");
-  cfg->tfd = gc_model_lookup("ep");
+  cfg->nfd = gc_preset_lookup("ep");
+  cfg->tfd = gc_preset_lookup("ep");
   /* soybean (table 9.1); sY given and P_Y = 0, so P_Y is derived per pair geometry */
   gc_params soy;
   gc_params_default(&soy);
@@ -185,7 +179,7 @@ void gc_chute_cfg_soybean(gc_chute_cfg *cfg)
    * side since tau ~ v^-1/5): tau = 1.37e-4 s, dt = 3.4e-6 s. */
   double Rc = 2.75e-3;
   double Es = 1.0 / (2.0 * (1.0 - soy.nu1 * soy.nu1) / soy.E1);
-  cfg->dt = hertz_time(0.5 * 0.149e-3, 0.5 * Rc, Es, 1.0) / 40.0;
+  cfg->dt = gc_hertz_contact_time(0.5 * 0.149e-3, 0.5 * Rc, Es, 1.0) / 40.0;
   cfg->skin = 0.5 * Rc;
   /* fill height: centres up to the height at which 1200 bounding spheres (radius 3.65 mm)
    * would fill the domain at a volume fraction of 0.45 (the clusters themselves fill 28 %;
@@ -283,7 +277,7 @@ static int build_law(gc_law *law, const gc_chute_cfg *cfg, const gc_params *base
   p.R1 = R1;
   p.R2 = R2;
   char m2[256] = "";
-  int st = gc_law_init(law, cfg->nfd, cfg->tfd, &p, m2, sizeof m2);
+  int st = gc_law_init_preset(law, cfg->nfd, cfg->tfd, &p, m2, sizeof m2);
   if (st && msg && n)
     snprintf(msg, n, "contact law %s (R1 = %g m, R2 = %g m): %s", what, R1, R2, m2);
   return st;
@@ -454,12 +448,15 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   c->sr = calloc(c->ns, sizeof *c->sr);
   c->owner = calloc(c->ns, sizeof *c->owner);
   c->fixed = calloc(c->ns, sizeof *c->fixed);
-  c->wall = calloc(w->nwall_per * nps, sizeof *c->wall);
+  /* every law of the chute composes the same sub-models: one history size */
+  c->nhist = gc_law_history_size(&w->law_pp[0]);
+  c->rec_size = sizeof(gc_chute_contact) + c->nhist * sizeof(double);
+  c->wall = calloc(w->nwall_per * nps, c->rec_size);
   w->soff = calloc(3 * nps, sizeof *w->soff);
   w->simg = calloc(3 * nps, sizeof *w->simg);
   w->wsp = calloc(3 * c->np, sizeof *w->wsp);
   w->lawk = calloc(nps, sizeof *w->lawk);
-  c->nl = gc_nlist_alloc(c->ns, sizeof(gc_chute_contact));
+  c->nl = gc_nlist_alloc(c->ns, c->rec_size);
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !c->nl ||
       grow_scratch(w, 8 * c->ns)) {
@@ -571,7 +568,8 @@ static void mark_histories(gc_chute *c, chute_work *w)
   size_t npr = gc_nlist_npairs(c->nl);
   for (size_t k = 0; k < npr; k++) {
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
-    w->hist[k] = ct->s.alpha != 0.0 || ct->P != 0.0 || ct->s.in_contact;
+    const gc_hist_normal *hn = (const gc_hist_normal *)ct->h; /* the normal slice is first */
+    w->hist[k] = hn->alpha != 0.0 || ct->P != 0.0 || hn->in_contact != 0.0;
   }
 }
 
@@ -635,14 +633,14 @@ int gc_chute_place(gc_chute *c, const double *x, const double *q, const double *
   }
   memset(c->force, 0, 3 * c->np * sizeof *c->force);
   memset(c->torque, 0, 3 * c->np * sizeof *c->torque);
-  memset(c->wall, 0, w->nwall_per * c->np * c->nsph * sizeof *c->wall);
+  memset(c->wall, 0, w->nwall_per * c->np * c->nsph * c->rec_size);
   int st = rebuild(c, w, msg, msglen);
   if (st)
     return st;
   /* a new state: no contact history, even for pairs that stayed in the list */
   size_t npr = gc_nlist_npairs(c->nl);
   for (size_t k = 0; k < npr; k++) {
-    memset(gc_nlist_payload(c->nl, k), 0, sizeof(gc_chute_contact));
+    memset(gc_nlist_payload(c->nl, k), 0, c->rec_size);
     w->hist[k] = 0;
   }
   c->t = 0.0;
@@ -830,7 +828,7 @@ done:
 
 /* Tangential force of a contact in 3-D (seed sec. 4.2.3, eq. 4.10-4.21).
  *   ct     history: ct->Q is the tangential force vector on body 1 at the previous step,
- *          ct->s the scalar state of the TFD model along the direction t of that force
+ *          ct->h the history block, whose tangential slice is the scalar state of the TFD model along the direction t of that force
  *   no     this step's normal result (P, k_t0 = K_T0)
  *   n      unit normal from body 1 to body 2;  dd  Delta delta = (1 - n n) v_rel dt
  * What is done:
@@ -855,7 +853,7 @@ done:
 static int tangential(const gc_law *law, gc_chute_contact *ct, const gc_normal *no,
                       const double n[3], const double dd[3], double dt)
 {
-  gc_state *s = &ct->s;
+  gc_hist_tangential *s = gc_law_hist_tangential(law, ct->h);
   double t[3], qn = dot3(ct->Q, n);
   double Q0[3] = { ct->Q[0] - qn * n[0], ct->Q[1] - qn * n[1], ct->Q[2] - qn * n[2] };
   double m0 = sqrt(dot3(Q0, Q0)), mold = sqrt(dot3(ct->Q, ct->Q));
@@ -882,7 +880,7 @@ static int tangential(const gc_law *law, gc_chute_contact *ct, const gc_normal *
   double dpar = dot3(dd, t);
   double dperp[3] = { dd[0] - dpar * t[0], dd[1] - dpar * t[1], dd[2] - dpar * t[2] };
   gc_tangential to;
-  int st = gc_law_tangential(law, s, no, dpar, dpar / dt, 0.0, &to);
+  int st = gc_law_tangential(law, ct->h, no, dpar, dpar / dt, 0.0, &to);
   if (st)
     return st;
   double Q[3];
@@ -905,11 +903,12 @@ static int contact(const gc_law *law, gc_chute_contact *ct, double alpha, const 
                    const double vrel[3], double dt, double F[3], int *active)
 {
   *active = 0;
+  gc_hist_normal *hn = gc_law_hist_normal(law, ct->h);
   if (!(alpha > 0.0)) {
     /* apart: a contact that separates (alpha <= 0, P = 0) loses its history; the next one is
-     * virgin */
-    if (ct->s.in_contact || ct->P != 0.0 || ct->s.alpha != 0.0) {
-      gc_state_init(&ct->s);
+     * virgin (the history is zeroed here and initialised at the first touch) */
+    if (hn->in_contact != 0.0 || ct->P != 0.0 || hn->alpha != 0.0) {
+      memset(ct->h, 0, law->nhist * sizeof *ct->h);
       ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
       ct->P = 0.0;
     }
@@ -917,17 +916,17 @@ static int contact(const gc_law *law, gc_chute_contact *ct, double alpha, const 
       return GC_ENAN;
     return GC_SUCCESS;
   }
-  if (!ct->s.in_contact) { /* first touch (the list zeroes new payloads) */
-    gc_state_init(&ct->s);
+  if (hn->in_contact == 0.0) { /* first touch (the list zeroes new payloads) */
+    gc_law_history_init(law, ct->h);
     ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
   }
   double vn = dot3(vrel, n);
   gc_normal no;
-  int st = gc_law_normal(law, &ct->s, alpha, -vn, &no);
+  int st = gc_law_normal(law, ct->h, alpha, -vn, &no);
   if (st)
     return st;
   ct->P = no.P;
-  if (law->tfd) {
+  if (gc_law_frictional(law)) {
     double dd[3] = { (vrel[0] - vn * n[0]) * dt, (vrel[1] - vn * n[1]) * dt,
                      (vrel[2] - vn * n[2]) * dt };
     st = tangential(law, ct, &no, n, dd, dt);
@@ -955,7 +954,7 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr)
   if (dist2 >= rr * rr) { /* apart: only reset a history (a separated contact is virgin) */
     if (w->hist[k]) {
       gc_chute_contact *ct = gc_nlist_payload(c->nl, k);
-      gc_state_init(&ct->s);
+      memset(ct->h, 0, c->nhist * sizeof *ct->h);
       ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
       ct->P = 0.0;
       w->hist[k] = 0;
@@ -997,7 +996,7 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr)
   double vrel[3] = { vj[0] - vi[0], vj[1] - vi[1], vj[2] - vi[2] }, F[3];
   int active;
   int st = contact(law, ct, alpha, n, vrel, c->cfg.dt, F, &active);
-  w->hist[k] = ct->s.alpha != 0.0;
+  w->hist[k] = ct->h[0] != 0.0; /* the normal header's alpha */
   if (st || !active)
     return st;
   pf[0] = F[0];
@@ -1045,8 +1044,9 @@ static int wall_forces(gc_chute *c, const chute_work *w, size_t p, size_t i, dou
     nw = 3;
   }
   for (int k = 0; k < nw; k++) {
-    gc_chute_contact *ct = &c->wall[w->nwall_per * i + (size_t)k];
-    if (!(alphas[k] > 0.0) && !ct->s.in_contact && ct->P == 0.0 && ct->s.alpha == 0.0)
+    gc_chute_contact *ct = gc_chute_wall(c, w->nwall_per * i + (size_t)k);
+    const gc_hist_normal *hk = gc_law_hist_normal(laws[k], ct->h);
+    if (!(alphas[k] > 0.0) && hk->in_contact == 0.0 && ct->P == 0.0 && hk->alpha == 0.0)
       continue; /* apart, nothing to reset */
     double lev[3], vi[3], tmp[3], vrel[3], f[3];
     double a = r - 0.5 * alphas[k];
@@ -1261,10 +1261,11 @@ void gc_chute_stats_get(const gc_chute *c, gc_chute_stats *st)
   }
   size_t nw = w->nwall_per * c->np * c->nsph;
   for (size_t k = 0; k < nw; k++) {
-    if (c->wall[k].P > 0) {
+    double P = gc_chute_wall(c, k)->P;
+    if (P > 0) {
       st->n_contacts++;
-      if (c->wall[k].P > st->P_max)
-        st->P_max = c->wall[k].P;
+      if (P > st->P_max)
+        st->P_max = P;
     }
   }
 }
@@ -1284,9 +1285,9 @@ size_t gc_chute_contact_forces(const gc_chute *c, double *P, size_t cap)
   }
   size_t nw = w->nwall_per * c->np * c->nsph;
   for (size_t k = 0; k < nw; k++)
-    if (c->wall[k].P > 0) {
+    if (gc_chute_wall(c, k)->P > 0) {
       if (cnt < cap)
-        P[cnt] = c->wall[k].P;
+        P[cnt] = gc_chute_wall(c, k)->P;
       cnt++;
     }
   return cnt;
@@ -1312,10 +1313,14 @@ void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], dou
 /* ---------- checkpoint ---------- */
 
 #define CKPT_MAGIC "GCCHUTE\n"
-#define CKPT_VERSION 1u
+/* 2: the contact histories are the laws' history blocks (gc_law), with their layout recorded */
+#define CKPT_VERSION 2u
 
 typedef struct {
   uint64_t np, nsph, nbeads, ns, nwall;
+  uint64_t nhist;           /* doubles of contact-law history per contact */
+  uint32_t hist_layout;     /* GC_HIST_LAYOUT_VERSION of the models that wrote it */
+  uint32_t hist_kinds;      /* GC_NKINDS */
   double length, width, fill_height, angle, gravity, bead_radius, bead_spacing, dt, skin;
   int32_t bottom, side_walls;
   char nfd[32], tfd[32];
@@ -1333,6 +1338,9 @@ static void ckpt_fill(const gc_chute *c, ckpt_head *h)
   h->nbeads = c->nbeads;
   h->ns = c->ns;
   h->nwall = w->nwall_per;
+  h->nhist = c->nhist;
+  h->hist_layout = GC_HIST_LAYOUT_VERSION;
+  h->hist_kinds = GC_NKINDS;
   h->length = cf->length;
   h->width = cf->width;
   h->fill_height = cf->fill_height;
@@ -1371,7 +1379,7 @@ static size_t ckpt_blocks(gc_chute *c, ckpt_blk *b)
   b[n++] = (ckpt_blk){ c->sx, 3 * c->ns * sizeof *c->sx };
   b[n++] = (ckpt_blk){ w->soff, 3 * nps * sizeof *w->soff };
   b[n++] = (ckpt_blk){ w->simg, 3 * nps * sizeof *w->simg };
-  b[n++] = (ckpt_blk){ c->wall, w->nwall_per * nps * sizeof *c->wall };
+  b[n++] = (ckpt_blk){ c->wall, w->nwall_per * nps * c->rec_size };
   return n;
 }
 
@@ -1444,6 +1452,16 @@ int gc_chute_checkpoint_read(gc_chute *c, const char *path, char *msg, size_t ms
     goto done;
   }
   ckpt_fill(c, &mine);
+  if (h.hist_layout != mine.hist_layout || h.hist_kinds != mine.hist_kinds ||
+      h.nhist != mine.nhist) {
+    snprintf(msg, msglen, "%s: the contact-history layout differs: %llu doubles per contact "
+             "(layout version %u, %u kinds) in the file, %llu (layout version %u, %u kinds) "
+             "here; restart the run from its start", path, (unsigned long long)h.nhist,
+             (unsigned)h.hist_layout, (unsigned)h.hist_kinds, (unsigned long long)mine.nhist,
+             (unsigned)mine.hist_layout, (unsigned)mine.hist_kinds);
+    st = GC_EFORMAT;
+    goto done;
+  }
 #define CK(field, name)                                                                     \
   if (h.field != mine.field) {                                                              \
     st = ckpt_mismatch(msg, msglen, path, name, (double)h.field, (double)mine.field);       \

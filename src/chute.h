@@ -47,7 +47,7 @@ typedef struct {
   /* contact laws: models and the parameters of each material pair.  R1, R2 (and R2 = 0 for a
    * wall) are filled in by the simulator from the sphere radii of each pair; P_Y should be 0
    * so that it is derived from sY for each pair geometry (eq. 6.19-6.21). */
-  const gc_model *nfd, *tfd;  /* tfd NULL: frictionless */
+  const gc_preset *nfd, *tfd;  /* tfd NULL: frictionless */
   gc_params pp;         /* particle-particle */
   gc_params pw;         /* particle-side wall (plexiglass) */
   gc_params pb;         /* particle-bottom bead (glass) or flat bottom */
@@ -61,11 +61,12 @@ typedef struct {
 /* Fill cfg with the chapter 9 soybean case (tables 9.1-9.2, MODELS.md), ep/ep laws. */
 void gc_chute_cfg_soybean(gc_chute_cfg *cfg);
 
-/* History of one sphere-sphere contact (the neighbour-list payload) or sphere-wall contact. */
+/* History of one sphere-sphere contact (the neighbour-list payload) or sphere-wall contact:
+ * a record of gc_chute.rec_size bytes, the contact law's history block last. */
 typedef struct {
-  gc_state s;        /* the contact law's state */
   double Q[3];       /* tangential force on the lower-index sphere at the last step, space [N] */
   double P;          /* normal force at the last step [N] (0: not in contact) */
+  double h[];        /* the contact law's history block, gc_chute.nhist doubles */
 } gc_chute_contact;
 
 typedef struct {
@@ -85,14 +86,23 @@ typedef struct {
   double *sr;         /* ns: radii [m] */
   long *owner;        /* ns: particle of the sphere, -1 for a bead */
   unsigned char *fixed; /* ns: 1 for a bead */
+  size_t nhist;       /* doubles of contact-law history per contact (gc_law_history_size) */
+  size_t rec_size;    /* bytes of one gc_chute_contact record with its history */
   gc_nlist *nl;       /* neighbour list of sphere pairs, payload gc_chute_contact */
-  gc_chute_contact *wall; /* 2 np nsph: history of each particle sphere with the wall at
-                           * z = 0 ([2 k]) and z = width ([2 k + 1]); with GC_BOTTOM_FLAT a
-                           * third record per sphere follows the two walls (3 np nsph then) */
+  gc_chute_contact *wall; /* 2 np nsph records (stride rec_size, see gc_chute_wall): history
+                           * of each particle sphere with the wall at z = 0 ([2 k]) and
+                           * z = width ([2 k + 1]); with GC_BOTTOM_FLAT a third record per
+                           * sphere follows the two walls (3 np nsph then) */
   double t;           /* simulated time t_n [s] */
   long step;          /* steps taken */
   void *work;         /* private workspace of chute.c (laws per radius pair, pair forces) */
 } gc_chute;
+
+/* Wall record k (records have the stride rec_size). */
+static inline gc_chute_contact *gc_chute_wall(const gc_chute *c, size_t k)
+{
+  return (gc_chute_contact *)((char *)c->wall + k * c->rec_size);
+}
 
 /* Validate cfg (a message names the parameter and its allowed range), build the laws,
  * the bead lattice, and allocate everything.  Particles are not placed yet. */

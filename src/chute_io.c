@@ -158,12 +158,12 @@ static int allowed_word(size_t idx, const char *v)
   if (idx == K_BOTTOM)
     return !strcmp(v, "beads") || !strcmp(v, "flat") || !strcmp(v, "none");
   if (idx == K_MODEL) {
-    const gc_model *m = gc_model_lookup(v);
-    return m && (m->flags & GC_MODEL_NORMAL);
+    const gc_preset *m = gc_preset_lookup(v);
+    return m && m->normal;
   }
   if (idx == K_TFD) {
-    const gc_model *m = gc_model_lookup(v);
-    return !strcmp(v, "none") || (m && (m->flags & GC_MODEL_TANGENTIAL));
+    const gc_preset *m = gc_preset_lookup(v);
+    return !strcmp(v, "none") || (m && m->tangential);
   }
   return 1;
 }
@@ -335,17 +335,16 @@ static int py_to_sy(gc_params *p, const char *file, char *msg, size_t n)
   return GC_SUCCESS;
 }
 
-/* Contact duration of a pair for the time step (as drop_sim: linear spring for lsd / wb). */
-static double pair_time(const gc_model *nfd, const gc_params *p, double mass, double v)
+/* Contact duration of a pair for the time step, as the normal sub-model states it (eq. 3.22
+ * for the Hertz-type ones, the linear half period for the linear ones); NAN if p lacks what
+ * it needs. */
+static double pair_time(const gc_preset *nfd, const gc_params *p, double mass, double v)
 {
-  int linear = !strcmp(nfd->name, "lsd") || !strcmp(nfd->name, "wb");
-  if (linear)
-    return p->k_n > 0 ? M_PI * sqrt(mass / p->k_n) : NAN;
-  gc_pair pair;
-  char sub[256];
-  if (gc_pair_setup(&pair, p, sub, sizeof sub) || !(pair.E_star > 0))
+  const gc_submodel *m = gc_preset_part(nfd, GC_KIND_NORMAL);
+  double t;
+  if (!m || !m->contact_time || m->contact_time(p, mass, v, &t))
     return NAN;
-  return gc_hertz_contact_time(&pair, mass, v);
+  return t;
 }
 
 static int load_material(const raw_card *r, size_t i, gc_params *m, gc_card_extra *mx,
@@ -481,20 +480,20 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   /* ---- laws */
   const char *nfd_name = r->s[K_MODEL] ? r->s[K_MODEL] : px->nfd[0] ? px->nfd : "ep";
   const char *tfd_name = r->s[K_TFD] ? r->s[K_TFD] : px->tfd[0] ? px->tfd : NULL;
-  cfg->nfd = gc_model_lookup(nfd_name);
-  if (!cfg->nfd || !(cfg->nfd->flags & GC_MODEL_NORMAL)) {
+  cfg->nfd = gc_preset_lookup(nfd_name);
+  if (!cfg->nfd || !cfg->nfd->normal) {
     snprintf(msg, n, "%s: model '%s' is not a normal model (see 'granucal models')",
              run->params_path, nfd_name);
     return GC_EINVAL;
   }
   if (tfd_name && strcmp(tfd_name, "none") != 0) {
-    cfg->tfd = gc_model_lookup(tfd_name);
-    if (!cfg->tfd || !(cfg->tfd->flags & GC_MODEL_TANGENTIAL)) {
+    cfg->tfd = gc_preset_lookup(tfd_name);
+    if (!cfg->tfd || !cfg->tfd->tangential) {
       snprintf(msg, n, "%s: tfd '%s' is not a tangential model (see 'granucal models')",
                run->params_path, tfd_name);
       return GC_EINVAL;
     }
-  } else if (!tfd_name && (cfg->nfd->flags & GC_MODEL_TANGENTIAL)) {
+  } else if (!tfd_name && cfg->nfd->tangential) {
     cfg->tfd = cfg->nfd;
   } else {
     cfg->tfd = NULL;
@@ -565,7 +564,7 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   } else {
     run->ntcol = (int)val(r, K_NTCOL);
     if (!(run->t_contact > 0) || !isfinite(run->t_contact)) {
-      int linear = !strcmp(cfg->nfd->name, "lsd") || !strcmp(cfg->nfd->name, "wb");
+      int linear = (gc_preset_part(cfg->nfd, GC_KIND_NORMAL)->flags & GC_SUB_LINEAR) != 0;
       snprintf(msg, n, "ntcol: no contact duration: model %s needs %s in %s; or give dt",
                cfg->nfd->name, linear ? "k_n > 0" : "E > 0", run->params_path);
       return GC_EINVAL;

@@ -28,4 +28,7 @@ int gc_cli_law(const char *prog, const char *nfd_name, const char *tfd_name,
  * argv[next - 1] (next: getopt's optind): print which, naming prog, and return the usage exit status 2. */
 int gc_cli_bad_option(const char *prog, int c, char **argv, int next);
 
+/* `granucal models`: sub-models by kind, presets and the parameter table. */
+void gc_models_print(FILE *f);
+
 #endif

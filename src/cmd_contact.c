@@ -39,8 +39,8 @@ static void contact_usage(FILE *f)
           "Card and --set keys:\n");
   gc_card_print_keys(f);
   fprintf(f, "\nModels: ");
-  for (size_t i = 0; i < gc_model_count(); i++)
-    fprintf(f, "%s%s", i ? ", " : "", gc_model_at(i)->name);
+  for (size_t i = 0; i < gc_preset_count(); i++)
+    fprintf(f, "%s%s", i ? ", " : "", gc_preset_at(i)->name);
   fprintf(f, " ('granucal models' describes them).\n");
 }
 
@@ -155,7 +155,6 @@ int gc_cmd_contact(int argc, char **argv)
   rc = gc_cli_law("granucal contact", nfd_name, tfd_name, &x, &p, card, &law);
   if (rc)
     return rc;
-  const gc_model *nfd = law.nfd, *tfd = law.tfd;
 
   gc_loadpath lp;
   int st;
@@ -181,7 +180,7 @@ int gc_cmd_contact(int argc, char **argv)
     fprintf(stderr, "granucal contact: %s\n", msg);
     return st == GC_EINVAL ? 2 : 1;
   }
-  if (lp.tangential != GC_DRIVE_NONE && !tfd) {
+  if (lp.tangential != GC_DRIVE_NONE && !gc_law_frictional(&law)) {
     fprintf(stderr, "granucal contact: the load path has a tangential column but no tangential "
                     "model is selected (use --tfd)\n");
     gc_loadpath_free(&lp);
@@ -221,7 +220,7 @@ int gc_cmd_contact(int argc, char **argv)
     return 1;
   }
   if (!quiet) {
-    fprintf(stderr, "model: normal %s, tangential %s\n", nfd->name, tfd ? tfd->name : "none");
+    fprintf(stderr, "model: normal %s, tangential %s\n", law.name_normal, law.name_tangential);
     if (law.pair.P_Y > 0)
       fprintf(stderr, "P_Y = %.6g N (A_Y = %.4f), alpha_Y = %.6g m\n", law.pair.P_Y,
               law.pair.A_Y, law.pair.alpha_Y);

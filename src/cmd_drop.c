@@ -248,7 +248,9 @@ int gc_cmd_drop(int argc, char **argv)
               gc_strerror(st), st == GC_ENOCONV ? " (the sphere did not rebound)" : "");
       break;
     }
-    double th = law.pair.E_star > 0 ? gc_hertz_contact_time(&law.pair, cfg.mass, speeds[i]) : 0.0;
+    double th = law.pair.E_star > 0
+                    ? gc_hertz_contact_time(cfg.mass, law.pair.R_star, law.pair.E_star, speeds[i])
+                    : 0.0;
     fprintf(of.f, "%.10g,%.10g,%.8f,%.8f,%.10g,%.10g,%.10g,%.10g,%.10g,%.6g\n", r.v_in, r.v_out,
             r.e_vel, r.e_energy, r.P_max, r.alpha_max, r.alpha_res, r.t_contact, th, r.dt);
     if (!quiet)

@@ -163,7 +163,7 @@ int gc_cmd_impact(int argc, char **argv)
   rc = gc_cli_law(prog, nfd_name, tfd_name, &x, &p, card, &law);
   if (rc)
     return rc;
-  if (!law.tfd) {
+  if (!gc_law_frictional(&law)) {
     fprintf(stderr, "%s: an oblique impact needs a tangential model (--tfd)\n", prog);
     return 2;
   }

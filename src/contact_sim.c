@@ -159,7 +159,7 @@ int gc_loadpath_sine(gc_loadpath *lp, double P0, double P1, double Q1, size_t n,
 
 typedef struct {
   const gc_law *law;
-  const gc_state *s;
+  const double *h; /* the contact's history block (not modified by trials) */
   double dt;
   double target;
   int err;
@@ -167,10 +167,11 @@ typedef struct {
 
 static double trial_force(const trial_ctx *c, double alpha, int *err)
 {
-  gc_state tmp = *c->s;
+  double tmp[GC_HIST_MAX];
+  memcpy(tmp, c->h, gc_law_history_size(c->law) * sizeof *tmp);
   gc_normal out;
-  double rate = c->dt > 0 ? (alpha - c->s->alpha) / c->dt : 0.0;
-  int st = gc_law_normal(c->law, &tmp, alpha, rate, &out);
+  double rate = c->dt > 0 ? (alpha - gc_law_hist_normal(c->law, tmp)->alpha) / c->dt : 0.0;
+  int st = gc_law_normal(c->law, tmp, alpha, rate, &out);
   if (st)
     *err = st;
   return st ? NAN : out.P;
@@ -182,16 +183,17 @@ static double trial_residual(double alpha, void *vp)
   return trial_force(c, alpha, &c->err) - c->target;
 }
 
-int gc_normal_solve_force(const gc_law *law, gc_state *s, double P_target, double dt,
+int gc_normal_solve_force(const gc_law *law, double *hist, double P_target, double dt,
                           gc_normal *out, double *alpha_out)
 {
   if (!(P_target >= 0) || !isfinite(P_target))
     return GC_EINVAL;
-  trial_ctx c = { law, s, dt, P_target, 0 };
+  trial_ctx c = { law, hist, dt, P_target, 0 };
+  const gc_hist_normal *s = gc_law_hist_normal(law, hist);
   double a0 = s->alpha, P0 = s->P;
   if (P_target == P0 && (P0 > 0 || s->in_contact)) {
     *alpha_out = a0;
-    return gc_law_normal(law, s, a0, 0.0, out);
+    return gc_law_normal(law, hist, a0, 0.0, out);
   }
   /* A displacement scale from Hertz (or the linear stiffness) for the first bracket step. */
   const gc_pair *pr = &law->pair;
@@ -260,7 +262,7 @@ int gc_normal_solve_force(const gc_law *law, gc_state *s, double P_target, doubl
       return st;
   }
   *alpha_out = alpha;
-  return gc_law_normal(law, s, alpha, dt > 0 ? (alpha - a0) / dt : 0.0, out);
+  return gc_law_normal(law, hist, alpha, dt > 0 ? (alpha - a0) / dt : 0.0, out);
 }
 
 /* ---------------------------------------------------------------- run */
@@ -284,8 +286,8 @@ void gc_flags_string(unsigned flags, char buf[5])
 int gc_contact_run(const gc_law *law, const gc_loadpath *lp, gc_contact_rec *recs,
                    gc_contact_summary *sum, char *msg, size_t n)
 {
-  gc_state s;
-  gc_state_init(&s);
+  double s[GC_HIST_MAX];
+  gc_law_history_init(law, s);
   memset(sum, 0, sizeof *sum);
   double alpha_prev = 0.0, P_prev = 0.0, t_prev = lp->n ? lp->t[0] : 0.0;
   double delta_prev = 0.0;
@@ -296,13 +298,13 @@ int gc_contact_run(const gc_law *law, const gc_loadpath *lp, gc_contact_rec *rec
     int st;
     if (lp->normal == GC_DRIVE_ALPHA) {
       alpha = lp->x[i];
-      st = gc_law_normal(law, &s, alpha, dt > 0 ? (alpha - alpha_prev) / dt : 0.0, &nout);
+      st = gc_law_normal(law, s, alpha, dt > 0 ? (alpha - alpha_prev) / dt : 0.0, &nout);
     } else {
-      st = gc_normal_solve_force(law, &s, lp->x[i], dt, &nout, &alpha);
+      st = gc_normal_solve_force(law, s, lp->x[i], dt, &nout, &alpha);
     }
     if (st) {
       snprintf(msg, n, "step %zu (t = %g): normal model '%s' failed: %s", i, lp->t[i],
-               law->nfd->name, gc_strerror(st));
+               law->name_normal, gc_strerror(st));
       return st;
     }
     /* Work of the normal force, trapezoidal rule (for eq. 6.43). */
@@ -314,13 +316,13 @@ int gc_contact_run(const gc_law *law, const gc_loadpath *lp, gc_contact_rec *rec
     gc_tangential tout = { 0 };
     if (lp->tangential == GC_DRIVE_DELTA) {
       double d = lp->y[i] - delta_prev;
-      st = gc_law_tangential(law, &s, &nout, d, dt > 0 ? d / dt : 0.0, 0.0, &tout);
+      st = gc_law_tangential(law, s, &nout, d, dt > 0 ? d / dt : 0.0, 0.0, &tout);
     } else if (lp->tangential == GC_DRIVE_Q) {
-      st = gc_tangential_solve_force(law, &s, &nout, lp->y[i], dt, 0.0, &tout, NULL);
+      st = gc_tangential_solve_force(law, s, &nout, lp->y[i], dt, 0.0, &tout, NULL);
     }
     if (st) {
       snprintf(msg, n, "step %zu (t = %g): tangential model '%s' failed: %s%s", i, lp->t[i],
-               law->tfd ? law->tfd->name : "none", gc_strerror(st),
+               law->name_tangential, gc_strerror(st),
                st == GC_EINVAL && lp->tangential == GC_DRIVE_Q ? " (|Q| > mu P cannot be reached)" : "");
       return st;
     }
@@ -359,8 +361,8 @@ int gc_contact_run(const gc_law *law, const gc_loadpath *lp, gc_contact_rec *rec
     if (lp->tangential)
       delta_prev = lp->tangential == GC_DRIVE_DELTA ? lp->y[i] : tout.delta;
   }
-  sum->alpha_res = s.alpha_res;
-  sum->n_nonsimple = s.n_nonsimple;
+  sum->alpha_res = gc_law_hist_normal(law, s)->alpha_res;
+  sum->n_nonsimple = (long)gc_law_hist_tangential(law, s)->n_nonsimple;
   sum->e_energy = sum->W_load > 0 && sum->W_unload > 0 ? sqrt(sum->W_unload / sum->W_load) : 0.0;
   return GC_SUCCESS;
 }

@@ -12,12 +12,6 @@ void gc_drop_cfg_default(gc_drop_cfg *cfg)
   cfg->integrator = GC_INTEGRATOR_LEAPFROG;
 }
 
-double gc_hertz_contact_time(const gc_pair *pair, double mass, double v_in)
-{
-  /* eq. 3.22 (Timoshenko & Goodier): tau = 2.87 (m*^2 / (R* E*^2 v_in))^(1/5) */
-  return 2.87 * pow(mass * mass / (pair->R_star * pair->E_star * pair->E_star * v_in), 0.2);
-}
-
 double gc_drop_speed_from_height(double H, double g) { return sqrt(2.0 * g * H); }
 
 static int time_step(const gc_law *law, const gc_drop_cfg *cfg, double v_in, double *dt)
@@ -28,15 +22,11 @@ static int time_step(const gc_law *law, const gc_drop_cfg *cfg, double v_in, dou
   }
   if (cfg->ntcol <= 0)
     return GC_EINVAL;
+  /* The normal sub-model states its contact duration: eq. 3.22 for the Hertz-type ones, the
+   * half period of a linear oscillator for the linear ones (lsd, Walton-Braun loading K1). */
   double tc;
-  /* Linear-spring normal models (lsd, Walton-Braun loading K1) have the half period of a
-   * linear oscillator whatever E the card holds; the others are Hertzian (eq. 3.22). */
-  int linear = law->nfd && (strcmp(law->nfd->name, "lsd") == 0 || strcmp(law->nfd->name, "wb") == 0);
-  if (linear && law->pair.p.k_n > 0)
-    tc = M_PI * sqrt(cfg->mass / law->pair.p.k_n);
-  else if (!linear && law->pair.E_star > 0)
-    tc = gc_hertz_contact_time(&law->pair, cfg->mass, v_in);
-  else
+  int st = gc_law_contact_time(law, cfg->mass, v_in, &tc);
+  if (st)
     return GC_EINVAL;
   *dt = tc / cfg->ntcol;
   return GC_SUCCESS;
@@ -53,8 +43,9 @@ int gc_drop_run(const gc_law *law, const gc_drop_cfg *cfg, double v_in, gc_drop_
   if (st)
     return st;
   long max_steps = cfg->max_steps > 0 ? cfg->max_steps : 100000000L;
-  gc_state s;
-  gc_state_init(&s);
+  double s[GC_HIST_MAX];
+  gc_law_history_init(law, s);
+  const gc_hist_normal *hn = gc_law_hist_normal(law, s);
   gc_normal out;
   const double m = cfg->mass, g = cfg->g;
   double alpha = 0.0, u = v_in, P = 0.0, alpha_prev = 0.0;
@@ -67,7 +58,7 @@ int gc_drop_run(const gc_law *law, const gc_drop_cfg *cfg, double v_in, gc_drop_
       alpha_new = alpha + u * dt + 0.5 * acc * dt * dt;
     else
       alpha_new = alpha + u * dt; /* eq. 6.38, u is the velocity at the half step */
-    st = gc_law_normal(law, &s, alpha_new, u, &out);
+    st = gc_law_normal(law, s, alpha_new, u, &out);
     if (st)
       return st;
     double P_new = out.P;
@@ -103,12 +94,12 @@ int gc_drop_run(const gc_law *law, const gc_drop_cfg *cfg, double v_in, gc_drop_
   res->v_out = -u;
   res->e_vel = -u / v_in;
   res->e_energy = W_load > 0 ? sqrt(W_unload / W_load) : 0.0;
-  res->alpha_res = s.alpha_res;
+  res->alpha_res = hn->alpha_res;
   res->steps = n;
   res->dt = dt;
   /* the force vanished between the last two steps, where alpha crossed alpha_res: interpolate
    * the separation time linearly instead of rounding it up to a whole step */
-  double frac = alpha_prev > alpha ? (alpha_prev - s.alpha_res) / (alpha_prev - alpha) : 1.0;
+  double frac = alpha_prev > alpha ? (alpha_prev - hn->alpha_res) / (alpha_prev - alpha) : 1.0;
   if (!(frac >= 0.0 && frac <= 1.0))
     frac = 1.0;
   res->t_contact = (n - 1 + frac) * dt;

@@ -36,8 +36,7 @@ typedef struct {
 typedef void (*gc_drop_observer)(void *ctx, double t, double alpha, double P, double v);
 
 void gc_drop_cfg_default(gc_drop_cfg *cfg);
-/* Hertz elastic contact duration of eq. 3.22: 2.87 (m^2 / (R* E*^2 v_in))^(1/5) [s]. */
-double gc_hertz_contact_time(const gc_pair *pair, double mass, double v_in);
+
 /* Simulate one drop with impact speed v_in > 0.  obs may be NULL. */
 int gc_drop_run(const gc_law *law, const gc_drop_cfg *cfg, double v_in, gc_drop_result *res,
                 gc_drop_observer obs, void *obs_ctx);

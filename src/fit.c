@@ -14,21 +14,29 @@
 
 #define GC_G 9.80665 /* standard gravity [m/s^2], as `granucal drop` */
 
-static const char *const par_names[GC_FIT_NPAR] = { "E", "nu", "P_Y", "C_a", "K_c" };
-static const char *const par_units[GC_FIT_NPAR] = { "Pa", "-", "N", "m/N", "1/N" };
+/* The fitted parameters of the EP normal sub-model, in the order of GC_FIT_*: their names
+ * (card keys), units and aliases come from the parameter table (models/params.c). */
+static const gc_param_id fit_ids[GC_FIT_NPAR] = { GC_PAR_E1, GC_PAR_NU1, GC_PAR_P_Y, GC_PAR_C_A,
+                                                  GC_PAR_K_C };
 
-const char *gc_fit_par_name(int j) { return j >= 0 && j < GC_FIT_NPAR ? par_names[j] : "?"; }
-const char *gc_fit_par_unit(int j) { return j >= 0 && j < GC_FIT_NPAR ? par_units[j] : "?"; }
+gc_param_id gc_fit_par_id(int j) { return j >= 0 && j < GC_FIT_NPAR ? fit_ids[j] : GC_NPAR; }
+
+const char *gc_fit_par_name(int j)
+{
+  return j >= 0 && j < GC_FIT_NPAR ? gc_param_def_at(fit_ids[j])->key : "?";
+}
+
+const char *gc_fit_par_unit(int j)
+{
+  return j >= 0 && j < GC_FIT_NPAR ? gc_param_def_at(fit_ids[j])->unit : "?";
+}
 
 int gc_fit_par_lookup(const char *name)
 {
-  for (int j = 0; j < GC_FIT_NPAR; j++)
-    if (strcmp(name, par_names[j]) == 0)
+  const gc_param_def *d = gc_param_lookup(name);
+  for (int j = 0; d && j < GC_FIT_NPAR; j++)
+    if (gc_param_id_of(d) == fit_ids[j])
       return j;
-  if (strcmp(name, "E1") == 0)
-    return GC_FIT_E;
-  if (strcmp(name, "nu1") == 0)
-    return GC_FIT_NU;
   return -1;
 }
 
@@ -316,11 +324,9 @@ int gc_fit_setup_default(gc_fit_setup *s, const gc_params *base, double mass, ch
       return st;
     }
   }
-  s->trial[GC_FIT_E] = base->E1;
-  s->trial[GC_FIT_NU] = base->nu1;
+  for (int j = 0; j < GC_FIT_NPAR; j++)
+    s->trial[j] = gc_param_get(base, fit_ids[j]);
   s->trial[GC_FIT_PY] = P_Y;
-  s->trial[GC_FIT_CA] = base->C_a;
-  s->trial[GC_FIT_KC] = base->K_c;
   for (int j = 0; j < GC_FIT_NPAR; j++) {
     s->is_free[j] = 1;
     s->lo[j] = s->trial[j] / 10.0;
@@ -336,17 +342,13 @@ int gc_fit_setup_default(gc_fit_setup *s, const gc_params *base, double mass, ch
 static void set_params(const gc_fit_setup *set, const double p[GC_FIT_NPAR], gc_params *q)
 {
   *q = set->base;
-  q->E1 = p[GC_FIT_E];
-  q->nu1 = p[GC_FIT_NU];
-  q->P_Y = p[GC_FIT_PY];
-  q->C_a = p[GC_FIT_CA];
-  q->K_c = p[GC_FIT_KC];
+  for (int j = 0; j < GC_FIT_NPAR; j++)
+    gc_param_put(q, fit_ids[j], p[j]);
 }
 
-/* gc_law_init without the A_Y(nu) minimisation (which allocates a GSL minimiser and is only
- * reported): the model's check, gc_pair_setup and the P_Y branch of gc_yield_setup
- * (models/common.c).  tests/test_fit.c checks that the result equals gc_law_init's. */
-static int law_from(const gc_model *ep, const gc_fit_setup *set, const double p[GC_FIT_NPAR],
+/* The EP normal law (no tangential part) at the parameter vector p.  The fit always gives
+ * P_Y itself (the compression data fix it, not sY). */
+static int law_from(const gc_preset *ep, const gc_fit_setup *set, const double p[GC_FIT_NPAR],
                     gc_law *law, char *msg, size_t n)
 {
   gc_params q;
@@ -356,19 +358,7 @@ static int law_from(const gc_model *ep, const gc_fit_setup *set, const double p[
     snprintf(msg, n, "P_Y = %g out of range (0, inf) N", q.P_Y);
     return GC_EINVAL;
   }
-  int st = ep->check(&q, msg, n);
-  if (!st)
-    st = gc_pair_setup(&law->pair, &q, msg, n);
-  if (st)
-    return st;
-  law->nfd = ep;
-  law->tfd = NULL;
-  gc_pair *pr = &law->pair;
-  pr->P_Y = q.P_Y;
-  pr->p_y = cbrt(6.0 * pr->E_star * pr->E_star * q.P_Y / (M_PI * M_PI * M_PI * pr->R_star * pr->R_star));
-  double aY = pr->C * cbrt(pr->P_Y);
-  pr->alpha_Y = aY * aY / pr->R_star;
-  return GC_SUCCESS;
+  return gc_law_init_preset(law, ep, NULL, &q, msg, n);
 }
 
 int gc_fit_law(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], gc_law *law)
@@ -383,10 +373,10 @@ static int simulate(const gc_law *law, const gc_drop_cfg *cfg, const gc_fit_data
 {
   int first = GC_SUCCESS;
   for (size_t i = 0; P_model && i < d->n_comp; i++) {
-    gc_state s;
-    gc_state_init(&s);
+    double s[GC_HIST_MAX];
+    gc_law_history_init(law, s);
     gc_normal out;
-    int st = d->alpha[i] > 0 ? gc_law_normal(law, &s, d->alpha[i], 0.0, &out) : GC_SUCCESS;
+    int st = d->alpha[i] > 0 ? gc_law_normal(law, s, d->alpha[i], 0.0, &out) : GC_SUCCESS;
     double P = d->alpha[i] > 0 ? out.P : 0.0;
     if (st || !isfinite(P)) {
       P = NAN;
@@ -442,10 +432,10 @@ gc_fit_value gc_fit_eval(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double
     double P = 0.0;
     int ok = !bad_law;
     if (ok && d->alpha[i] > 0) {
-      gc_state s;
-      gc_state_init(&s);
+      double s[GC_HIST_MAX];
+      gc_law_history_init(&law, s);
       gc_normal out;
-      ok = gc_law_normal(&law, &s, d->alpha[i], 0.0, &out) == GC_SUCCESS && isfinite(out.P);
+      ok = gc_law_normal(&law, s, d->alpha[i], 0.0, &out) == GC_SUCCESS && isfinite(out.P);
       P = out.P;
     }
     double diff = ok ? P - d->P[i] : penP;
@@ -507,7 +497,7 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
   pb->set = *set;
   pb->data = d;
   pb->set.drop.mass = set->mass;
-  pb->ep = gc_model_lookup("ep");
+  pb->ep = gc_preset_lookup("ep");
   if (!pb->ep) {
     snprintf(msg, n, "the elasto-plastic model 'ep' is not available");
     return GC_ENOTSUP;
@@ -537,7 +527,7 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
     return GC_EINVAL;
   }
   for (int j = 0; j < GC_FIT_NPAR; j++) {
-    const char *nm = par_names[j];
+    const char *nm = gc_fit_par_name(j);
     double t = set->trial[j], lo = set->lo[j], hi = set->hi[j];
     if (!isfinite(t)) {
       snprintf(msg, n, "%s = %g is not finite", nm, t);
@@ -552,7 +542,7 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
     }
     if (!(lo > 0) || !(lo <= t) || !(t <= hi) || !isfinite(hi)) {
       snprintf(msg, n, "%s: bounds [%g, %g] %s must satisfy 0 < lo <= initial value %g <= hi < inf",
-               nm, lo, hi, par_units[j], t);
+               nm, lo, hi, gc_fit_par_unit(j), t);
       return GC_EINVAL;
     }
     if (j == GC_FIT_NU && !(hi < 0.5)) {
@@ -642,7 +632,7 @@ int gc_fit_yield_stress(const gc_fit_setup *set, const double p[GC_FIT_NPAR], do
   double nu = p[GC_FIT_NU], R = set->base.R1;
   double Es = p[GC_FIT_E] / (1.0 - nu * nu);
   /* eq. E.16 (6.19 for a sphere on a rigid plane): P_Y = pi^3 R^2 (A_Y sY)^3 / (6 E*^2) */
-  *sY = cbrt(6.0 * Es * Es * p[GC_FIT_PY] / (M_PI * M_PI * M_PI * R * R)) / ay;
+  *sY = gc_yield_pressure_of_force(p[GC_FIT_PY], R, Es) / ay;
   if (A_Y)
     *A_Y = ay;
   return GC_SUCCESS;
@@ -652,7 +642,7 @@ int gc_fit_synthesize(const gc_fit_setup *set, gc_fit_data *d, const double p[GC
                       double noise_P_rel, double noise_e, unsigned long seed, char *msg,
                       size_t n)
 {
-  const gc_model *ep = gc_model_lookup("ep");
+  const gc_preset *ep = gc_preset_lookup("ep");
   gc_law law;
   int st = ep ? law_from(ep, set, p, &law, msg, n) : GC_ENOTSUP;
   if (st)

@@ -39,6 +39,8 @@ enum { GC_FIT_E = 0, GC_FIT_NU = 1, GC_FIT_PY = 2, GC_FIT_CA = 3, GC_FIT_KC = 4 
 /* "E", "nu", "P_Y", "C_a", "K_c" and their units. */
 const char *gc_fit_par_name(int j);
 const char *gc_fit_par_unit(int j);
+/* The parameter-table id of fit parameter j (GC_NPAR if j is out of range). */
+gc_param_id gc_fit_par_id(int j);
 /* Index of a parameter by name (also the card aliases E1, nu1), -1 if unknown. */
 int gc_fit_par_lookup(const char *name);
 
@@ -100,7 +102,7 @@ typedef struct {
 typedef struct {
   gc_fit_setup set;
   const gc_fit_data *data;
-  const gc_model *ep;
+  const gc_preset *ep;
   double Fa_ref, Fe_ref;   /* F_a(trial), F_e(trial) (eq. E.6-E.7) */
   double sa, se;           /* residual scales sqrt(w_a / Fa_ref), sqrt(w_e / Fe_ref); 0 if unused */
   double *c, *sqc;         /* drop point weights c_k (mean 1) and their square roots */

@@ -391,12 +391,12 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
     f = open_in(&t, "compression-model.csv");
     if (f) {
       fprintf(f, "alpha [m],P_model [N],P_hertz [N]\n");
-      gc_state s;
-      gc_state_init(&s);
+      double s[GC_HIST_MAX];
+      gc_law_history_init(&law, s);
       for (int i = 0; i <= 200 && ok; i++) {
         double a = 1.1 * amax * i / 200.0;
         gc_normal out;
-        if (gc_law_normal(&law, &s, a, 0.0, &out) != GC_SUCCESS)
+        if (gc_law_normal(&law, s, a, 0.0, &out) != GC_SUCCESS)
           ok = 0;
         else
           fprintf(f, "%.10g,%.10g,%.10g\n", a, out.P, law.pair.k_hertz * a * sqrt(a));

@@ -264,43 +264,10 @@ void gc_table_free(gc_table *t)
 
 void gc_card_extra_default(gc_card_extra *x) { memset(x, 0, sizeof *x); }
 
-typedef struct {
-  const char *key;
-  const char *alias;
-  size_t off;
-  const char *unit;
-  const char *what;
-} key_def;
-
-#define PK(field) offsetof(gc_params, field)
-static const key_def keys[] = {
-  { "R", "R1", PK(R1), "m", "radius of sphere 1 (curvature radius at the contact)" },
-  { "R2", NULL, PK(R2), "m", "radius of body 2; 0 = plane (default)" },
-  { "E", "E1", PK(E1), "Pa", "Young's modulus of body 1" },
-  { "E2", NULL, PK(E2), "Pa", "Young's modulus of body 2; 0 = rigid (default)" },
-  { "nu", "nu1", PK(nu1), "-", "Poisson's ratio of body 1, in (-1, 0.5)" },
-  { "nu2", NULL, PK(nu2), "-", "Poisson's ratio of body 2" },
-  { "sY", "sY1", PK(sY1), "Pa", "yield stress of body 1" },
-  { "sY2", NULL, PK(sY2), "Pa", "yield stress of body 2; 0 = does not yield" },
-  { "P_Y", NULL, PK(P_Y), "N", "incipient yield force; overrides sY when > 0" },
-  { "C_a", NULL, PK(C_a), "m/N", "plastic contact-radius coefficient (eq. 6.3)" },
-  { "K_c", NULL, PK(K_c), "1/N", "curvature-correction coefficient (eq. 6.13)" },
-  { "mu", NULL, PK(mu), "-", "friction coefficient" },
-  { "k_n", NULL, PK(k_n), "N/m", "normal stiffness (lsd; Walton-Braun K1)" },
-  { "c_n", NULL, PK(c_n), "N s/m", "normal damping (lsd)" },
-  { "k_t", NULL, PK(k_t), "N/m", "tangential stiffness (lsd)" },
-  { "c_t", NULL, PK(c_t), "N s/m", "tangential damping (lsd)" },
-  { "e_n", NULL, PK(e_n), "-", "restitution coefficient (wb, tsuji), in (0, 1]" },
-  { "m_eff", NULL, PK(m_eff), "kg", "effective mass of the pair (tsuji)" },
-  { "kt_ratio", NULL, PK(kt_ratio), "-",
-    "K_T0 / (2 E* a) (K_T0 / K1 for wb); 0 (default): 2(1-nu)/(2-nu); 2/7: special material" },
-};
-#undef PK
-
 static int set_fail(char *msg, size_t n, const char *key, const char *value, const char *why)
 {
   snprintf(msg, n, "parameter '%s': '%s' %s", key, value, why);
-  return GC_EINVAL;
+  return GC_EFORMAT;
 }
 
 int gc_param_set(gc_params *p, gc_card_extra *x, const char *key, const char *value, char *msg,
@@ -343,20 +310,33 @@ int gc_param_set(gc_params *p, gc_card_extra *x, const char *key, const char *va
     *(strcmp(key, "m2") == 0 ? &x->mass2 : &x->mass) = v;
     return GC_SUCCESS;
   }
-  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-    if (strcmp(key, keys[i].key) == 0 || (keys[i].alias && strcmp(key, keys[i].alias) == 0)) {
-      *(double *)((char *)p + keys[i].off) = v;
-      return GC_SUCCESS;
-    }
+  /* the numeric keys of the parameter table (models/params.c), range-checked by the table:
+   * the same check and message as every sub-model's (gc_law_init) */
+  const gc_param_def *d = gc_param_lookup(key);
+  if (d && !d->is_int) {
+    gc_param_id id = gc_param_id_of(d);
+    gc_params q = *p;
+    gc_param_put(&q, id, v);
+    if (gc_param_check(&q, id, msg, n))
+      return GC_EINVAL;
+    gc_param_put(p, id, v);
+    return GC_SUCCESS;
   }
   snprintf(msg, n, "unknown parameter '%s' (see 'granucal contact --help' for the keys)", key);
-  return GC_EINVAL;
+  return GC_EFORMAT;
 }
 
 void gc_card_print_keys(FILE *f)
 {
-  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-    fprintf(f, "  %-16s [%s] %s\n", keys[i].key, keys[i].unit, keys[i].what);
+  for (int i = 0; i < GC_NPAR; i++) {
+    const gc_param_def *d = gc_param_def_at((gc_param_id)i);
+    if (d->is_int)
+      continue;
+    char r[64];
+    gc_param_range_text((gc_param_id)i, r, sizeof r);
+    fprintf(f, "  %-16s [%s] %s; %s%s%s%s (%s)\n", d->key, d->unit, d->help, r,
+            d->range_note ? ", " : "", d->range_note ? d->range_note : "", "", d->equation);
+  }
   fprintf(f, "  %-16s [kg/m^3] density of sphere 1\n", "rho");
   fprintf(f, "  %-16s [kg] mass of sphere 1 (overrides rho)\n", "m");
   fprintf(f, "  %-16s [kg] mass of sphere 2 (default: rho and R2)\n", "m2");
@@ -450,9 +430,13 @@ int gc_card_write(FILE *f, const gc_params *p, const gc_card_extra *x)
     fprintf(f, "model = %s\n", x->nfd);
   if (x && x->tfd[0])
     fprintf(f, "tfd = %s\n", x->tfd);
-  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-    fprintf(f, "%-6s = %.17g  # [%s] %s\n", keys[i].key,
-            *(const double *)((const char *)p + keys[i].off), keys[i].unit, keys[i].what);
+  for (int i = 0; i < GC_NPAR; i++) {
+    const gc_param_def *d = gc_param_def_at((gc_param_id)i);
+    double v = gc_param_get(p, (gc_param_id)i);
+    /* a 0 outside the range is "not given" (an omitted key reads back as 0) */
+    if (!d->is_int && (v != 0.0 || gc_param_in_range((gc_param_id)i, v)))
+      fprintf(f, "%-6s = %.17g  # [%s] %s\n", d->key, v, d->unit, d->help);
+  }
   if (x && x->rho > 0)
     fprintf(f, "rho    = %.17g  # [kg/m^3]\n", x->rho);
   if (x && x->mass > 0)

@@ -50,7 +50,9 @@ typedef int (*gc_kv_fn)(void *ctx, const char *key, const char *value, size_t li
                         size_t vcol, char *msg, size_t msglen);
 int gc_kv_read(const char *path, gc_kv_fn fn, void *ctx, char *msg, size_t msglen);
 /* Set one parameter by name from text (used by the card reader and by --set KEY=VALUE).
- * Returns GC_EINVAL with a message for an unknown key or a bad value. */
+ * Returns GC_EFORMAT with a message for an unknown key or a value that is not a number, and
+ * GC_EINVAL with the parameter table's message (models/params.c) for a value out of its
+ * range. */
 int gc_param_set(gc_params *p, gc_card_extra *x, const char *key, const char *value, char *msg,
                  size_t msglen);
 /* Write p and x as a card that gc_card_read reads back unchanged (%.17g). */

@@ -80,9 +80,10 @@ int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doub
   const double m_red = free2 ? m * cfg->mass2 / (m + cfg->mass2) : m;
   double dt = cfg->dt;
   if (!(dt > 0)) {
-    if (cfg->ntcol <= 0 || !(law->pair.E_star > 0))
+    double tc;
+    if (cfg->ntcol <= 0 || gc_law_contact_time(law, m_red, v_n, &tc))
       return GC_EINVAL;
-    dt = gc_hertz_contact_time(&law->pair, m_red, v_n) / cfg->ntcol;
+    dt = tc / cfg->ntcol;
   }
   long max_steps = cfg->max_steps > 0 ? cfg->max_steps : 100000000L;
   res->v_n = v_n;
@@ -91,8 +92,9 @@ int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doub
   res->omega2 = omega2;
   res->v_st = v_t + omega * R + omega2 * R2;
 
-  gc_state s;
-  gc_state_init(&s);
+  double s[GC_HIST_MAX];
+  gc_law_history_init(law, s);
+  const gc_hist_normal *hn = gc_law_hist_normal(law, s);
   gc_normal nout;
   gc_tangential tout;
   /* velocities at half steps (leap-frog); body 2 starts at rest (translation) */
@@ -101,7 +103,7 @@ int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doub
   for (n = 1; n <= max_steps; n++) {
     double un = u - u2; /* approach rate */
     alpha += un * dt;
-    int st = gc_law_normal(law, &s, alpha, un, &nout);
+    int st = gc_law_normal(law, s, alpha, un, &nout);
     if (st)
       return st;
     double vs = (vt + w * R) - (vt2 - w2 * R2); /* slip velocity of the contact point */
@@ -113,8 +115,8 @@ int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doub
        * and the sphere rolls in the same sense (rolling of the contact point backwards) */
       ds_roll = fmin(fabs(w) * R * dt, fabs(vrel) * dt);
     }
-    if (nout.P > 0 || s.in_contact) {
-      st = gc_law_tangential(law, &s, &nout, d_delta, vs, ds_roll, &tout);
+    if (nout.P > 0 || hn->in_contact) {
+      st = gc_law_tangential(law, s, &nout, d_delta, vs, ds_roll, &tout);
       if (st)
         return st;
     } else {
@@ -138,7 +140,7 @@ int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doub
   }
   if (n > max_steps)
     return GC_ENOCONV;
-  res->n_nonsimple = s.n_nonsimple;
+  res->n_nonsimple = (long)gc_law_hist_tangential(law, s)->n_nonsimple;
   res->t_contact = n * dt;
   res->v_n_out = -(u - u2);
   res->v_t_out = vt;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_common.h"
 #include "gc_model.h"
 
 static const struct {
@@ -32,19 +33,17 @@ static void usage(FILE *f)
 int gc_cmd_models(int argc, char **argv)
 {
   if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-    printf("usage: granucal models\nList the contact models: name, parts (N normal, T "
-           "tangential) and source.\n");
+    printf("usage: granucal models\nList the contact sub-models by kind (normal, damping, "
+           "tangential, rolling, twisting) with their history size and the parameters they "
+           "read, the model names (presets = compositions of sub-models) and the parameter "
+           "table (key, unit, range, equation).\n");
     return 0;
   }
   if (argc > 1) {
     fprintf(stderr, "granucal models: unexpected argument '%s'\n", argv[1]);
     return 2;
   }
-  for (size_t i = 0; i < gc_model_count(); i++) {
-    const gc_model *m = gc_model_at(i);
-    printf("%-10s %c%c  %s\n", m->name, (m->flags & GC_MODEL_NORMAL) ? 'N' : '-',
-           (m->flags & GC_MODEL_TANGENTIAL) ? 'T' : '-', m->description);
-  }
+  gc_models_print(stdout);
   return 0;
 }
 

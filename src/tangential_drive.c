@@ -10,6 +10,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "root_solve.h"
 
@@ -17,7 +18,7 @@ enum { GC_TDRIVE_MAXIT = 300 };
 
 typedef struct {
   const gc_law *law;
-  const gc_state *s;
+  const double *h; /* the contact's history block (not modified by trials) */
   const gc_normal *n;
   double dt;
   double ds_roll;
@@ -29,9 +30,10 @@ typedef struct {
 static double gc_tdrive_residual(double x, void *vp)
 {
   gc_tdrive_ctx *c = vp;
-  gc_state tmp = *c->s;
+  double tmp[GC_HIST_MAX];
+  memcpy(tmp, c->h, gc_law_history_size(c->law) * sizeof *tmp);
   gc_tangential o;
-  int st = gc_law_tangential(c->law, &tmp, c->n, x, c->dt > 0 ? x / c->dt : 0.0, c->ds_roll, &o);
+  int st = gc_law_tangential(c->law, tmp, c->n, x, c->dt > 0 ? x / c->dt : 0.0, c->ds_roll, &o);
   if (st) {
     if (!c->err)
       c->err = st;
@@ -94,11 +96,11 @@ static int gc_tdrive_bisect(gc_tdrive_ctx *c, double f0, double lo, double hi, d
   return GC_SUCCESS;
 }
 
-int gc_tangential_solve_force(const gc_law *law, gc_state *s, const gc_normal *n,
+int gc_tangential_solve_force(const gc_law *law, double *s, const gc_normal *n,
                               double Q_target, double dt, double ds_roll, gc_tangential *out,
                               double *d_delta_out)
 {
-  if (!law || !law->tfd || !s || !n || !out)
+  if (!law || !gc_law_frictional(law) || !s || !n || !out)
     return GC_EINVAL;
   if (!isfinite(Q_target) || !isfinite(n->P) || !isfinite(n->k_t0))
     return GC_ENAN;

@@ -11,7 +11,7 @@ static gc_law law_of(const char *model, const gc_params *p)
 {
   gc_law law;
   char msg[256] = "";
-  int st = gc_law_init(&law, gc_model_lookup(model), NULL, p, msg, sizeof msg);
+  int st = gc_law_init_preset(&law, gc_preset_lookup(model), NULL, p, msg, sizeof msg);
   if (st)
     fprintf(stderr, "%s\n", msg);
   CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
@@ -107,7 +107,7 @@ static void test_hertz_impact(void)
   for (int integ = 0; integ < 2; integ++) {
     gc_drop_result r = drop(&law, m_al, 0.05, 0, 200, integ);
     CU_ASSERT_DOUBLE_EQUAL(r.e_vel, 1.0, 1e-3);
-    GC_ASSERT_REL(r.t_contact, gc_hertz_contact_time(&law.pair, m_al, 0.05), 0.01);
+    GC_ASSERT_REL(r.t_contact, GC_TEST_HERTZ_TIME(law.pair, m_al, 0.05), 0.01);
     /* Hertz maximum force: energy balance (1/2) m v^2 = (2/5) k alpha_max^(5/2) */
     double amax = pow(1.25 * m_al * 0.05 * 0.05 / law.pair.k_hertz, 0.4);
     GC_ASSERT_REL(r.alpha_max, amax, 1e-3);
@@ -163,7 +163,7 @@ static void test_two_spheres(void)
   double m2 = 7800 * 4.0 / 3.0 * M_PI * pow(0.05, 3), ms = m_al * m2 / (m_al + m2);
   gc_drop_result c = drop(&hz, ms, 0.2, 0, 400, GC_INTEGRATOR_VERLET);
   CU_ASSERT_DOUBLE_EQUAL(c.e_vel, 1.0, 1e-3);
-  GC_ASSERT_REL(c.t_contact, gc_hertz_contact_time(&hz.pair, ms, 0.2), 0.01);
+  GC_ASSERT_REL(c.t_contact, GC_TEST_HERTZ_TIME(hz.pair, ms, 0.2), 0.01);
 }
 
 /* Bad input: a non-positive speed or mass is refused, never NaN. */

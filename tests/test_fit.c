@@ -216,7 +216,7 @@ static void test_law_matches(void)
   gc_params q = s.base;
   q.E1 = seed_p[0], q.nu1 = seed_p[1], q.P_Y = seed_p[2], q.C_a = seed_p[3], q.K_c = seed_p[4];
   char msg[256];
-  CU_ASSERT_EQUAL_FATAL(gc_law_init(&b, gc_model_lookup("ep"), NULL, &q, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&b, gc_preset_lookup("ep"), NULL, &q, msg, sizeof msg), GC_SUCCESS);
   CU_ASSERT_EQUAL(a.pair.E_star, b.pair.E_star);
   CU_ASSERT_EQUAL(a.pair.R_star, b.pair.R_star);
   CU_ASSERT_EQUAL(a.pair.C, b.pair.C);
@@ -226,12 +226,12 @@ static void test_law_matches(void)
   CU_ASSERT_EQUAL(a.pair.alpha_Y, b.pair.alpha_Y);
   CU_ASSERT_EQUAL(a.pair.G_star, b.pair.G_star);
   for (double al = 1e-6; al < 4e-5; al += 3e-6) {
-    gc_state sa, sb;
-    gc_state_init(&sa);
-    gc_state_init(&sb);
+    double sa[GC_HIST_MAX], sb[GC_HIST_MAX];
+    memset(sa, 0, sizeof sa);
+    memset(sb, 0, sizeof sb);
     gc_normal oa, ob;
-    CU_ASSERT_EQUAL(gc_law_normal(&a, &sa, al, 0, &oa), GC_SUCCESS);
-    CU_ASSERT_EQUAL(gc_law_normal(&b, &sb, al, 0, &ob), GC_SUCCESS);
+    CU_ASSERT_EQUAL(gc_law_normal(&a, sa, al, 0, &oa), GC_SUCCESS);
+    CU_ASSERT_EQUAL(gc_law_normal(&b, sb, al, 0, &ob), GC_SUCCESS);
     CU_ASSERT_EQUAL(oa.P, ob.P);
   }
   gc_fit_problem_free(&pb);
@@ -580,7 +580,7 @@ static void test_params_file(void)
   CU_ASSERT_EQUAL(y.mass, 1.49e-4);
   GC_ASSERT_REL(q.sY1, 2.750e6, 0.01); /* eq. E.20 */
   gc_law law;
-  CU_ASSERT_EQUAL(gc_law_init(&law, gc_model_lookup("ep"), NULL, &q, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_law_init_preset(&law, gc_preset_lookup("ep"), NULL, &q, msg, sizeof msg), GC_SUCCESS);
   CU_ASSERT_EQUAL(law.pair.P_Y, seed_p[2]);
   FILE *g = fopen(path, "r");
   char buf[8192];

@@ -10,7 +10,7 @@ static gc_law law_of(const char *nfd, const char *tfd, const gc_params *p)
 {
   gc_law law;
   char msg[256] = "";
-  int st = gc_law_init(&law, gc_model_lookup(nfd), gc_model_lookup(tfd), p, msg, sizeof msg);
+  int st = gc_law_init_preset(&law, gc_preset_lookup(nfd), gc_preset_lookup(tfd), p, msg, sizeof msg);
   if (st)
     fprintf(stderr, "%s\n", msg);
   CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
@@ -152,25 +152,25 @@ static void test_kt_ratio(void)
   p.nu1 = 0.3;
   p.mu = 0.5;
   gc_law law = law_of("hertz", "md", &p);
-  gc_state s;
-  gc_state_init(&s);
+  double s[GC_HIST_MAX];
+  memset(s, 0, sizeof s);
   gc_normal n;
-  CU_ASSERT_EQUAL_FATAL(gc_law_normal(&law, &s, 1e-5, 0.0, &n), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(gc_law_normal(&law, s, 1e-5, 0.0, &n), GC_SUCCESS);
   CU_ASSERT_DOUBLE_EQUAL(n.k_t0 / n.k_n, 2.0 * 0.7 / 1.7, 1e-12);
   p.kt_ratio = 2.0 / 7.0;
   law = law_of("hertz", "md", &p);
-  gc_state_init(&s);
-  CU_ASSERT_EQUAL_FATAL(gc_law_normal(&law, &s, 1e-5, 0.0, &n), GC_SUCCESS);
+  memset(s, 0, sizeof s);
+  CU_ASSERT_EQUAL_FATAL(gc_law_normal(&law, s, 1e-5, 0.0, &n), GC_SUCCESS);
   CU_ASSERT_DOUBLE_EQUAL(n.k_t0 / n.k_n, 2.0 / 7.0, 1e-12);
   p.k_n = 1e6;
   p.e_n = 0.8;
   law = law_of("wb", "wb", &p);
-  gc_state_init(&s);
-  CU_ASSERT_EQUAL_FATAL(gc_law_normal(&law, &s, 1e-5, 0.0, &n), GC_SUCCESS);
+  memset(s, 0, sizeof s);
+  CU_ASSERT_EQUAL_FATAL(gc_law_normal(&law, s, 1e-5, 0.0, &n), GC_SUCCESS);
   CU_ASSERT_DOUBLE_EQUAL(n.k_t0, 1e6 * 2.0 / 7.0, 1e-6);
   p.kt_ratio = -1.0;
   char msg[256] = "";
-  CU_ASSERT_EQUAL(gc_law_init(&law, gc_model_lookup("hertz"), gc_model_lookup("md"), &p, msg,
+  CU_ASSERT_EQUAL(gc_law_init_preset(&law, gc_preset_lookup("hertz"), gc_preset_lookup("md"), &p, msg,
                               sizeof msg),
                   GC_EINVAL);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "kt_ratio"));

@@ -27,7 +27,7 @@ static gc_law make_law(const char *nfd, const char *tfd, const gc_params *p)
 {
   gc_law law;
   char msg[256] = "";
-  int st = gc_law_init(&law, gc_model_lookup(nfd), tfd ? gc_model_lookup(tfd) : NULL, p, msg,
+  int st = gc_law_init_preset(&law, gc_preset_lookup(nfd), tfd ? gc_preset_lookup(tfd) : NULL, p, msg,
                        sizeof msg);
   if (st)
     fprintf(stderr, "law %s: %s\n", nfd, msg);
@@ -35,7 +35,7 @@ static gc_law make_law(const char *nfd, const char *tfd, const gc_params *p)
   return law;
 }
 
-static double step_P(const gc_law *law, gc_state *s, double alpha)
+static double step_P(const gc_law *law, double *s, double alpha)
 {
   gc_normal out;
   CU_ASSERT_EQUAL_FATAL(gc_law_normal(law, s, alpha, 0.0, &out), GC_SUCCESS);
@@ -130,10 +130,10 @@ static void test_hertz_closed_form(void)
   double Es = p.E1 / (1 - p.nu1 * p.nu1), P = 100.0;
   double a = cbrt(3.0 * P * p.R1 / (4.0 * Es));
   double alpha = a * a / p.R1;
-  gc_state s;
-  gc_state_init(&s);
+  double s[GC_HIST_MAX];
+  memset(s, 0, sizeof s);
   gc_normal out;
-  CU_ASSERT_EQUAL(gc_law_normal(&law, &s, alpha, 0.0, &out), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_law_normal(&law, s, alpha, 0.0, &out), GC_SUCCESS);
   GC_ASSERT_REL(out.P, P, 1e-12);
   GC_ASSERT_REL(out.a, a, 1e-12);
   double G = p.E1 / (2 * (1 + p.nu1));
@@ -143,10 +143,10 @@ static void test_hertz_closed_form(void)
   gc_params q = p;
   q.R2 = p.R1, q.E2 = p.E1, q.nu2 = p.nu1;
   gc_law two = make_law("hertz", NULL, &q);
-  gc_state_init(&s);
-  GC_ASSERT_REL(step_P(&two, &s, 2.0 * alpha), P, 1e-12);
+  memset(s, 0, sizeof s);
+  GC_ASSERT_REL(step_P(&two, s, 2.0 * alpha), P, 1e-12);
   /* no tension: P = 0 for alpha <= 0 */
-  CU_ASSERT_EQUAL(step_P(&law, &s, -1e-6), 0.0);
+  CU_ASSERT_EQUAL(step_P(&law, s, -1e-6), 0.0);
 }
 
 /* An elastic loading-unloading cycle dissipates nothing: e = 1 (eq. 6.43) to the accuracy of
@@ -176,19 +176,19 @@ static void test_ep_continuity_at_yield(void)
   aluminium(&p);
   gc_law ep = make_law("ep", NULL, &p), hz = make_law("hertz", NULL, &p);
   double aY = ep.pair.alpha_Y;
-  gc_state s1, s2;
-  gc_state_init(&s1);
-  gc_state_init(&s2);
-  GC_ASSERT_REL(step_P(&ep, &s1, 0.5 * aY), step_P(&hz, &s2, 0.5 * aY), 1e-14);
-  GC_ASSERT_REL(step_P(&ep, &s1, aY), ep.pair.P_Y, 1e-9);
-  double below = step_P(&ep, &s1, aY * (1 - 1e-9));
-  gc_state_init(&s1);
-  double above = step_P(&ep, &s1, aY * (1 + 1e-9));
+  double s1[GC_HIST_MAX], s2[GC_HIST_MAX];
+  memset(s1, 0, sizeof s1);
+  memset(s2, 0, sizeof s2);
+  GC_ASSERT_REL(step_P(&ep, s1, 0.5 * aY), step_P(&hz, s2, 0.5 * aY), 1e-14);
+  GC_ASSERT_REL(step_P(&ep, s1, aY), ep.pair.P_Y, 1e-9);
+  double below = step_P(&ep, s1, aY * (1 - 1e-9));
+  memset(s1, 0, sizeof s1);
+  double above = step_P(&ep, s1, aY * (1 + 1e-9));
   GC_ASSERT_REL(above, below, 1e-7);
   /* and plasticity makes the contact softer than Hertz beyond yield */
-  gc_state_init(&s1);
-  gc_state_init(&s2);
-  CU_ASSERT(step_P(&ep, &s1, 10 * aY) < step_P(&hz, &s2, 10 * aY));
+  memset(s1, 0, sizeof s1);
+  memset(s2, 0, sizeof s2);
+  CU_ASSERT(step_P(&ep, s1, 10 * aY) < step_P(&hz, s2, 10 * aY));
 }
 
 /* The loading force satisfies the defining relation (eq. 6.26):
@@ -198,11 +198,11 @@ static void test_ep_loading_relation(void)
   gc_params p;
   aluminium(&p);
   gc_law law = make_law("ep", NULL, &p);
-  gc_state s;
-  gc_state_init(&s);
+  double s[GC_HIST_MAX];
+  memset(s, 0, sizeof s);
   const double alphas[] = { 2e-6, 5e-6, 1e-5, 2e-5, 1e-4 };
   for (int i = 0; i < 5; i++) {
-    double P = step_P(&law, &s, alphas[i]);
+    double P = step_P(&law, s, alphas[i]);
     double C = law.pair.C;
     double lhs = (1 + p.K_c * (P - law.pair.P_Y)) * p.R1 * alphas[i];
     double aep = C * cbrt(P) + p.C_a * (P - law.pair.P_Y);
@@ -219,11 +219,11 @@ static void test_ep_reduces_to_hertz(void)
   p.C_a = 0;
   p.K_c = 0;
   gc_law ep = make_law("ep", NULL, &p), hz = make_law("hertz", NULL, &p);
-  gc_state s1, s2;
-  gc_state_init(&s1);
-  gc_state_init(&s2);
+  double s1[GC_HIST_MAX], s2[GC_HIST_MAX];
+  memset(s1, 0, sizeof s1);
+  memset(s2, 0, sizeof s2);
   for (double a = 1e-7; a < 1e-4; a *= 1.7)
-    GC_ASSERT_REL(step_P(&ep, &s1, a), step_P(&hz, &s2, a), 1e-10);
+    GC_ASSERT_REL(step_P(&ep, s1, a), step_P(&hz, s2, a), 1e-10);
 }
 
 /* Turning point and unloading (eq. 6.33-6.36): P is continuous at the turning point, the
@@ -234,28 +234,28 @@ static void test_ep_unloading(void)
   gc_params p;
   aluminium(&p);
   gc_law law = make_law("ep", NULL, &p);
-  gc_state s;
-  gc_state_init(&s);
+  double s[GC_HIST_MAX];
+  memset(s, 0, sizeof s);
   double amax = 1.2e-5;
-  double Pmax = step_P(&law, &s, amax);
+  double Pmax = step_P(&law, s, amax);
   CU_ASSERT(Pmax > law.pair.P_Y);
   double eps = 1e-10 * amax;
-  double Pdown = step_P(&law, &s, amax - eps);
+  double Pdown = step_P(&law, s, amax - eps);
   CU_ASSERT(Pdown < Pmax);
   CU_ASSERT(Pmax - Pdown < 1e-6 * Pmax);
-  GC_ASSERT_REL(step_P(&law, &s, amax), Pmax, 1e-12);
+  GC_ASSERT_REL(step_P(&law, s, amax), Pmax, 1e-12);
   double ae = law.pair.C * cbrt(Pmax);
   double CR = 1 + p.K_c * (Pmax - law.pair.P_Y);
   double ares = amax - ae * ae / (CR * p.R1);
   CU_ASSERT(ares > 0);
-  GC_ASSERT_REL(s.alpha_res, ares, 1e-12);
-  CU_ASSERT(step_P(&law, &s, ares * (1 + 1e-6)) > 0);
-  CU_ASSERT_EQUAL(step_P(&law, &s, s.alpha_res), 0.0);
-  CU_ASSERT_EQUAL(step_P(&law, &s, 0.5 * ares), 0.0);
+  GC_ASSERT_REL(((gc_hist_normal *)s)->alpha_res, ares, 1e-12);
+  CU_ASSERT(step_P(&law, s, ares * (1 + 1e-6)) > 0);
+  CU_ASSERT_EQUAL(step_P(&law, s, ((gc_hist_normal *)s)->alpha_res), 0.0);
+  CU_ASSERT_EQUAL(step_P(&law, s, 0.5 * ares), 0.0);
   /* halfway down, the force is the Hertz-like curve of eq. 6.35-6.36 */
   double a = 0.5 * (ares + amax);
   double aeh = sqrt(CR * p.R1 * (a - ares));
-  GC_ASSERT_REL(step_P(&law, &s, a), aeh * aeh * aeh / pow(law.pair.C, 3), 1e-12);
+  GC_ASSERT_REL(step_P(&law, s, a), aeh * aeh * aeh / pow(law.pair.C, 3), 1e-12);
 }
 
 /* Default reloading (MODELS.md): reload along the unloading curve, back on the virgin curve
@@ -267,36 +267,36 @@ static void test_ep_reloading(void)
   gc_params p;
   aluminium(&p);
   gc_law law = make_law("ep", NULL, &p);
-  gc_state s;
-  gc_state_init(&s);
-  double amax = 1.0e-5, Pmax = step_P(&law, &s, amax);
-  double ares = s.alpha_res;
+  double s[GC_HIST_MAX];
+  memset(s, 0, sizeof s);
+  double amax = 1.0e-5, Pmax = step_P(&law, s, amax);
+  double ares = ((gc_hist_normal *)s)->alpha_res;
   for (int c = 0; c < 5; c++) {
     for (int k = 1; k <= 20; k++)
-      step_P(&law, &s, amax - k * (amax - 0.5 * ares) / 20);
+      step_P(&law, s, amax - k * (amax - 0.5 * ares) / 20);
     for (int k = 1; k <= 20; k++)
-      step_P(&law, &s, 0.5 * ares + k * (amax - 0.5 * ares) / 20);
-    GC_ASSERT_REL(s.P, Pmax, 1e-12);
-    GC_ASSERT_REL(s.alpha_res, ares, 1e-12); /* no ratcheting beyond round-off */
+      step_P(&law, s, 0.5 * ares + k * (amax - 0.5 * ares) / 20);
+    GC_ASSERT_REL(((gc_hist_normal *)s)->P, Pmax, 1e-12);
+    GC_ASSERT_REL(((gc_hist_normal *)s)->alpha_res, ares, 1e-12); /* no ratcheting beyond round-off */
   }
   /* beyond alpha_max the virgin curve continues: the same force as a monotonic loading */
-  gc_state fresh;
-  gc_state_init(&fresh);
-  GC_ASSERT_REL(step_P(&law, &s, 1.5 * amax), step_P(&law, &fresh, 1.5 * amax), 1e-10);
+  double fresh[GC_HIST_MAX];
+  memset(fresh, 0, sizeof fresh);
+  GC_ASSERT_REL(step_P(&law, s, 1.5 * amax), step_P(&law, fresh, 1.5 * amax), 1e-10);
 
   gc_params q = p;
   q.reload = GC_RELOAD_LITERAL;
   gc_law lit = make_law("ep", NULL, &q);
-  gc_state_init(&s);
-  step_P(&lit, &s, amax);
-  double mid = 0.5 * (amax + s.alpha_res);
-  double Pu = step_P(&lit, &s, mid);       /* unloading */
-  double Pr = step_P(&lit, &s, mid * 1.0001); /* reloading: virgin curve shifted by alpha_res */
+  memset(s, 0, sizeof s);
+  step_P(&lit, s, amax);
+  double mid = 0.5 * (amax + ((gc_hist_normal *)s)->alpha_res);
+  double Pu = step_P(&lit, s, mid);       /* unloading */
+  double Pr = step_P(&lit, s, mid * 1.0001); /* reloading: virgin curve shifted by alpha_res */
   CU_ASSERT(Pr < Pu);                          /* discontinuous drop */
-  double r1 = s.alpha_res;
-  step_P(&lit, &s, amax);
-  step_P(&lit, &s, mid);
-  CU_ASSERT(s.alpha_res > r1); /* ratchets */
+  double r1 = ((gc_hist_normal *)s)->alpha_res;
+  step_P(&lit, s, amax);
+  step_P(&lit, s, mid);
+  CU_ASSERT(((gc_hist_normal *)s)->alpha_res > r1); /* ratchets */
 }
 
 /* Force-driven FEA-like paths ABC/ADE/AFG (fig. 6.2) with the seed's aluminium parameters.
@@ -366,19 +366,19 @@ static void test_thornton_unloading(void)
   gc_params p;
   aluminium(&p);
   gc_law law = make_law("thornton", NULL, &p);
-  gc_state s;
-  gc_state_init(&s);
-  double amax = 1.0e-5, Pmax = step_P(&law, &s, amax);
+  double s[GC_HIST_MAX];
+  memset(s, 0, sizeof s);
+  double amax = 1.0e-5, Pmax = step_P(&law, s, amax);
   /* plastic branch: P = P_Y + pi p_y R* (alpha - alpha_Y) */
   GC_ASSERT_REL(Pmax, law.pair.P_Y + M_PI * law.pair.p_y * p.R1 * (amax - law.pair.alpha_Y), 1e-12);
-  double Pd = step_P(&law, &s, amax * (1 - 1e-10));
+  double Pd = step_P(&law, s, amax * (1 - 1e-10));
   CU_ASSERT(Pd < Pmax && Pmax - Pd < 1e-6 * Pmax);
   double Rp = 4 * law.pair.E_star / (3 * Pmax) *
               pow((2 * Pmax + law.pair.P_Y) / (2 * M_PI * law.pair.p_y), 1.5);
   double ap = amax - pow(3 * Pmax / (4 * law.pair.E_star * sqrt(Rp)), 2.0 / 3.0);
-  GC_ASSERT_REL(s.alpha_res, ap, 1e-12);
-  CU_ASSERT_EQUAL(step_P(&law, &s, ap), 0.0);
-  CU_ASSERT(step_P(&law, &s, ap * (1 + 1e-6)) > 0);
+  GC_ASSERT_REL(((gc_hist_normal *)s)->alpha_res, ap, 1e-12);
+  CU_ASSERT_EQUAL(step_P(&law, s, ap), 0.0);
+  CU_ASSERT(step_P(&law, s, ap * (1 + 1e-6)) > 0);
 }
 
 /* Linear spring-dashpot (eq. 4.1): P = K_N alpha + C_N alpha_dot, no tension. */
@@ -391,19 +391,19 @@ static void test_lsd_normal(void)
   p.k_t = 5e5;
   p.mu = 0.5;
   gc_law law = make_law("lsd", "lsd", &p);
-  gc_state s;
-  gc_state_init(&s);
+  double s[GC_HIST_MAX];
+  memset(s, 0, sizeof s);
   gc_normal out;
-  CU_ASSERT_EQUAL(gc_law_normal(&law, &s, 1e-4, 0.2, &out), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_law_normal(&law, s, 1e-4, 0.2, &out), GC_SUCCESS);
   GC_ASSERT_REL(out.P, 1e6 * 1e-4 + 50 * 0.2, 1e-14);
-  CU_ASSERT_EQUAL(gc_law_normal(&law, &s, 1e-6, -10.0, &out), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_law_normal(&law, s, 1e-6, -10.0, &out), GC_SUCCESS);
   CU_ASSERT_EQUAL(out.P, 0.0);
   /* eq. 4.2: the tangential spring is capped at mu P */
-  CU_ASSERT_EQUAL(gc_law_normal(&law, &s, 1e-4, 0.0, &out), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_law_normal(&law, s, 1e-4, 0.0, &out), GC_SUCCESS);
   gc_tangential t;
-  CU_ASSERT_EQUAL(gc_law_tangential(&law, &s, &out, 1e-5, 0.0, 0.0, &t), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_law_tangential(&law, s, &out, 1e-5, 0.0, 0.0, &t), GC_SUCCESS);
   GC_ASSERT_REL(t.Q, 5e5 * 1e-5, 1e-14);
-  CU_ASSERT_EQUAL(gc_law_tangential(&law, &s, &out, 1e-3, 0.0, 0.0, &t), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_law_tangential(&law, s, &out, 1e-3, 0.0, 0.0, &t), GC_SUCCESS);
   GC_ASSERT_REL(t.Q, 0.5 * out.P, 1e-14);
   CU_ASSERT(t.sliding);
 }
@@ -417,19 +417,19 @@ static void test_tsuji(void)
   p.e_n = 1.0;
   p.m_eff = 11.306;
   gc_law t1 = make_law("tsuji", NULL, &p), hz = make_law("hertz", NULL, &p);
-  gc_state s1, s2;
-  gc_state_init(&s1);
-  gc_state_init(&s2);
+  double s1[GC_HIST_MAX], s2[GC_HIST_MAX];
+  memset(s1, 0, sizeof s1);
+  memset(s2, 0, sizeof s2);
   gc_normal o1, o2;
-  CU_ASSERT_EQUAL(gc_law_normal(&t1, &s1, 5e-6, 0.1, &o1), GC_SUCCESS);
-  CU_ASSERT_EQUAL(gc_law_normal(&hz, &s2, 5e-6, 0.1, &o2), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_law_normal(&t1, s1, 5e-6, 0.1, &o1), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_law_normal(&hz, s2, 5e-6, 0.1, &o2), GC_SUCCESS);
   GC_ASSERT_REL(o1.P, o2.P, 1e-14);
   p.e_n = 0.5;
   gc_law t2 = make_law("tsuji", NULL, &p);
-  gc_state_init(&s1);
-  CU_ASSERT_EQUAL(gc_law_normal(&t2, &s1, 5e-6, 0.1, &o1), GC_SUCCESS);
+  memset(s1, 0, sizeof s1);
+  CU_ASSERT_EQUAL(gc_law_normal(&t2, s1, 5e-6, 0.1, &o1), GC_SUCCESS);
   CU_ASSERT(o1.P > o2.P);
-  CU_ASSERT_EQUAL(gc_law_normal(&t2, &s1, 5e-6, -0.1, &o1), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_law_normal(&t2, s1, 5e-6, -0.1, &o1), GC_SUCCESS);
   CU_ASSERT(o1.P < o2.P);
 }
 
@@ -439,7 +439,7 @@ static void expect_reject(const char *model, const gc_params *p, const char *par
 {
   gc_law law;
   char msg[256] = "";
-  int st = gc_law_init(&law, gc_model_lookup(model), NULL, p, msg, sizeof msg);
+  int st = gc_law_init_preset(&law, gc_preset_lookup(model), NULL, p, msg, sizeof msg);
   CU_ASSERT_EQUAL(st, GC_EINVAL);
   if (!strstr(msg, param) || !strstr(msg, "range"))
     fprintf(stderr, "\n  %s: message '%s' does not name '%s' and its range\n", model, msg, param);
@@ -505,28 +505,29 @@ static void test_reject_parameters(void)
   expect_reject("lsd", &q, "c_n");
 }
 
-/* Every model is in the registry with a description, and a law refuses a normal-only model
- * as its tangential part and vice versa. */
+/* Every model name (preset) is registered with a description and resolves to registered
+ * sub-models, and a law refuses a normal-only model as its tangential part and vice versa. */
 static void test_registry(void)
 {
-  CU_ASSERT(gc_model_count() >= 8);
-  for (size_t i = 0; i < gc_model_count(); i++) {
-    const gc_model *m = gc_model_at(i);
-    CU_ASSERT_PTR_NOT_NULL(m->check);
+  CU_ASSERT(gc_preset_count() >= 8);
+  for (size_t i = 0; i < gc_preset_count(); i++) {
+    const gc_preset *m = gc_preset_at(i);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m->description);
     CU_ASSERT(strlen(m->description) > 10);
-    CU_ASSERT_PTR_EQUAL(gc_model_lookup(m->name), m);
-    CU_ASSERT(!(m->flags & GC_MODEL_NORMAL) || m->normal_step);
-    CU_ASSERT(!(m->flags & GC_MODEL_TANGENTIAL) || m->tangential_step);
+    CU_ASSERT_PTR_EQUAL(gc_preset_lookup(m->name), m);
+    CU_ASSERT(m->normal || m->tangential);
+    CU_ASSERT(!m->normal || gc_preset_part(m, GC_KIND_NORMAL));
+    CU_ASSERT(!m->normal || gc_preset_part(m, GC_KIND_DAMPING));
+    CU_ASSERT(!m->tangential || gc_preset_part(m, GC_KIND_TANGENTIAL));
   }
-  CU_ASSERT_PTR_NULL(gc_model_lookup("nonexistent"));
+  CU_ASSERT_PTR_NULL(gc_preset_lookup("nonexistent"));
   gc_params p;
   aluminium(&p);
   gc_law law;
   char msg[256];
-  CU_ASSERT_EQUAL(gc_law_init(&law, gc_model_lookup("hertz"), gc_model_lookup("thornton"), &p,
+  CU_ASSERT_EQUAL(gc_law_init_preset(&law, gc_preset_lookup("hertz"), gc_preset_lookup("thornton"), &p,
                               msg, sizeof msg), GC_EINVAL);
-  CU_ASSERT_EQUAL(gc_law_init(&law, gc_model_lookup("vqz"), NULL, &p, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_EQUAL(gc_law_init_preset(&law, gc_preset_lookup("vqz"), NULL, &p, msg, sizeof msg), GC_EINVAL);
 }
 
 int gc_test_add_nfd(void)
