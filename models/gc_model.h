@@ -3,7 +3,7 @@
  * As LAMMPS composes its granular models, a contact law (gc_law) composes one sub-model of each
  * kind: normal, damping, tangential, rolling, twisting (a kind may be "none").  Every
  * sub-model is a const table (gc_submodel): name, kind, description, history size, the
- * parameters it reads, check, setup, init and a kind-specific step; it lives in ONE file of
+ * parameters it reads, check, setup and a kind-specific step; it lives in ONE file of
  * models/ and has ONE row in models/registry.c.  Adding a sub-model = one file + one registry
  * row + one line in models/Makefile.am.  The historical model names (hertz, lsd, tsuji, wb,
  * thornton, md, vqz, ep) are presets, i.e. compositions (models/registry.c).  Sub-models are
