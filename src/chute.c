@@ -43,13 +43,15 @@
  *    angular momentum is conserved to rounding;
  *  - the angular velocity in space axes used for contact-point velocities is R(q_n) w_{n-1/2}
  *    (the body rate of the half step rotated with the orientation at t_n);
- *  - no rolling correction (sec. 5.2, a 2-D construction): ds_roll = 0 in every TFD step;
- *  - a contact whose spheres separate (alpha <= 0, so P = 0) loses its whole history
- *    (history block zeroed, Q = 0); while alpha > 0 the history is kept even if P = 0 (inside the
- *    residual dent of an elasto-plastic contact);
+ *  - by default no rolling correction (sec. 5.2 is a 2-D construction): ds_roll = 0.  With
+ *    cfg.rolling = 1 its 3-D reading (rolling_distance below);
+ *  - by default a contact whose spheres separate (alpha <= 0, so P = 0) loses its whole history
+ *    (history block zeroed, Q = 0); while alpha > 0 the history is kept even if P = 0 (inside
+ *    the residual dent of an elasto-plastic contact).  With cfg.keep_history = 1 the history
+ *    block is kept (force and carried Q set to 0) until the pair leaves the neighbour list;
  *  - gc_chute_cfg_soybean: particle-plexiglass friction mu = 0.3 (not in the seed); dt = 1/40
  *    of the Hertz duration of two constituent spheres at 1 m/s (3.41e-6 s); skin 0.5 R_c;
- *    touching 3 mm beads on a lattice stretched to tile the period (see bead_lattice);
+ *    touching 3 mm beads on a lattice that tiles the period (chute_bottom.c);
  *  - random placement tests particle spheres against the bead tops conservatively (sphere
  *    bottoms above y = bead_radius), exactly against other particles' spheres and the walls.
  *
@@ -74,6 +76,10 @@
 
 #define NSHAPE GC_SHAPE_MAX_SPHERES
 
+enum { PACT_FORCE = 1, PACT_WORK = 2 };
+/* per-particle energy slots: wall normal / tangential, flat bottom normal / tangential, gravity */
+enum { PEN_WN, PEN_WT, PEN_BN, PEN_BT, PEN_G, PEN_N };
+
 /* Private workspace (c->work). */
 typedef struct {
   size_t nrad;                 /* distinct radii among the shape's spheres */
@@ -88,7 +94,12 @@ typedef struct {
   size_t *lawk;                /* np nsph: shape sphere index k of each particle sphere */
   size_t cap;                  /* capacity (pairs) of the scratch below */
   double *pf;                  /* 9 cap: pair force on i, torque on owner(i), torque on owner(j) */
-  unsigned char *pact;         /* cap: 1 if the pair carried a force this step */
+  unsigned char *pact;         /* cap: PACT_FORCE if the pair carried a force this step,
+                                * PACT_WORK if pe holds its work of the step */
+  double *pe;                  /* 2 cap: normal and tangential work absorbed by the pair this
+                                * step [J] (valid with PACT_WORK) */
+  double *pen;                 /* PEN_N np: per particle, its wall / flat-bottom contacts'
+                                * work of the step and the gravity work [J] */
   unsigned char *hist;         /* cap: 1 if the pair's payload may hold a contact history (a
                                 * compact copy of "payload s.alpha != 0", so that the many
                                 * pairs that are apart need not touch their payload) */
@@ -145,7 +156,7 @@ void gc_chute_cfg_soybean(gc_chute_cfg *cfg)
   cfg->gravity = 9.81;
   cfg->bottom = GC_BOTTOM_BEADS;
   cfg->bead_radius = 1.5e-3;                        /* 3.0 mm glass beads */
-  cfg->bead_spacing = 3.0e-3;                       /* touching beads (lattice stretched to tile) */
+  cfg->bead_spacing = 3.0e-3; /* touching beads requested: 3.2 mm, the nearest that tiles 4.16 cm */
   cfg->side_walls = 1;
   cfg->nfd = gc_preset_lookup("ep");
   cfg->tfd = gc_preset_lookup("ep");
@@ -221,7 +232,8 @@ static int check_cfg(const gc_chute_cfg *c, char *msg, size_t n)
   if (!(c->skin > 0) || !isfinite(c->skin))
     return err_msg(msg, n, GC_EINVAL, "skin", c->skin, "(0, inf) m");
   /* a sphere must not meet two images of another one, nor a cluster its own image */
-  double rb = c->bottom == GC_BOTTOM_BEADS ? fmax(rmax, c->bead_radius) : rmax;
+  const int beads = c->bottom == GC_BOTTOM_BEADS || c->bottom == GC_BOTTOM_RANDOM;
+  double rb = beads ? fmax(rmax, c->bead_radius) : rmax;
   double minper = fmax(2.0 * (rmax + rb + c->skin), 2.0 * reach + 2.0 * rmax + c->skin);
   if (!(c->length >= minper) || !isfinite(c->length)) {
     if (msg && n)
@@ -241,11 +253,21 @@ static int check_cfg(const gc_chute_cfg *c, char *msg, size_t n)
     return err_msg(msg, n, GC_EINVAL, "angle", c->angle, "[-pi/2, pi/2] rad");
   if (!(c->gravity >= 0) || !isfinite(c->gravity))
     return err_msg(msg, n, GC_EINVAL, "gravity", c->gravity, "[0, inf) m/s^2");
-  if (c->bottom != GC_BOTTOM_BEADS && c->bottom != GC_BOTTOM_FLAT && c->bottom != GC_BOTTOM_NONE)
-    return err_msg(msg, n, GC_EINVAL, "bottom", c->bottom, "{0 (beads), 1 (flat), 2 (none)}");
+  if (c->bottom != GC_BOTTOM_BEADS && c->bottom != GC_BOTTOM_FLAT && c->bottom != GC_BOTTOM_NONE &&
+      c->bottom != GC_BOTTOM_RANDOM)
+    return err_msg(msg, n, GC_EINVAL, "bottom", c->bottom,
+                   "{0 (beads), 1 (flat), 2 (none), 3 (random)}");
+  if (beads && (!(c->bead_radius > 0) || !isfinite(c->bead_radius)))
+    return err_msg(msg, n, GC_EINVAL, "bead_radius", c->bead_radius, "(0, inf) m");
+  if (c->bottom == GC_BOTTOM_RANDOM &&
+      (!(c->bead_coverage > 0) || !(c->bead_coverage <= 0.5)))
+    return err_msg(msg, n, GC_EINVAL, "bead_coverage", c->bead_coverage,
+                   "(0, 0.5] (random sequential adsorption jams at 0.547)");
+  if (c->keep_history != 0 && c->keep_history != 1)
+    return err_msg(msg, n, GC_EINVAL, "keep_history", c->keep_history, "{0, 1}");
+  if (c->rolling != 0 && c->rolling != 1)
+    return err_msg(msg, n, GC_EINVAL, "rolling", c->rolling, "{0, 1}");
   if (c->bottom == GC_BOTTOM_BEADS) {
-    if (!(c->bead_radius > 0) || !isfinite(c->bead_radius))
-      return err_msg(msg, n, GC_EINVAL, "bead_radius", c->bead_radius, "(0, inf) m");
     if (!(c->bead_spacing >= 2.0 * c->bead_radius) || !(c->bead_spacing <= c->length) ||
         !(c->bead_spacing <= c->width)) {
       if (msg && n)
@@ -307,7 +329,7 @@ static int build_laws(chute_work *w, const gc_chute_cfg *cfg, char *msg, size_t 
       return st;
     if (cfg->bottom != GC_BOTTOM_NONE &&
         (st = build_law(&w->law_pb[a], cfg, &cfg->pb, w->rad[a],
-                        cfg->bottom == GC_BOTTOM_BEADS ? cfg->bead_radius : 0.0,
+                        cfg->bottom == GC_BOTTOM_FLAT ? 0.0 : cfg->bead_radius,
                         "pb (particle-bottom)", msg, n)))
       return st;
   }
@@ -334,33 +356,6 @@ const gc_law *gc_chute_law_pb(const gc_chute *c, size_t k)
   return (k < c->nsph && c->cfg.bottom != GC_BOTTOM_NONE) ? &w->law_pb[w->srk[k]] : NULL;
 }
 
-/* ---------- bead lattice ---------- */
-
-/* Hexagonal lattice of the bottom beads at y = 0.  Rows run along x; within a row the spacing
- * is a = length / floor(length / bead_spacing) >= bead_spacing, so that a whole number of beads
- * tiles the period.  Rows are nominally a sqrt(3)/2 apart across z; their number is
- * floor(width / (a sqrt(3)/2)) (even when z is periodic, so that the alternation of the half-a
- * offset of odd rows is periodic too) and they are spread evenly over the width: row r at
- * z = (r + 1/2) width / nrows, x = (i + (r odd ? 1/2 : 0)) a.  Every centre distance is then
- * >= bead_spacing. */
-static size_t bead_lattice(const gc_chute_cfg *cfg, size_t *nx_out, size_t *nrow_out)
-{
-  if (cfg->bottom != GC_BOTTOM_BEADS)
-    return 0;
-  size_t nx = (size_t)floor(cfg->length / cfg->bead_spacing);
-  if (nx < 1)
-    nx = 1;
-  double a = cfg->length / (double)nx;
-  size_t nrow = (size_t)floor(cfg->width / (a * sqrt(3.0) / 2.0));
-  if (!cfg->side_walls)
-    nrow &= ~(size_t)1;
-  if (nrow < 1)
-    nrow = cfg->side_walls ? 1 : 2;
-  *nx_out = nx;
-  *nrow_out = nrow;
-  return nx * nrow;
-}
-
 /* ---------- allocation ---------- */
 
 void gc_chute_free(gc_chute *c)
@@ -375,6 +370,8 @@ void gc_chute_free(gc_chute *c)
     free(w->lawk);
     free(w->pf);
     free(w->pact);
+    free(w->pe);
+    free(w->pen);
     free(w->hist);
     free(w);
   }
@@ -405,6 +402,10 @@ static int grow_scratch(chute_work *w, size_t npairs)
   if (!pa)
     return GC_ENOMEM;
   w->pact = pa;
+  double *pe = realloc(w->pe, 2 * cap * sizeof *pe);
+  if (!pe)
+    return GC_ENOMEM;
+  w->pe = pe;
   unsigned char *hi = realloc(w->hist, cap);
   if (!hi)
     return GC_ENOMEM;
@@ -432,10 +433,14 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
     gc_chute_free(c);
     return st;
   }
-  size_t nx = 0, nrow = 0;
+  double *beads = NULL;
+  if ((st = gc_chute_bottom_build(cfg, &beads, &c->bottom, msg, msglen))) {
+    gc_chute_free(c);
+    return st;
+  }
   c->np = cfg->n_particles;
   c->nsph = cfg->shape.nsph;
-  c->nbeads = bead_lattice(cfg, &nx, &nrow);
+  c->nbeads = c->bottom.n;
   size_t nps = c->np * c->nsph;
   c->ns = nps + c->nbeads;
   w->nwall_per = cfg->bottom == GC_BOTTOM_FLAT ? 3 : 2;
@@ -456,10 +461,12 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->simg = calloc(3 * nps, sizeof *w->simg);
   w->wsp = calloc(3 * c->np, sizeof *w->wsp);
   w->lawk = calloc(nps, sizeof *w->lawk);
+  w->pen = calloc(PEN_N * c->np, sizeof *w->pen);
   c->nl = gc_nlist_alloc(c->ns, c->rec_size);
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
-      !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !c->nl ||
+      !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen || !c->nl ||
       grow_scratch(w, 8 * c->ns)) {
+    free(beads);
     gc_chute_free(c);
     snprintf(msg, msglen, "out of memory (%zu particles, %zu spheres)", cfg->n_particles,
              (size_t)(cfg->n_particles * cfg->shape.nsph));
@@ -475,26 +482,21 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
       w->lawk[i] = k;
     }
   }
-  if (c->nbeads) {
-    double a = cfg->length / (double)nx, hz = cfg->width / (double)nrow;
-    for (size_t r = 0; r < nrow; r++)
-      for (size_t i = 0; i < nx; i++) {
-        size_t b = nps + r * nx + i;
-        c->sx[3 * b] = ((double)i + ((r & 1) ? 0.5 : 0.0)) * a;
-        c->sx[3 * b + 1] = 0.0;
-        c->sx[3 * b + 2] = ((double)r + 0.5) * hz;
-        c->sr[b] = cfg->bead_radius;
-        c->owner[b] = -1;
-        c->fixed[b] = 1;
-      }
+  for (size_t k = 0; k < c->nbeads; k++) {
+    size_t b = nps + k;
+    memcpy(c->sx + 3 * b, beads + 3 * k, 3 * sizeof *beads);
+    c->sr[b] = cfg->bead_radius;
+    c->owner[b] = -1;
+    c->fixed[b] = 1;
   }
+  free(beads);
   /* neighbour-list box: x periodic over [0, length), z periodic over [0, width) without side
    * walls; y from below the bottom to above the fill height (spheres outside are clamped into
    * the edge cells by gc_nlist). */
   double rmax = 0;
   for (size_t k = 0; k < c->nsph; k++)
     rmax = fmax(rmax, cfg->shape.radius[k]);
-  double ylo = cfg->bottom == GC_BOTTOM_BEADS ? -cfg->bead_radius : 0.0;
+  double ylo = c->nbeads ? -cfg->bead_radius : 0.0;
   double yhi = fmax(cfg->fill_height, ylo + 2.0 * rmax + cfg->skin) + cfg->shape.bound_radius;
   w->box.lo[0] = 0.0;
   w->box.hi[0] = cfg->length;
@@ -569,7 +571,7 @@ static void mark_histories(gc_chute *c, chute_work *w)
   for (size_t k = 0; k < npr; k++) {
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
     const gc_hist_normal *hn = (const gc_hist_normal *)ct->h; /* the normal slice is first */
-    w->hist[k] = hn->alpha != 0.0 || ct->P != 0.0 || hn->in_contact != 0.0;
+    w->hist[k] = hn->alpha != 0.0 || ct->P != 0.0 || hn->in_contact != 0.0 || ct->alpha != 0.0;
   }
 }
 
@@ -646,6 +648,10 @@ int gc_chute_place(gc_chute *c, const double *x, const double *q, const double *
   c->t = 0.0;
   c->step = 0;
   w->placed = 1;
+  memset(&c->energy, 0, sizeof c->energy);
+  gc_chute_stats st0;
+  gc_chute_stats_get(c, &st0);
+  c->energy.kinetic0 = st0.kinetic;
   return GC_SUCCESS;
 }
 
@@ -717,7 +723,7 @@ int gc_chute_place_random(gc_chute *c, char *msg, size_t msglen)
     rmax = fmax(rmax, sh->radius[k]);
   /* the bottom surface: particle spheres must stay above y_floor (beads: above the bead tops,
    * a conservative test; flat: above the plane; none: centres above 0) */
-  double y_floor = cfg->bottom == GC_BOTTOM_BEADS ? cfg->bead_radius
+  double y_floor = c->nbeads ? cfg->bead_radius
                    : cfg->bottom == GC_BOTTOM_FLAT ? 0.0 : -INFINITY;
   double ylo = cfg->bottom == GC_BOTTOM_NONE ? 0.0 : y_floor;
   if (!(cfg->fill_height > ylo + sh->bound_radius)) {
@@ -849,9 +855,10 @@ done:
  *   (4.19) Q_perp = K_T0 Delta delta_perp (virgin loading), K_T0 = no->k_t0;
  *   (4.20) Q' = Q_par t + Q_perp;
  *   (4.21) Q = min(|Q'|, mu P) Q'/|Q'|.
- * No rolling correction (ds_roll = 0): sec. 5.2 is a 2-D construction. */
+ * ds_roll: the rolling distance of the step (sec. 5.2, rolling_distance), 0 without the
+ * rolling correction. */
 static int tangential(const gc_law *law, gc_chute_contact *ct, const gc_normal *no,
-                      const double n[3], const double dd[3], double dt)
+                      const double n[3], const double dd[3], double dt, double ds_roll)
 {
   gc_hist_tangential *s = gc_law_hist_tangential(law, ct->h);
   double t[3], qn = dot3(ct->Q, n);
@@ -880,7 +887,7 @@ static int tangential(const gc_law *law, gc_chute_contact *ct, const gc_normal *
   double dpar = dot3(dd, t);
   double dperp[3] = { dd[0] - dpar * t[0], dd[1] - dpar * t[1], dd[2] - dpar * t[2] };
   gc_tangential to;
-  int st = gc_law_tangential(law, ct->h, no, dpar, dpar / dt, 0.0, &to);
+  int st = gc_law_tangential(law, ct->h, no, dpar, dpar / dt, ds_roll, &to);
   if (st)
     return st;
   double Q[3];
@@ -898,19 +905,36 @@ static int tangential(const gc_law *law, gc_chute_contact *ct, const gc_normal *
 
 /* One contact between body 1 (a particle sphere) and body 2.  n points from 1 to 2, alpha is
  * the overlap, vrel = v_2(c) - v_1(c).  On return F is the force on body 1 [N]; 0 when apart.
- * Returns 1 in *active if a force acts. */
+ * Returns 1 in *active if a force acts.  keep: on separation keep the model state (the
+ * history-at-separation option), else reset it.  work[0], work[1]: the normal and tangential
+ * work the contact absorbed in this step [J] (trapezoid, see gc_chute_energy):
+ *   normal      1/2 (P_{n-1} + P_n) (alpha_n - alpha_{n-1}),  alpha clamped at 0 on separation;
+ *   tangential  1/2 (Q_{n-1} + Q_n) . Delta delta_n,
+ * the power -F_1 . v_rel of the pair's forces on the two bodies (the contact point is the same
+ * for both) integrated over the step. */
 static int contact(const gc_law *law, gc_chute_contact *ct, double alpha, const double n[3],
-                   const double vrel[3], double dt, double F[3], int *active)
+                   const double vrel[3], double dt, double ds_roll, int keep, double F[3],
+                   int *active, double work[2])
 {
   *active = 0;
   gc_hist_normal *hn = gc_law_hist_normal(law, ct->h);
+  work[0] = work[1] = 0.0;
   if (!(alpha > 0.0)) {
-    /* apart: a contact that separates (alpha <= 0, P = 0) loses its history; the next one is
-     * virgin (the history is zeroed here and initialised at the first touch) */
-    if (hn->in_contact != 0.0 || ct->P != 0.0 || hn->alpha != 0.0) {
+    /* apart: the last part of the unloading, from alpha_{n-1} to 0 (the tangential part of
+     * that step is not counted: it is of the order of the step error) */
+    work[0] = -0.5 * ct->P * ct->alpha;
+    if (keep) {
+      /* the history block stays; no force is carried over the gap */
+      ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
+      ct->P = 0.0;
+      ct->alpha = 0.0;
+    } else if (hn->in_contact != 0.0 || ct->P != 0.0 || hn->alpha != 0.0 || ct->alpha != 0.0) {
+      /* a contact that separates (alpha <= 0, P = 0) loses its history; the next one is
+       * virgin (the history is zeroed here and initialised at the first touch) */
       memset(ct->h, 0, law->nhist * sizeof *ct->h);
       ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
       ct->P = 0.0;
+      ct->alpha = 0.0;
     }
     if (alpha != alpha)
       return GC_ENAN;
@@ -920,18 +944,23 @@ static int contact(const gc_law *law, gc_chute_contact *ct, double alpha, const 
     gc_law_history_init(law, ct->h);
     ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
   }
+  const double P0 = ct->P, a0 = ct->alpha, Q0[3] = { ct->Q[0], ct->Q[1], ct->Q[2] };
   double vn = dot3(vrel, n);
   gc_normal no;
   int st = gc_law_normal(law, ct->h, alpha, -vn, &no);
   if (st)
     return st;
   ct->P = no.P;
+  ct->alpha = alpha;
+  work[0] = 0.5 * (P0 + no.P) * (alpha - a0);
   if (gc_law_frictional(law)) {
     double dd[3] = { (vrel[0] - vn * n[0]) * dt, (vrel[1] - vn * n[1]) * dt,
                      (vrel[2] - vn * n[2]) * dt };
-    st = tangential(law, ct, &no, n, dd, dt);
+    st = tangential(law, ct, &no, n, dd, dt, ds_roll);
     if (st)
       return st;
+    work[1] = 0.5 * ((Q0[0] + ct->Q[0]) * dd[0] + (Q0[1] + ct->Q[1]) * dd[1] +
+                     (Q0[2] + ct->Q[2]) * dd[2]);
   }
   if (no.P > 0.0 || ct->Q[0] != 0.0 || ct->Q[1] != 0.0 || ct->Q[2] != 0.0) {
     for (int d = 0; d < 3; d++)
@@ -939,6 +968,31 @@ static int contact(const gc_law *law, gc_chute_contact *ct, double alpha, const 
     *active = 1;
   }
   return GC_SUCCESS;
+}
+
+/* Rolling distance of a step for the correction of sec. 5.2 (eq. 5.2-5.5) in 3-D.  In the
+ * seed's 2-D construction (a sphere on a plane, fig. 5.1) the contact area rolls by
+ * ds_R = min(R w dt, v dt), 0 when the rotation opposes the rolling (MODELS.md): the traction
+ * is released where the contact patch moves over the material of both bodies.  In 3-D the
+ * patch moves over body k's material with the tangential velocity u_k = (v_c - v_k(c))_t,
+ * v_c the velocity of the geometric contact point and v_k(c) that of body k's material there;
+ * for the sphere on a plane u_plane = v and u_sphere = R w.  granucal takes
+ * ds_R = dt min(|u_1|, |u_2|) cos(u_1, u_2) when the two point the same way, else 0, which
+ * is the 2-D rule when both lie along one line. */
+static double rolling_distance(const double u1[3], const double u2[3], double dt)
+{
+  double m1 = sqrt(dot3(u1, u1)), m2 = sqrt(dot3(u2, u2));
+  if (!(m1 > 0.0) || !(m2 > 0.0))
+    return 0.0;
+  double cs = dot3(u1, u2) / (m1 * m2);
+  return cs > 0.0 ? dt * fmin(m1, m2) * cs : 0.0;
+}
+
+static void tangential_part(const double v[3], const double n[3], double o[3])
+{
+  double vn = dot3(v, n);
+  for (int e = 0; e < 3; e++)
+    o[e] = v[e] - vn * n[e];
 }
 
 /* Pair k of the list: writes pf[9k..9k+8], pact[k] and hist[k], and its payload. */
@@ -954,9 +1008,18 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr)
   if (dist2 >= rr * rr) { /* apart: only reset a history (a separated contact is virgin) */
     if (w->hist[k]) {
       gc_chute_contact *ct = gc_nlist_payload(c->nl, k);
-      memset(ct->h, 0, c->nhist * sizeof *ct->h);
+      /* the last part of the unloading, from alpha_{n-1} to 0 (see contact) */
+      double wn = -0.5 * ct->P * ct->alpha;
+      if (wn != 0.0) {
+        w->pe[2 * k] = wn;
+        w->pe[2 * k + 1] = 0.0;
+        w->pact[k] = PACT_WORK;
+      }
+      if (!c->cfg.keep_history)
+        memset(ct->h, 0, c->nhist * sizeof *ct->h);
       ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
       ct->P = 0.0;
+      ct->alpha = 0.0;
       w->hist[k] = 0;
     }
     return dist2 == dist2 ? GC_SUCCESS : GC_ENAN;
@@ -994,9 +1057,40 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr)
     law = &w->law_pb[ki];
   }
   double vrel[3] = { vj[0] - vi[0], vj[1] - vi[1], vj[2] - vi[2] }, F[3];
+  double ds_roll = 0.0;
+  if (c->cfg.rolling) {
+    /* velocity of the contact point at r_i - alpha/2 from centre i along n: the centres'
+     * velocities and the turning of n, dn/dt = (1 - n n)(v_cj - v_ci) / |d| */
+    double vci[3], vcj[3] = { 0, 0, 0 }, dv[3], dvt[3], vc[3], u1[3], u2[3];
+    cross3(w->wsp + 3 * I, soi, tmp);
+    for (int e = 0; e < 3; e++)
+      vci[e] = c->v[3 * I + e] + tmp[e];
+    if (J >= 0) {
+      cross3(w->wsp + 3 * J, w->soff + 3 * j, tmp);
+      for (int e = 0; e < 3; e++)
+        vcj[e] = c->v[3 * J + e] + tmp[e];
+    }
+    for (int e = 0; e < 3; e++)
+      dv[e] = vcj[e] - vci[e];
+    tangential_part(dv, n, dvt);
+    for (int e = 0; e < 3; e++) {
+      vc[e] = vci[e] + ai * dvt[e] / dist;
+      tmp[e] = vc[e] - vi[e];
+    }
+    tangential_part(tmp, n, u1);
+    for (int e = 0; e < 3; e++)
+      tmp[e] = vc[e] - vj[e];
+    tangential_part(tmp, n, u2);
+    ds_roll = rolling_distance(u1, u2, c->cfg.dt);
+  }
   int active;
-  int st = contact(law, ct, alpha, n, vrel, c->cfg.dt, F, &active);
-  w->hist[k] = ct->h[0] != 0.0; /* the normal header's alpha */
+  double work[2];
+  int st = contact(law, ct, alpha, n, vrel, c->cfg.dt, ds_roll, c->cfg.keep_history, F, &active,
+                   work);
+  w->hist[k] = ct->h[0] != 0.0 || ct->alpha != 0.0; /* the normal header's alpha */
+  w->pe[2 * k] = work[0];
+  w->pe[2 * k + 1] = work[1];
+  w->pact[k] = PACT_WORK;
   if (st || !active)
     return st;
   pf[0] = F[0];
@@ -1005,13 +1099,13 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr)
   cross3(li, F, pf + 3);
   double mF[3] = { -F[0], -F[1], -F[2] };
   cross3(lj, mF, pf + 6);
-  w->pact[k] = 1;
+  w->pact[k] = PACT_WORK | PACT_FORCE;
   return GC_SUCCESS;
 }
 
 /* Wall / flat-bottom contacts of particle sphere i (particle p): adds force and torque. */
 static int wall_forces(gc_chute *c, const chute_work *w, size_t p, size_t i, double F[3],
-                       double T[3])
+                       double T[3], double *pen)
 {
   const gc_chute_cfg *cfg = &c->cfg;
   const double *s = c->sx + 3 * i, *so = w->soff + 3 * i;
@@ -1046,7 +1140,9 @@ static int wall_forces(gc_chute *c, const chute_work *w, size_t p, size_t i, dou
   for (int k = 0; k < nw; k++) {
     gc_chute_contact *ct = gc_chute_wall(c, w->nwall_per * i + (size_t)k);
     const gc_hist_normal *hk = gc_law_hist_normal(laws[k], ct->h);
-    if (!(alphas[k] > 0.0) && hk->in_contact == 0.0 && ct->P == 0.0 && hk->alpha == 0.0)
+    if (!(alphas[k] > 0.0) && ct->P == 0.0 && ct->alpha == 0.0 &&
+        (cfg->keep_history ? alphas[k] > -cfg->skin || hk->in_contact == 0.0
+                           : hk->in_contact == 0.0 && hk->alpha == 0.0))
       continue; /* apart, nothing to reset */
     double lev[3], vi[3], tmp[3], vrel[3], f[3];
     double a = r - 0.5 * alphas[k];
@@ -1057,10 +1153,30 @@ static int wall_forces(gc_chute *c, const chute_work *w, size_t p, size_t i, dou
       vi[e] = c->v[3 * p + e] + tmp[e];
       vrel[e] = -vi[e]; /* the wall is at rest */
     }
+    double ds_roll = 0.0;
+    if (cfg->rolling) {
+      /* a plane: the contact point moves with the sphere centre (tangentially) */
+      double vc[3], u1[3], u2[3];
+      cross3(w->wsp + 3 * p, so, tmp);
+      for (int e = 0; e < 3; e++)
+        vc[e] = c->v[3 * p + e] + tmp[e];
+      tangential_part(vc, nn[k], u2);
+      for (int e = 0; e < 3; e++)
+        tmp[e] = vc[e] - vi[e];
+      tangential_part(tmp, nn[k], u1);
+      ds_roll = rolling_distance(u1, u2, cfg->dt);
+    }
+    /* history at separation: a wall record has no list; it keeps its state while the sphere
+     * is within the skin of the wall */
+    int keep = cfg->keep_history && alphas[k] > -cfg->skin;
     int active;
-    int st = contact(laws[k], ct, alphas[k], nn[k], vrel, cfg->dt, f, &active);
+    double work[2];
+    int st = contact(laws[k], ct, alphas[k], nn[k], vrel, cfg->dt, ds_roll, keep, f, &active,
+                     work);
     if (st)
       return st;
+    pen[k < 2 ? PEN_WN : PEN_BN] += work[0];
+    pen[k < 2 ? PEN_WT : PEN_BT] += work[1];
     if (active) {
       double tq[3];
       cross3(lev, f, tq);
@@ -1098,17 +1214,20 @@ static int step_particle(gc_chute *c, chute_work *w, long p, const gc_npair *pai
   const long nsph = (long)c->nsph;
   const double *I = c->cfg.shape.inertia, m = c->cfg.shape.mass;
   double F[3] = { 0, 0, 0 }, T[3] = { 0, 0, 0 };
+  double *pen = w->pen + PEN_N * (size_t)p;
   int fail = 0;
+  for (int e = 0; e < PEN_N; e++)
+    pen[e] = 0.0;
   for (long k = 0; k < nsph; k++) {
     size_t i = (size_t)(p * nsph + k);
-    if (wall_forces(c, w, (size_t)p, i, F, T))
+    if (wall_forces(c, w, (size_t)p, i, F, T, pen))
       fail = 1;
     const size_t *idx;
     size_t n;
     gc_nlist_sphere_pairs(c->nl, i, &idx, &n);
     for (size_t a = 0; a < n; a++) {
       size_t q = idx[a];
-      if (!w->pact[q])
+      if (!(w->pact[q] & PACT_FORCE))
         continue;
       const double *f = w->pf + 9 * q;
       if (pairs[q].i == i) {
@@ -1130,10 +1249,14 @@ static int step_particle(gc_chute *c, chute_work *w, long p, const gc_npair *pai
   if (fail)
     return 1;
   /* leap-frog (sec. 2.1): v_{n+1/2} = v_{n-1/2} + (F/m + g) dt, x_{n+1} = x_n + v_{n+1/2} dt */
+  double vsum = 0.0; /* g . (v_{n-1/2} + v_{n+1/2}) for the gravity work */
   for (int e = 0; e < 3; e++) {
+    vsum += w->g[e] * v[e];
     v[e] += (F[e] / m + w->g[e]) * dt;
+    vsum += w->g[e] * v[e];
     x[e] += v[e] * dt;
   }
+  pen[PEN_G] = 0.5 * m * dt * vsum;
   /* rotation (eq. 2.14-2.28): torque in body axes M = R(q_n)^T T */
   double Mq[9], Mb[3];
   gc_quat_to_matrix(c->rot[p].q, Mq);
@@ -1159,6 +1282,28 @@ static int step_particle(gc_chute *c, chute_work *w, long p, const gc_npair *pai
     return 1;
   particle_spheres(c, w, (size_t)p);
   return 0;
+}
+
+/* The step's work into the energy budget, summed serially in a fixed order (pairs in list
+ * order, then particles in order), so that it does not depend on the thread count. */
+static void energy_sum(gc_chute *c, const chute_work *w, size_t npr, const gc_npair *pairs)
+{
+  gc_chute_energy *e = &c->energy;
+  for (size_t k = 0; k < npr; k++) {
+    if (!(w->pact[k] & PACT_WORK))
+      continue;
+    int cat = c->owner[pairs[k].j] >= 0 ? GC_CAT_PP : GC_CAT_BOTTOM;
+    e->normal[cat] += w->pe[2 * k];
+    e->tangential[cat] += w->pe[2 * k + 1];
+  }
+  for (size_t p = 0; p < c->np; p++) {
+    const double *pen = w->pen + PEN_N * p;
+    e->normal[GC_CAT_WALL] += pen[PEN_WN];
+    e->tangential[GC_CAT_WALL] += pen[PEN_WT];
+    e->normal[GC_CAT_BOTTOM] += pen[PEN_BN];
+    e->tangential[GC_CAT_BOTTOM] += pen[PEN_BT];
+    e->gravity += pen[PEN_G];
+  }
 }
 
 int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
@@ -1215,6 +1360,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
              "particle %ld (force %g %g %g N)", c->step, c->t, bad_p, F[0], F[1], F[2]);
     return GC_ENAN;
   }
+  energy_sum(c, w, npr, pairs);
   c->t += c->cfg.dt;
   c->step++;
   /* 4. neighbour list (eq. 2.29) */
@@ -1270,6 +1416,67 @@ void gc_chute_stats_get(const gc_chute *c, gc_chute_stats *st)
   }
 }
 
+/* Elastic energy of one contact (see chute.h): its state unloaded in 32 steps on a copy. */
+static void stored_one(const gc_law *law, const gc_chute_contact *ct, double *en, double *et)
+{
+  if (!(ct->alpha > 0.0) || !(ct->P > 0.0))
+    return;
+  enum { NU = 32 };
+  double h[GC_HIST_MAX];
+  if (law->nhist > GC_HIST_MAX)
+    return;
+  memcpy(h, ct->h, law->nhist * sizeof *h);
+  gc_normal no;
+  /* the current point again (rate 0: no viscous part), for K_T0 */
+  if (gc_law_normal(law, h, ct->alpha, 0.0, &no))
+    return;
+  double Pk = no.P, sum = 0.0;
+  if (gc_law_frictional(law) && no.k_t0 > 0.0)
+    *et += dot3(ct->Q, ct->Q) / (2.0 * no.k_t0);
+  for (int k = 1; k <= NU && Pk > 0.0; k++) {
+    double a = ct->alpha * (double)(NU - k) / NU, P = 0.0;
+    if (a > 0.0) {
+      if (gc_law_normal(law, h, a, 0.0, &no))
+        break;
+      P = no.P;
+    }
+    sum += 0.5 * (Pk + P) * (ct->alpha / NU);
+    Pk = P;
+  }
+  *en += sum;
+}
+
+void gc_chute_energy_stored(const gc_chute *c, double normal[GC_NCAT], double tangential[GC_NCAT])
+{
+  const chute_work *w = c->work;
+  for (int k = 0; k < GC_NCAT; k++)
+    normal[k] = tangential[k] = 0.0;
+  size_t npr = gc_nlist_npairs(c->nl);
+  const gc_npair *pairs = gc_nlist_pairs(c->nl);
+  for (size_t k = 0; k < npr; k++) {
+    const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
+    if (!(ct->P > 0.0))
+      continue;
+    size_t i = pairs[k].i, j = pairs[k].j;
+    size_t ki = w->srk[w->lawk[i]];
+    int cat = c->owner[j] >= 0 ? GC_CAT_PP : GC_CAT_BOTTOM;
+    const gc_law *law = cat == GC_CAT_PP ? &w->law_pp[ki * w->nrad + w->srk[w->lawk[j]]]
+                                         : &w->law_pb[ki];
+    stored_one(law, ct, &normal[cat], &tangential[cat]);
+  }
+  size_t nps = c->np * c->nsph;
+  for (size_t i = 0; i < nps; i++)
+    for (size_t r = 0; r < w->nwall_per; r++) {
+      const gc_chute_contact *ct = gc_chute_wall(c, w->nwall_per * i + r);
+      if (!(ct->P > 0.0))
+        continue;
+      size_t ki = w->srk[w->lawk[i]];
+      int cat = r < 2 ? GC_CAT_WALL : GC_CAT_BOTTOM;
+      stored_one(cat == GC_CAT_WALL ? &w->law_pw[ki] : &w->law_pb[ki], ct, &normal[cat],
+                 &tangential[cat]);
+    }
+}
+
 size_t gc_chute_contact_forces(const gc_chute *c, double *P, size_t cap)
 {
   const chute_work *w = c->work;
@@ -1313,8 +1520,9 @@ void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], dou
 /* ---------- checkpoint ---------- */
 
 #define CKPT_MAGIC "GCCHUTE\n"
-/* 2: the contact histories are the laws' history blocks (gc_law), with their layout recorded */
-#define CKPT_VERSION 2u
+/* 2: the contact histories are the laws' history blocks (gc_law), with their layout recorded;
+ * 3: the energy budget, the record's overlap and the random-bottom keys (issue 14) */
+#define CKPT_VERSION 3u
 
 typedef struct {
   uint64_t np, nsph, nbeads, ns, nwall;
@@ -1322,7 +1530,9 @@ typedef struct {
   uint32_t hist_layout;     /* GC_HIST_LAYOUT_VERSION of the models that wrote it */
   uint32_t hist_kinds;      /* GC_NKINDS */
   double length, width, fill_height, angle, gravity, bead_radius, bead_spacing, dt, skin;
-  int32_t bottom, side_walls;
+  double bead_coverage;
+  uint64_t bottom_seed;
+  int32_t bottom, side_walls, keep_history, rolling;
   char nfd[32], tfd[32];
   gc_shape shape;
   gc_params pp, pw, pb;
@@ -1352,6 +1562,10 @@ static void ckpt_fill(const gc_chute *c, ckpt_head *h)
   h->skin = cf->skin;
   h->bottom = cf->bottom;
   h->side_walls = cf->side_walls;
+  h->bead_coverage = cf->bottom == GC_BOTTOM_RANDOM ? cf->bead_coverage : 0.0;
+  h->bottom_seed = cf->bottom == GC_BOTTOM_RANDOM ? cf->bottom_seed : 0;
+  h->keep_history = cf->keep_history;
+  h->rolling = cf->rolling;
   snprintf(h->nfd, sizeof h->nfd, "%s", cf->nfd ? cf->nfd->name : "");
   snprintf(h->tfd, sizeof h->tfd, "%s", cf->tfd ? cf->tfd->name : "");
   memcpy(&h->shape, &cf->shape, sizeof h->shape);
@@ -1371,6 +1585,7 @@ static size_t ckpt_blocks(gc_chute *c, ckpt_blk *b)
   size_t nps = c->np * c->nsph, n = 0;
   b[n++] = (ckpt_blk){ &c->t, sizeof c->t };
   b[n++] = (ckpt_blk){ &c->step, sizeof c->step };
+  b[n++] = (ckpt_blk){ &c->energy, sizeof c->energy };
   b[n++] = (ckpt_blk){ c->x, 3 * c->np * sizeof *c->x };
   b[n++] = (ckpt_blk){ c->v, 3 * c->np * sizeof *c->v };
   b[n++] = (ckpt_blk){ c->rot, c->np * sizeof *c->rot };
@@ -1483,6 +1698,11 @@ int gc_chute_checkpoint_read(gc_chute *c, const char *path, char *msg, size_t ms
   CK(skin, "skin")
   CK(bottom, "bottom")
   CK(side_walls, "side_walls")
+  CK(bead_coverage, "bead_coverage")
+  CK(bottom_seed, "bottom_seed")
+  /* keep_history and rolling are not checked: they are options of the contact treatment from
+   * now on, not part of the state, so a run may continue a checkpoint with either (a branch of
+   * a shared spin-up, scripts/chute-study) */
 #undef CK
   if (strncmp(h.nfd, mine.nfd, sizeof h.nfd) || strncmp(h.tfd, mine.tfd, sizeof h.tfd)) {
     snprintf(msg, msglen, "%s: checkpoint is from a different configuration: models %.31s/%.31s "

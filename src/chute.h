@@ -27,8 +27,13 @@
 enum {
   GC_BOTTOM_BEADS = 0, /* fixed spheres of radius bead_radius on a hexagonal lattice at y = 0 */
   GC_BOTTOM_FLAT = 1,  /* a flat frictional plane at y = 0 (law_pb with R2 = 0) */
-  GC_BOTTOM_NONE = 2   /* no bottom (tests in a periodic box) */
+  GC_BOTTOM_NONE = 2,  /* no bottom (tests in a periodic box) */
+  GC_BOTTOM_RANDOM = 3 /* fixed spheres of radius bead_radius at y = 0, a random monolayer of
+                        * area fraction bead_coverage (random sequential adsorption) */
 };
+
+/* Contact categories of the energy budget. */
+enum { GC_CAT_PP = 0, GC_CAT_WALL = 1, GC_CAT_BOTTOM = 2, GC_NCAT = 3 };
 
 typedef struct {
   /* particles */
@@ -42,7 +47,11 @@ typedef struct {
   double gravity;       /* [m/s^2], 0: none */
   int bottom;           /* GC_BOTTOM_* */
   double bead_radius;   /* [m] (3.0 mm glass beads: 1.5e-3) */
-  double bead_spacing;  /* centre distance of the hexagonal bead lattice [m], >= 2 bead_radius */
+  double bead_spacing;  /* requested centre distance of the hexagonal bead lattice [m],
+                         * >= 2 bead_radius; the lattice takes the nearest spacing that tiles
+                         * the period (chute_bottom.c; the true one is in gc_chute.bottom) */
+  double bead_coverage; /* GC_BOTTOM_RANDOM: area fraction N pi r^2 / (length width), (0, 0.5] */
+  unsigned long bottom_seed; /* GC_BOTTOM_RANDOM: seed of the bead positions (gsl_rng mt19937) */
   int side_walls;       /* 1: walls at z = 0 and z = width; 0: periodic along z (period width) */
   /* contact laws: models and the parameters of each material pair.  R1, R2 (and R2 = 0 for a
    * wall) are filled in by the simulator from the sphere radii of each pair; P_Y should be 0
@@ -56,7 +65,43 @@ typedef struct {
   double skin;          /* neighbour-list skin [m] (> 0) */
   unsigned long seed;   /* seed of the random initial placement (gsl_rng mt19937) */
   int threads;          /* OpenMP threads of the force loop; 0: the OpenMP default */
+  /* contact options the seed leaves open (granucal-chute(5)) */
+  int keep_history;     /* 0: a contact whose spheres separate loses its history (default);
+                         * 1: the history (normal and tangential model state) is kept until the
+                         * pair leaves the neighbour list (a wall contact: until the sphere is
+                         * more than the skin away from the wall) */
+  int rolling;          /* 1: the rolling correction of sec. 5.2 (eq. 5.2-5.5) in 3-D */
 } gc_chute_cfg;
+
+/* The bottom beads as built (chute_bottom.c). */
+typedef struct {
+  size_t n;             /* beads */
+  size_t nx, nrow;      /* lattice: beads per row, rows (0 for a random bottom) */
+  double spacing;       /* lattice: centre distance along the rows = length / nx [m] */
+  double row_distance;  /* lattice: distance between rows [m] */
+  double nn;            /* true nearest-neighbour centre distance [m] */
+  double coverage;      /* area fraction n pi r^2 / (length width) */
+  double max_hole;      /* random bottom: largest distance of a floor point from a bead
+                         * centre [m] (-1 for a lattice) */
+} gc_chute_bottom_info;
+
+/* Bead centres (3 n, malloc'ed, NULL without beads) of cfg's bottom and what they are. */
+int gc_chute_bottom_build(const gc_chute_cfg *cfg, double **xyz, gc_chute_bottom_info *info,
+                          char *msg, size_t msglen);
+
+/* Energy budget since placement (accumulated by gc_chute_step, kept in checkpoints).  Work
+ * absorbed by the contacts of one category: the sum over steps and contacts of the trapezoid
+ * of force times relative displacement, 1/2 (P_{n-1} + P_n)(alpha_n - alpha_{n-1}) normal and
+ * 1/2 (Q_{n-1} + Q_n) . Delta delta_n tangential.  Gravity work uses the midpoint velocity
+ * (v_{n-1/2} + v_{n+1/2})/2, so that with the half-step kinetic energy the leap-frog balance
+ * gravity = Delta E_kin + contact work holds up to the O(dt^2) error of the trapezoid and of
+ * the rotation step (tests/test_chute.c checks it). */
+typedef struct {
+  double gravity;            /* [J] */
+  double kinetic0;           /* kinetic energy at placement [J] */
+  double normal[GC_NCAT];    /* [J] */
+  double tangential[GC_NCAT];/* [J] */
+} gc_chute_energy;
 
 /* Fill cfg with the chapter 9 soybean case (tables 9.1-9.2, MODELS.md), ep/ep laws. */
 void gc_chute_cfg_soybean(gc_chute_cfg *cfg);
@@ -66,6 +111,7 @@ void gc_chute_cfg_soybean(gc_chute_cfg *cfg);
 typedef struct {
   double Q[3];       /* tangential force on the lower-index sphere at the last step, space [N] */
   double P;          /* normal force at the last step [N] (0: not in contact) */
+  double alpha;      /* overlap at the last step [m] (for the energy budget; 0 when apart) */
   double h[];        /* the contact law's history block, gc_chute.nhist doubles */
 } gc_chute_contact;
 
@@ -93,6 +139,8 @@ typedef struct {
                            * of each particle sphere with the wall at z = 0 ([2 k]) and
                            * z = width ([2 k + 1]); with GC_BOTTOM_FLAT a third record per
                            * sphere follows the two walls (3 np nsph then) */
+  gc_chute_bottom_info bottom; /* the bottom beads */
+  gc_chute_energy energy; /* energy budget since placement */
   double t;           /* simulated time t_n [s] */
   long step;          /* steps taken */
   void *work;         /* private workspace of chute.c (laws per radius pair, pair forces) */
@@ -135,6 +183,13 @@ typedef struct {
 void gc_chute_stats_get(const gc_chute *c, gc_chute_stats *st);
 /* Normal forces of all current contacts (P > 0) into P (capacity cap); returns the count
  * (may exceed cap: then only cap are written). */
+/* Elastic energy stored in the current contacts, by category [J]: normal, the integral of P
+ * along the contact's own unloading curve down to P = 0 (a copy of its state unloaded in 32
+ * steps, trapezoid; rate 0, so a viscous term does not count), and tangential, |Q|^2 / (2 K_T0)
+ * with K_T0 the initial tangential stiffness at the current P (a lower bound; the exact value
+ * depends on the loading path).  The dissipation of a category is its work minus this. */
+void gc_chute_energy_stored(const gc_chute *c, double normal[GC_NCAT],
+                            double tangential[GC_NCAT]);
 size_t gc_chute_contact_forces(const gc_chute *c, double *P, size_t cap);
 /* Velocity at t_{n-1/2} of the material point of particle k at space position p [m/s]. */
 void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], double v[3]);

@@ -23,6 +23,7 @@ enum {
   K_DT, K_NTCOL, K_VREF, K_SKIN, K_SEED, K_THREADS, K_TEND,
   K_SERIES, K_VTK, K_CKPT, K_PSTART, K_PEND, K_PINT, K_PCELL, K_PHEIGHT, K_WALLBAND,
   K_CENTREBAND, K_SURFLO, K_SURFHI, K_BOTLO, K_BOTHI, K_FTIME, K_FSTEPS, K_FMAX, K_FBINS,
+  K_BEADCOV, K_BSEED, K_KEEPH, K_ROLL, K_SWIN, K_SBATCH,
   K_COUNT
 };
 
@@ -63,10 +64,16 @@ static const ckey keys[K_COUNT] = {
   [K_ANGLE] = { "angle_deg", T_DBL, -90, 90, 1, 1, "deg", NULL,
                 "chute inclination; required" },
   [K_GRAV] = { "gravity", T_DBL, 0, INF, 0, 1, "m/s^2", "9.80665", "gravitational acceleration" },
-  [K_BOTTOM] = { "bottom", T_WORD, 0, 0, 0, 0, "", "beads", "beads | flat | none" },
+  [K_BOTTOM] = { "bottom", T_WORD, 0, 0, 0, 0, "", "beads", "beads | random | flat | none" },
   [K_BEADR] = { "bead_radius", T_DBL, 0, INF, 1, 1, "m", "1.5e-3", "radius of the bottom beads" },
   [K_BEADS] = { "bead_spacing", T_DBL, 0, INF, 1, 1, "m", NULL,
-                "centre distance of the bead lattice, >= 2 bead_radius (default: 2 bead_radius)" },
+                "requested centre distance of the bead lattice, >= 2 bead_radius (default: 2 "
+                "bead_radius); the lattice takes the nearest spacing length / n that tiles the "
+                "period" },
+  [K_BEADCOV] = { "bead_coverage", T_DBL, 0, 0.5, 1, 0, "-", "0.5",
+                  "bottom = random: area fraction of the floor covered by beads" },
+  [K_BSEED] = { "bottom_seed", T_INT, 0, 4294967295.0, 0, 0, "", "1",
+                "bottom = random: seed of the bead positions" },
   [K_SIDEW] = { "side_walls", T_INT, 0, 1, 0, 0, "", "1",
                 "1: flat walls at z = 0 and width; 0: periodic along z" },
   [K_WALL] = { "wall", T_PATH, 0, 0, 0, 0, "", NULL,
@@ -124,6 +131,15 @@ static const ckey keys[K_COUNT] = {
   [K_FMAX] = { "forces_max", T_DBL, 0, INF, 1, 1, "N", "0.25", "upper end of the force histogram" },
   [K_FBINS] = { "forces_bins", T_INT, 1, 1e6, 0, 0, "", "45",
                 "bins of the force histogram (0.25 N / 45 = 5.6 mN, fig. 9.12)" },
+  [K_KEEPH] = { "keep_history", T_INT, 0, 1, 0, 0, "", "0",
+                "1: a contact keeps its history after separation until the pair leaves the "
+                "neighbour list; 0: it is reset" },
+  [K_ROLL] = { "rolling", T_INT, 0, 1, 0, 0, "", "0",
+               "1: the rolling correction of sec. 5.2 in 3-D" },
+  [K_SWIN] = { "steady_window", T_DBL, 0, INF, 1, 1, "s", NULL,
+               "trailing window of the steady-state test (default: min(1 s, t_end / 2))" },
+  [K_SBATCH] = { "steady_batches", T_INT, 3, 10000, 0, 0, "", "10",
+                 "batch means in the steady-state window" },
 };
 
 typedef struct {
@@ -156,7 +172,8 @@ static int allowed_word(size_t idx, const char *v)
   if (idx == K_SHAPE)
     return !strcmp(v, "ellipsoid4") || !strcmp(v, "sphere") || !strcmp(v, "cluster");
   if (idx == K_BOTTOM)
-    return !strcmp(v, "beads") || !strcmp(v, "flat") || !strcmp(v, "none");
+    return !strcmp(v, "beads") || !strcmp(v, "random") || !strcmp(v, "flat") ||
+           !strcmp(v, "none");
   if (idx == K_MODEL) {
     const gc_preset *m = gc_preset_lookup(v);
     return m && m->normal;
@@ -172,7 +189,7 @@ static const char *word_choices(size_t idx)
 {
   switch (idx) {
   case K_SHAPE: return "must be ellipsoid4, sphere or cluster";
-  case K_BOTTOM: return "must be beads, flat or none";
+  case K_BOTTOM: return "must be beads, random, flat or none";
   case K_MODEL: return "is not a normal model (see 'granucal models')";
   case K_TFD: return "is not a tangential model or none (see 'granucal models')";
   default: return "is not allowed";
@@ -465,9 +482,14 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   cfg->angle = r->v[K_ANGLE] * M_PI / 180.0;
   cfg->gravity = val(r, K_GRAV);
   const char *bottom = word(r, K_BOTTOM);
-  cfg->bottom = !strcmp(bottom, "beads") ? GC_BOTTOM_BEADS
-                : !strcmp(bottom, "flat") ? GC_BOTTOM_FLAT
-                                          : GC_BOTTOM_NONE;
+  cfg->bottom = !strcmp(bottom, "beads")    ? GC_BOTTOM_BEADS
+                : !strcmp(bottom, "random") ? GC_BOTTOM_RANDOM
+                : !strcmp(bottom, "flat")   ? GC_BOTTOM_FLAT
+                                            : GC_BOTTOM_NONE;
+  cfg->bead_coverage = val(r, K_BEADCOV);
+  cfg->bottom_seed = (unsigned long)val(r, K_BSEED);
+  cfg->keep_history = (int)val(r, K_KEEPH);
+  cfg->rolling = (int)val(r, K_ROLL);
   cfg->bead_radius = val(r, K_BEADR);
   cfg->bead_spacing = r->set[K_BEADS] ? r->v[K_BEADS] : 2.0 * cfg->bead_radius;
   if (cfg->bottom == GC_BOTTOM_BEADS && cfg->bead_spacing < 2.0 * cfg->bead_radius) {
@@ -552,7 +574,7 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
     if (cfg->bottom != GC_BOTTOM_NONE) {
       q = cfg->pb;
       q.R1 = rmin;
-      q.R2 = cfg->bottom == GC_BOTTOM_BEADS ? cfg->bead_radius : 0;
+      q.R2 = cfg->bottom == GC_BOTTOM_FLAT ? 0 : cfg->bead_radius;
       t = fmin(t, pair_time(cfg->nfd, &q, mass, run->v_ref));
     }
     run->t_contact = t;
@@ -619,6 +641,8 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   run->forces_steps = (long)val(r, K_FSTEPS);
   run->forces_max = val(r, K_FMAX);
   run->forces_bins = (long)val(r, K_FBINS);
+  run->steady_window = r->set[K_SWIN] ? r->v[K_SWIN] : fmin(1.0, 0.5 * run->t_end);
+  run->steady_batches = (long)val(r, K_SBATCH);
   return GC_SUCCESS;
 }
 
@@ -706,6 +730,8 @@ struct gc_chute_out {
   size_t n_forces, n_over, n_le005, n_le01, force_steps_done;
   double P_over_max;
   long last_series_step;
+  double *st, *sv;            /* series rows of this run: t [s], vx [m/s] (steady-state test) */
+  size_t sn, scap;
 };
 
 static long steps_of(double interval, double dt)
@@ -737,16 +763,79 @@ static void out_free(gc_chute_out *o)
   if (o->hist)
     gsl_histogram_free(o->hist);
   free(o->P);
+  free(o->st);
+  free(o->sv);
   free(o->dir);
   free(o);
+}
+
+void gc_chute_budget_get(const gc_chute *c, gc_chute_budget *b)
+{
+  gc_chute_stats st;
+  gc_chute_stats_get(c, &st);
+  double en[GC_NCAT], et[GC_NCAT], work = 0.0;
+  gc_chute_energy_stored(c, en, et);
+  const gc_chute_energy *e = &c->energy;
+  b->gravity = e->gravity;
+  b->dkinetic = st.kinetic - e->kinetic0;
+  b->elastic = 0.0;
+  for (int k = 0; k < GC_NCAT; k++) {
+    b->elastic += en[k] + et[k];
+    b->d_normal[k] = e->normal[k] - en[k];
+    b->d_tangential[k] = e->tangential[k] - et[k];
+    work += e->normal[k] + e->tangential[k];
+  }
+  b->residual = b->gravity - b->dkinetic - work;
+}
+
+static int series_row(gc_chute_out *o, const gc_chute *c);
+
+int gc_chute_out_steady(gc_chute_out *o, const gc_chute *c, gc_steady *s, char *msg, size_t n)
+{
+  if (c->step != o->last_series_step && o->series_open && series_row(o, c)) {
+    snprintf(msg, n, "%s/series.csv: write error", o->dir);
+    return GC_EIO;
+  }
+  return gc_steady_fit(o->st, o->sv, o->sn, o->run.steady_window, (size_t)o->run.steady_batches,
+                       0.95, s, msg, n);
 }
 
 static int series_row(gc_chute_out *o, const gc_chute *c)
 {
   gc_chute_stats st;
   gc_chute_stats_get(c, &st);
-  fprintf(o->series.f, "%.10g,%.10g,%.10g,%.10g,%.10g,%zu,%zu,%.10g\n", st.t, st.v_mean[0],
+  if (o->sn == o->scap) {
+    size_t cap = 2 * o->scap + 1024;
+    double *a = realloc(o->st, cap * sizeof *a);
+    if (!a)
+      return GC_ENOMEM;
+    o->st = a;
+    double *b = realloc(o->sv, cap * sizeof *b);
+    if (!b)
+      return GC_ENOMEM;
+    o->sv = b;
+    o->scap = cap;
+  }
+  o->st[o->sn] = st.t;
+  o->sv[o->sn] = st.v_mean[0];
+  o->sn++;
+  gc_chute_budget b;
+  gc_chute_budget_get(c, &b);
+  fprintf(o->series.f, "%.10g,%.10g,%.10g,%.10g,%.10g,%zu,%zu,%.10g", st.t, st.v_mean[0],
           st.v_mean[1], st.v_mean[2], st.kinetic, st.n_contacts, st.n_contacts_pp, st.P_max);
+  fprintf(o->series.f, ",%.10g,%.10g,%.10g", b.gravity, b.dkinetic, b.elastic);
+  for (int k = 0; k < GC_NCAT; k++)
+    fprintf(o->series.f, ",%.10g,%.10g", b.d_normal[k], b.d_tangential[k]);
+  fprintf(o->series.f, ",%.6g", b.residual);
+  /* the trailing-window slope once the window is filled (empty fields before) */
+  gc_steady sd;
+  char m2[256];
+  if (st.t - o->st[0] >= o->run.steady_window * (1 - 1e-9) &&
+      gc_steady_fit(o->st, o->sv, o->sn, o->run.steady_window, (size_t)o->run.steady_batches,
+                    0.95, &sd, m2, sizeof m2) == GC_SUCCESS)
+    fprintf(o->series.f, ",%.6g,%.6g\n", sd.slope, sd.half_ci);
+  else
+    fprintf(o->series.f, ",,\n");
   o->last_series_step = c->step;
   return ferror(o->series.f) ? GC_EIO : GC_SUCCESS;
 }
@@ -840,7 +929,10 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
   }
   o->series_open = 1;
   fprintf(o->series.f, "t [s],vx [m/s],vy [m/s],vz [m/s],E_kin [J],contacts,contacts_pp,"
-                       "P_max [N]\n");
+                       "P_max [N],W_gravity [J],dE_kin [J],E_elastic [J],D_normal_pp [J],"
+                       "D_tangential_pp [J],D_normal_wall [J],D_tangential_wall [J],"
+                       "D_normal_bottom [J],D_tangential_bottom [J],residual [J],"
+                       "dvx_dt [m/s^2],dvx_dt_ci95 [m/s^2]\n");
   if (cfg->bottom == GC_BOTTOM_BEADS && o->k_vtk) {
     char *bp = join(dir, "bottom.vtk");
     st = bp ? gc_chute_write_vtk(c, 1, bp, msg, n) : GC_ENOMEM;

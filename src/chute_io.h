@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "chute.h"
+#include "chute_stats.h"
 #include "gc_io.h"
 
 enum { GC_SHAPE_KIND_ELLIPSOID4 = 0, GC_SHAPE_KIND_SPHERE = 1, GC_SHAPE_KIND_CLUSTER = 2 };
@@ -41,6 +42,8 @@ typedef struct {
   double forces_time;         /* force statistics over the forces_steps steps ending here [s] */
   long forces_steps, forces_bins;
   double forces_max;          /* histogram range [0, forces_max] [N] */
+  double steady_window;       /* trailing window of the steady-state test [s] */
+  long steady_batches;        /* its batch means */
 } gc_chute_run;
 
 /* Read a chute card and apply the overrides sets[i] ("KEY=VALUE", in order, after the file),
@@ -73,6 +76,17 @@ int gc_chute_out_finish(gc_chute_out *o, const gc_chute *c, char *msg, size_t ms
 void gc_chute_out_abort(gc_chute_out *o);
 /* Number of force samples taken, the fraction <= 0.05 N and <= 0.1 N, mean contacts per
  * sampled step (for the summary); valid after the sampling window. */
+/* Steady-state test (chute_stats.h) of the mean velocity along the flow over the trailing
+ * window of this run's series rows, after writing the row of c's state if not yet written;
+ * GC_EINVAL with a message if the run is shorter than the window. */
+int gc_chute_out_steady(gc_chute_out *o, const gc_chute *c, gc_steady *s, char *msg, size_t n);
+/* Energy budget of the chute now (chute.h), in the series' terms [J]: gravity work, kinetic
+ * energy change, stored elastic energy, dissipation by category (normal, tangential) and the
+ * residual gravity - Delta E_kin - contact work. */
+typedef struct {
+  double gravity, dkinetic, elastic, d_normal[GC_NCAT], d_tangential[GC_NCAT], residual;
+} gc_chute_budget;
+void gc_chute_budget_get(const gc_chute *c, gc_chute_budget *b);
 void gc_chute_out_force_summary(const gc_chute_out *o, size_t *n, double *f005, double *f01,
                                 double *mean_contacts);
 

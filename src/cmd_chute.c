@@ -37,7 +37,12 @@ static void chute_usage(FILE *f)
           "  -h, --help            this help\n\n"
           "Outputs in DIR (each written atomically):\n"
           "  series.csv            t [s],vx [m/s],vy [m/s],vz [m/s],E_kin [J],contacts,\n"
-          "                        contacts_pp,P_max [N]  (mean particle velocity, fig. 9.4-9.5)\n"
+          "                        contacts_pp,P_max [N]  (mean particle velocity, fig. 9.4-9.5),\n"
+          "                        the energy budget since the start W_gravity,dE_kin,\n"
+          "                        E_elastic,D_normal_pp,D_tangential_pp,D_normal_wall,\n"
+          "                        D_tangential_wall,D_normal_bottom,D_tangential_bottom,\n"
+          "                        residual [J], and the slope of vx over the trailing\n"
+          "                        steady_window with its 95 %% CI, dvx_dt,dvx_dt_ci95 [m/s^2]\n"
           "  profile-side-wall.csv, profile-side-all.csv, profile-side-centre.csv,\n"
           "  profile-top-surface.csv, profile-top-bottom.csv\n"
           "                        velocity profiles averaged over the profile window\n"
@@ -212,6 +217,18 @@ int gc_cmd_chute(int argc, char **argv)
     fprintf(stderr, "%s: %s: %s\n", prog, card, msg);
     goto done;
   }
+  if (!quiet) {
+    const gc_chute_bottom_info *b = &ch->bottom;
+    if (run->sim.bottom == GC_BOTTOM_BEADS)
+      fprintf(stderr, "bottom: %zu beads, hexagonal lattice of %zu rows x %zu, spacing %.6g m "
+              "(bead_spacing = %.6g m: the nearest that tiles the length), nearest neighbours "
+              "%.6g m apart, coverage %.3f\n", b->n, b->nrow, b->nx, b->spacing,
+              run->sim.bead_spacing, b->nn, b->coverage);
+    else if (run->sim.bottom == GC_BOTTOM_RANDOM)
+      fprintf(stderr, "bottom: %zu beads, random monolayer (RSA, bottom_seed %lu), coverage %.4f, "
+              "closest centres %.6g m, largest hole %.3g m\n", b->n, run->sim.bottom_seed,
+              b->coverage, b->nn, b->max_hole);
+  }
   st = resume ? gc_chute_checkpoint_read(ch, resume, msg, sizeof msg)
               : gc_chute_place_random(ch, msg, sizeof msg);
   if (st) {
@@ -265,6 +282,11 @@ int gc_cmd_chute(int argc, char **argv)
   size_t nf;
   double f005, f01, mc;
   gc_chute_out_force_summary(out, &nf, &f005, &f01, &mc);
+  gc_steady sd;
+  char sdmsg[512];
+  int sd_ok = gc_chute_out_steady(out, ch, &sd, sdmsg, sizeof sdmsg) == GC_SUCCESS;
+  if (sd_ok)
+    gc_steady_format(&sd, sdmsg, sizeof sdmsg);
   st = gc_chute_out_finish(out, ch, msg, sizeof msg);
   out = NULL;
   if (st) {
@@ -284,6 +306,19 @@ int gc_cmd_chute(int argc, char **argv)
     if (nf)
       fprintf(stderr, "contact forces: %.1f per step; %.1f %% <= 0.05 N, %.1f %% <= 0.1 N\n", mc,
               100 * f005, 100 * f01);
+    fprintf(stderr, "flow: %s%s\n", sd_ok ? "" : "no steady-state test: ", sdmsg);
+    gc_chute_budget b;
+    gc_chute_budget_get(ch, &b);
+    double dn = 0, dtg = 0;
+    for (int k = 0; k < GC_NCAT; k++)
+      dn += b.d_normal[k], dtg += b.d_tangential[k];
+    fprintf(stderr, "energy since the start: gravity work %.6g J = kinetic change %.6g J + stored "
+            "%.4g J + dissipated %.6g J (normal %.4g, tangential %.4g; particles %.4g, walls "
+            "%.4g, bottom %.4g) + residual %.3g J (%.2g %%)\n", b.gravity, b.dkinetic, b.elastic,
+            dn + dtg, dn, dtg, b.d_normal[GC_CAT_PP] + b.d_tangential[GC_CAT_PP],
+            b.d_normal[GC_CAT_WALL] + b.d_tangential[GC_CAT_WALL],
+            b.d_normal[GC_CAT_BOTTOM] + b.d_tangential[GC_CAT_BOTTOM], b.residual,
+            b.gravity != 0 ? 100 * b.residual / fabs(b.gravity) : 0.0);
     fprintf(stderr, "outputs in %s/\n", dir);
   }
   rc = 0;
