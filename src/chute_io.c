@@ -933,7 +933,7 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
                        "D_tangential_pp [J],D_normal_wall [J],D_tangential_wall [J],"
                        "D_normal_bottom [J],D_tangential_bottom [J],residual [J],"
                        "dvx_dt [m/s^2],dvx_dt_ci95 [m/s^2]\n");
-  if (cfg->bottom == GC_BOTTOM_BEADS && o->k_vtk) {
+  if (c->nbeads && o->k_vtk) { /* bead lattice or random monolayer */
     char *bp = join(dir, "bottom.vtk");
     st = bp ? gc_chute_write_vtk(c, 1, bp, msg, n) : GC_ENOMEM;
     free(bp);
