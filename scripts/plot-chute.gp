@@ -48,14 +48,46 @@ if (kind eq 'pmax') {
        '' skip skip using 1:7 axes x1y2 with lines lw 1 dt 2 title 'contacts between particles'
 }
 if (kind eq 'profile') {
+  # a canvas with the aspect of the cells' extent (true scale, filled), a perceptual
+  # palette (viridis) and a scale arrow
+  stats infile skip skip using ($1 * 100):($2 * 100) nooutput
+  xw = STATS_max_x - STATS_min_x; yw = STATS_max_y - STATS_min_y; x0 = STATS_min_x
+  y1 = STATS_max_y
+  xw = xw > 0 ? xw : 1; yw = yw > 0 ? yw : 1
+  # plot area about 760 px wide for the longer side, margins for labels and colour box
+  W = 760.0; H = W * (yw + 1) / (xw + 1)
+  if (H > 900) { W = W * 900 / H; H = 900 }
+  if (H < 260) { H = 260 }
+  if (term eq 'pngcairo') {
+    set terminal pngcairo size int(W) + 240, int(H) + 170 noenhanced font 'Sans,13' linewidth 1.5
+  } else {
+    set terminal png size int(W) + 240, int(H) + 170 noenhanced
+  }
+  set output outfile
   set xlabel 'x, along the chute [cm]'
   set ylabel ylabel
   set size ratio -1
+  set offsets 0.3, 0.3, 0.5, 0.3
+  set xtics 0.5
+  set ytics 0.5
+  set mxtics 5
+  set mytics 5
   set cblabel 'speed [cm/s]'
-  set palette rgbformulae 33,13,10
+  set palette defined (0 '#440154', 1 '#482878', 2 '#3e4a89', 3 '#31688e', 4 '#26828e', \
+                       5 '#1f9e89', 6 '#35b779', 7 '#6ece58', 8 '#b5de2b', 9 '#fde725')
   unset key
+  # the scale arrow: a round speed near half the fastest cell's
+  stats infile skip skip using ($6 * 100) nooutput
+  vs = STATS_max / 2; e10 = 10 ** floor(log10(vs > 0 ? vs : 1)); m = vs / e10
+  vs = (m >= 5 ? 5 : m >= 2 ? 2 : 1) * e10
+  L = vs / 100.0 * arrow_scale
+  # the scale arrow above the top row of cells, drawn as a data vector so that it has the
+  # cells' scale exactly
+  ya = y1 + 0.22
+  set label 1 sprintf(' %g cm/s', vs) at first x0 + L, first ya left front
   plot infile skip skip using ($1 * 100 - 0.5 * $3 * arrow_scale):($2 * 100 - 0.5 * column(vcol) * arrow_scale):($3 * arrow_scale):(column(vcol) * arrow_scale):($6 * 100) \
-       with vectors head filled size screen 0.008,20,60 lw 1.5 lc palette
+       with vectors head filled size screen 0.01,20,60 lw 2 lc palette, \
+       '+' every ::0::0 using (x0):(ya):(L):(0) with vectors head filled size screen 0.01,20,60 lw 2.5 lc rgb 'black'
 }
 if (kind eq 'histogram') {
   set xlabel 'normal contact force [N]'

@@ -10,7 +10,9 @@
 #   term          'pngcairo' or 'png'
 #   outfile       output PNG
 #   plot_title    title ('' for none)
-#   xlabel, ylabel  axis labels with units, e.g. 'alpha [m]', 'P [N]'
+#   xlabel, ylabel  axis labels with units, e.g. 'alpha [um]', 'P [N]'
+#   xscale, yscale  factors applied to the columns (1e6: metres drawn in micrometres)
+#   nr, RF[j], RL[j], RX[j], RY[j], RS[j]  reference data files drawn as points
 #
 # By hand, e.g.:
 #   gnuplot -e "n=1; array F[1]; array L[1]; array X[1]; array Y[1]; array S[1]; \
@@ -39,6 +41,12 @@ set border 3
 set tics nomirror
 set xzeroaxis lt -1 lw 0.5
 
-plot for [i=1:n] F[i] skip S[i] using X[i]:Y[i] with lines lw 2 title L[i]
+if (!exists('nr')) { nr = 0 }
+if (!exists('xscale')) { xscale = 1 }
+if (!exists('yscale')) { yscale = 1 }
+plot for [i=1:n] F[i] skip S[i] using (column(X[i]) * xscale):(column(Y[i]) * yscale) \
+       with lines lw 2 title L[i], \
+     for [j=1:nr] RF[j] skip RS[j] using (column(RX[j]) * xscale):(column(RY[j]) * yscale) \
+       with points pt 7 ps 1.2 lc rgb 'black' title RL[j]
 
 set output

@@ -31,15 +31,20 @@ if (strlen(plot_title) > 0) {
   set multiplot layout 2,1
 }
 
-# top: beta against x; the sliding line beta = -1 + x and, for reference, beta = 1
+# top: beta against x; the sliding line beta = -1 + x (eq. C.25) and the sticking level
+# beta = e of eq. 8.12 (special material, kt_ratio = 2/7), from each run's simulated e
 set xlabel 'x = f mu (1+e) v_n / v_st   (f = 7/2: homogeneous spheres)'
 set ylabel "beta = -v_st' / v_st"
 set logscale x
+set offsets 0, 0, graph 0.06, graph 0.06
 set key bottom right box opaque
 plot for [i=1:n] F[i] skip S[i] using (column(CX[i])):(column(CB[i])) \
        with linespoints lw 2 pt 7 ps 0.8 title L[i], \
-     (x <= 2 ? -1 + x : NaN) with lines dt 2 lw 2 lc rgb 'black' title 'eq. C.25 (sliding): -1 + x'
+     (x <= 2 ? -1 + x : NaN) with lines dt 2 lw 2 lc rgb 'black' title 'eq. C.25 (sliding): -1 + x', \
+     for [i=1:n] F[i] skip S[i] using (column(CX[i])):(column(CE[i])) \
+       with lines dt 3 lw 2 lc rgb '#d55e00' title (i == 1 ? 'eq. 8.12 (sticking, special material): beta = e' : '')
 unset logscale x
+set offsets 0, 0, 0, 0
 
 # bottom: tan recoil against tan incident; rigid sliding tan_out = tan_in (1 - x) / e for x <= 1
 set xlabel 'tan incident angle = v_st / v_n'

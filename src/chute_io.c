@@ -404,13 +404,20 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   if ((st = gc_card_read(run->params_path, pp, px, msg, n)))
     return st;
   run->PY_file = pp->P_Y;
+  /* P_Y > 0 takes precedence over sY in every reader (granucal-params(5)); the chute needs sY
+   * (each pair has its own P_Y), so P_Y becomes sY by the file's own geometry.  A file that
+   * gives both (as `granucal fit` writes them) must give the same material. */
   if (pp->P_Y > 0) {
-    if (!(pp->sY1 > 0)) {
-      if ((st = py_to_sy(pp, run->params_path, msg, n)))
-        return st;
-      run->sY_derived = 1;
-    } else {
-      pp->P_Y = 0; /* sY given too: the simulator derives P_Y per pair from sY */
+    double sY_file = pp->sY1, PY_file = pp->P_Y;
+    if ((st = py_to_sy(pp, run->params_path, msg, n)))
+      return st;
+    run->sY_derived = 1;
+    if (sY_file > 0 && fabs(sY_file - pp->sY1) > 1e-3 * pp->sY1) {
+      snprintf(msg, n, "%s: P_Y = %g N and sY = %g Pa disagree (P_Y gives sY = %g Pa by eq. 6.19 "
+                       "for this file's R, E, nu); P_Y takes precedence in granucal, but a file "
+                       "with two yield limits is ambiguous: remove one",
+               run->params_path, PY_file, sY_file, pp->sY1);
+      return GC_EINVAL;
     }
   }
 
@@ -529,6 +536,14 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   cfg->pp.P_Y = 0;
   if (r->set[K_MUPP])
     cfg->pp.mu = r->v[K_MUPP];
+  /* A parameter file of `granucal fit` calibrates the normal model only and says mu = 0: that
+   * must not become frictionless grains without the user saying so. */
+  if (!(cfg->pp.mu > 0) && !r->set[K_MUPP] && cfg->tfd) {
+    snprintf(msg, n, "%s gives no particle-particle friction (mu = 0; `granucal fit` does not "
+                     "calibrate friction): set mu_pp in the chute card (mu_pp = 0 for "
+                     "frictionless grains) or mu in the parameter file", run->params_path);
+    return GC_EINVAL;
+  }
   if (!(pp->m_eff > 0))
     cfg->pp.m_eff = mass / 2;
   /* particle-wall and particle-bottom: body 2 of the card's material, which does not yield
@@ -554,6 +569,12 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
     d->nu2 = mat.nu1;
     d->sY2 = mat.sY1;
     d->mu = r->set[pairs[i].mu] ? r->v[pairs[i].mu] : mat.mu;
+    if (!(d->mu > 0) && !r->set[pairs[i].mu] && cfg->tfd) {
+      snprintf(msg, n, "%s gives no friction (mu = 0): set %s in the chute card (0 for a "
+                       "frictionless %s) or mu in that card", r->s[pairs[i].file],
+               i ? "mu_bead" : "mu_wall", i ? "bottom" : "wall");
+      return GC_EINVAL;
+    }
   }
 
   /* ---- time step */
@@ -674,6 +695,25 @@ int gc_chute_run_load(const char *path, char *const *sets, size_t nsets, gc_chut
   }
   if (!st)
     st = build(r, run, msg, msglen);
+  if (!st) {
+    /* the effective card, in the order of the key table; reading it back gives the same run */
+    size_t l = 0, cap = sizeof run->effective;
+    run->effective[0] = 0;
+    for (int i = 0; i < K_COUNT && l < cap; i++) {
+      if (!r->set[i])
+        continue;
+      int w = keys[i].type == T_PATH || keys[i].type == T_WORD
+                  ? snprintf(run->effective + l, cap - l, "%s = %s  # %s\n", keys[i].key, r->s[i],
+                             r->where[i])
+                  : snprintf(run->effective + l, cap - l, "%s = %.17g  # %s\n", keys[i].key,
+                             r->v[i], r->where[i]);
+      l += w > 0 ? (size_t)w : 0;
+    }
+    if (l >= cap) {
+      snprintf(msg, msglen, "the effective chute card is longer than %zu bytes", cap);
+      st = GC_ENOMEM;
+    }
+  }
   raw_free(r);
   free(r);
   return st;
@@ -741,6 +781,9 @@ static long steps_of(double interval, double dt)
   long k = (long)llround(interval / dt);
   return k < 1 ? 1 : k;
 }
+
+static int write_pvd(const gc_chute_out *o, long last, double t_last, int last_off_grid,
+                     char *msg, size_t n);
 
 static char *join(const char *dir, const char *name)
 {
@@ -1022,6 +1065,8 @@ int gc_chute_out_record(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
     char *p = join(o->dir, name);
     st = p ? gc_chute_write_vtk(c, 0, p, msg, n) : GC_ENOMEM;
     free(p);
+    if (!st)
+      st = write_pvd(o, s / o->k_vtk, c->t, 0, msg, n);
     if (st)
       return st;
   }
@@ -1142,6 +1187,8 @@ int gc_chute_out_finish(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
     char *p = join(o->dir, name);
     st = p ? gc_chute_write_vtk(c, 0, p, msg, n) : GC_ENOMEM;
     free(p);
+    if (!st)
+      st = write_pvd(o, c->step / o->k_vtk + 1, c->t, 1, msg, n);
   }
   if (!st && o->k_ckpt && c->step % o->k_ckpt != 0) {
     char *p = join(o->dir, "checkpoint.bin");
@@ -1170,6 +1217,35 @@ void gc_chute_out_abort(gc_chute_out *o)
 
 /* ================================================================ VTK */
 
+/* particles.pvd: the ParaView collection of the snapshots 0..last (times frame k_vtk dt; the
+ * last one at t_last), rewritten with every snapshot so that it is complete after a stop. */
+static int write_pvd(const gc_chute_out *o, long last, double t_last, int last_off_grid,
+                     char *msg, size_t n)
+{
+  char *p = join(o->dir, "particles.pvd");
+  if (!p)
+    return GC_ENOMEM;
+  gc_outfile f;
+  int st = gc_outfile_open(&f, p, msg, n);
+  free(p);
+  if (st)
+    return st;
+  fprintf(f.f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n"
+               "<Collection>\n");
+  double dt = o->run.sim.dt;
+  for (long k = 0; k <= last; k++) {
+    double t = k == last && last_off_grid ? t_last : (double)k * (double)o->k_vtk * dt;
+    fprintf(f.f, "<DataSet timestep=\"%.9g\" part=\"0\" file=\"particles_%06ld.vtk\"/>\n", t, k);
+  }
+  fprintf(f.f, "</Collection>\n</VTKFile>\n");
+  if (ferror(f.f)) {
+    snprintf(msg, n, "%s/particles.pvd: write error", o->dir);
+    gc_outfile_abort(&f);
+    return GC_EIO;
+  }
+  return gc_outfile_commit(&f, msg, n);
+}
+
 int gc_chute_write_vtk(const gc_chute *c, int beads, const char *path, char *msg, size_t n)
 {
   gc_outfile f;
@@ -1194,6 +1270,21 @@ int gc_chute_write_vtk(const gc_chute *c, int beads, const char *path, char *msg
   fprintf(o, "SCALARS particle int 1\nLOOKUP_TABLE default\n");
   for (size_t i = first; i < first + count; i++)
     fprintf(o, "%ld\n", c->owner[i]);
+  /* the cluster (rigid particle) of each sphere, its sphere number in the cluster and the
+   * cluster's orientation quaternion (q0 q1 q2 q3 as src/rigid.h; 1 0 0 0 for a bead), so that
+   * ParaView can colour by cluster and orient glyphs */
+  fprintf(o, "FIELD granucal 3\ncluster_id 1 %zu int\n", count);
+  for (size_t i = first; i < first + count; i++)
+    fprintf(o, "%ld\n", c->owner[i]);
+  fprintf(o, "sphere_in_cluster 1 %zu int\n", count);
+  for (size_t i = first; i < first + count; i++)
+    fprintf(o, "%ld\n", beads ? -1L : (long)(i % c->nsph));
+  fprintf(o, "orientation 4 %zu double\n", count);
+  for (size_t i = first; i < first + count; i++) {
+    const double *q = !beads && c->owner[i] >= 0 ? c->rot[c->owner[i]].q : NULL;
+    fprintf(o, "%.9g %.9g %.9g %.9g\n", q ? q[0] : 1.0, q ? q[1] : 0.0, q ? q[2] : 0.0,
+            q ? q[3] : 0.0);
+  }
   fprintf(o, "VECTORS velocity double\n");
   for (size_t i = first; i < first + count; i++) {
     double v[3] = { 0, 0, 0 };

@@ -28,6 +28,9 @@ typedef struct {
   double PY_file;             /* P_Y of the parameter file [N] (0 if not given) */
   int sY_derived;             /* 1: sY was derived from the file's P_Y (eq. 6.19 inverted) */
   char wall_path[GC_CHUTE_PATH_MAX], bead_path[GC_CHUTE_PATH_MAX]; /* "" if not used */
+  char effective[16384];      /* the effective card: every key set by the card or --set, with
+                               * resolved paths, as key = value lines (written to the output
+                               * directory as effective.chute) */
   /* time stepping */
   double t_end;               /* [s] */
   long n_steps;               /* steps to t_end: round(t_end / dt) */

@@ -16,6 +16,7 @@
 #include "chute_io.h"
 #include "cli_common.h"
 #include "cli.h"
+#include "provenance.h"
 
 static void chute_usage(FILE *f)
 {
@@ -74,6 +75,45 @@ static void fmt_hms(double s, char *buf, size_t n)
   snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
 
+/* provenance.txt (version, command, date, CRC-32 of every input) and effective.chute (the card
+ * with --set applied and paths resolved) in the output directory, each written atomically. */
+static int write_records(const char *prog, const char *dir, int argc, char **argv,
+                         const char *card, const char *resume, const gc_chute_run *run)
+{
+  char msg[512];
+  size_t dl = strlen(dir) + 32;
+  char *path = malloc(dl);
+  if (!path)
+    return 1;
+  const char *inputs[] = { card, run->params_path, run->wall_path, run->bead_path, resume };
+  gc_outfile of;
+  int rc = 0;
+  for (int k = 0; k < 2 && !rc; k++) {
+    snprintf(path, dl, "%s/%s", dir, k ? "effective.chute" : "provenance.txt");
+    if (gc_outfile_open(&of, path, msg, sizeof msg)) {
+      fprintf(stderr, "%s: %s\n", prog, msg);
+      rc = 1;
+      break;
+    }
+    if (k == 0) {
+      gc_provenance_write(of.f, "", argc, argv, inputs, sizeof inputs / sizeof *inputs);
+    } else {
+      fprintf(of.f, "# effective chute card of this run (granucal-chute(5)): every key the card "
+                    "or --set gave,\n# paths resolved; `granucal chute effective.chute` repeats "
+                    "the run.\n");
+      gc_provenance_write(of.f, "# ", argc, argv, inputs, sizeof inputs / sizeof *inputs);
+      fputs(run->effective, of.f);
+    }
+    if (gc_outfile_commit(&of, msg, sizeof msg)) {
+      fprintf(stderr, "%s: %s\n", prog, msg);
+      gc_outfile_abort(&of);
+      rc = 1;
+    }
+  }
+  free(path);
+  return rc;
+}
+
 /* Default output directory: the card's base name, .chute replaced by .out. */
 static char *default_dir(const char *card)
 {
@@ -129,6 +169,9 @@ int gc_cmd_chute(int argc, char **argv)
     return 1;
   optind = 1;
   opterr = 0;
+  /* the command line as typed, for the provenance record (getopt_long permutes argv) */
+  char *cmdline[argc + 1];
+  memcpy(cmdline, argv, (size_t)(argc + 1) * sizeof *argv);
   while ((c = getopt_long(argc, argv, ":o:s:qh", opts, NULL)) != -1) {
     char *end = NULL;
     switch (c) {
@@ -212,6 +255,8 @@ int gc_cmd_chute(int argc, char **argv)
     return 1;
   }
   if (make_dir(prog, dir, &created))
+    goto done;
+  if (write_records(prog, dir, argc, cmdline, card, resume, run))
     goto done;
   if ((st = gc_chute_alloc(&ch, &run->sim, msg, sizeof msg))) {
     fprintf(stderr, "%s: %s: %s\n", prog, card, msg);

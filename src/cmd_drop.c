@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_common.h"
+#include "fit.h"
 #include "drop_sim.h"
 #include "gc_io.h"
 
@@ -28,7 +29,8 @@ static void drop_usage(FILE *f)
           "  -s, --set K=V       set one parameter (repeatable)\n"
           "      --vin V         impact speed [m/s]\n"
           "      --height H      drop height [m]: v_in = sqrt(2 g H), g = 9.80665 m/s^2\n"
-          "      --sweep FILE    CSV with a column v_in [m/s] or H [m]: one impact per row\n"
+          "      --sweep FILE    drop CSV (as granucal fit reads it) with v_in [m/s] and/or H [m];\n"
+          "                      one impact per row; other columns are ignored with a note\n"
           "      --dt DT         time step [s] (default 1e-6, the seed's)\n"
           "      --ntcol N       time step = Hertz contact duration (eq. 3.22) / N (sec. 8.4.1)\n"
           "      --verlet        velocity Verlet instead of leap-frog\n"
@@ -177,44 +179,29 @@ int gc_cmd_drop(int argc, char **argv)
   double *speeds = NULL;
   char msg[512];
   if (sweep) {
-    gc_table t;
-    if (gc_table_read(sweep, &t, msg, sizeof msg)) {
+    /* the drop-file reader of `granucal fit` (one contract for every tool): v_in and/or H,
+     * units converted, unknown columns ignored, each with a note */
+    gc_fit_data dd;
+    memset(&dd, 0, sizeof dd);
+    if (gc_fit_read_drops_ex(&dd, sweep, GC_G, 0, msg, sizeof msg)) {
       fprintf(stderr, "%s: %s\n", prog, msg);
       return 1;
     }
-    int cv = gc_table_col(&t, "v_in"), ch = gc_table_col(&t, "H");
-    if ((cv < 0) == (ch < 0)) {
-      fprintf(stderr, "%s: %s:%zu: the header must name exactly one of 'v_in' [m/s] or 'H' [m]\n",
-              prog, sweep, t.header_line);
-      gc_table_free(&t);
-      return 1;
+    for (const char *q = dd.notes; *q;) {
+      const char *e = strchr(q, '\n');
+      int l = e ? (int)(e - q) : (int)strlen(q);
+      fprintf(stderr, "%s: note: %.*s\n", prog, l, q);
+      q += l + (e != NULL);
     }
-    int col = cv >= 0 ? cv : ch;
-    const char *unit = t.units[col], *si = cv >= 0 ? "m/s" : "m";
-    if (*unit && strcmp(unit, si) != 0) {
-      fprintf(stderr, "%s: %s:%zu:%d: column '%s' is in [%s]; granucal reads SI units: use [%s]\n",
-              prog, sweep, t.header_line, col + 1, t.names[col], unit, si);
-      gc_table_free(&t);
-      return 1;
-    }
-    n = t.nrows;
+    n = dd.n_drop;
     speeds = malloc(n * sizeof *speeds);
     if (!speeds) {
-      gc_table_free(&t);
+      gc_fit_data_free(&dd);
       return 1;
     }
-    for (size_t i = 0; i < n; i++) {
-      double v = gc_table_get(&t, i, (size_t)col);
-      if (!(v > 0)) {
-        fprintf(stderr, "%s: %s:%zu:%d: %s = %g out of range (0, inf)\n", prog, sweep, t.line[i],
-                col + 1, cv >= 0 ? "v_in" : "H", v);
-        free(speeds);
-        gc_table_free(&t);
-        return 1;
-      }
-      speeds[i] = cv >= 0 ? v : gc_drop_speed_from_height(v, GC_G);
-    }
-    gc_table_free(&t);
+    for (size_t i = 0; i < n; i++)
+      speeds[i] = dd.v_in[i];
+    gc_fit_data_free(&dd);
   } else {
     speeds = malloc(sizeof *speeds);
     if (!speeds)

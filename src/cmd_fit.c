@@ -10,6 +10,7 @@
 #include "cli_common.h"
 #include "fit.h"
 #include "gc_io.h"
+#include "provenance.h"
 
 #define GC_G 9.80665 /* standard gravity [m/s^2] */
 
@@ -21,7 +22,8 @@ static void fit_usage(FILE *f)
           "                    [--bounds NAME=LO:HI]... [--w-a W] [--w-e W] [--point-weights none|n|sd]\n"
           "                    [--eps EPS] [--delta DELTA] [--max-iter N] [--max-evals N]\n"
           "                    [--polish ALGORITHM|none] [--starts N] [--seed S]\n"
-          "                    [--dt DT] [--gravity] [--report DIR] [-v] [-q]\n\n"
+          "                    [--dt DT] [--gravity] [--report DIR] [--undetermined hold|fit]\n"
+          "                    [-v] [-q]\n\n"
           "Find the parameters E, nu, P_Y, C_a, K_c of the elasto-plastic normal contact model 'ep'\n"
           "(Vu-Quoc & Zhang) that minimise the objective of appendix E,\n"
           "  F = w_a F_a / F_a(trial) + w_e F_e / F_e(trial),  F_a = sum (P_model(alpha_i) - P_i)^2,\n"
@@ -66,10 +68,18 @@ static void fit_usage(FILE *f)
           "      --gravity          gravity acts during the impacts (default: none, as sec. 6.5)\n"
           "      --report DIR       write summary.txt, fit.params, CSVs and gnuplot PNGs (P-alpha,\n"
           "                         e-v_in, objective history) into DIR\n"
+          "      --undetermined hold|fit  a parameter the data do not determine (profile of F):\n"
+          "                         hold it at the card's value and refit the others (default),\n"
+          "                         or keep the free fit (it may end on a bound)\n"
           "  -v, --verbose          print the iteration history of every solver (sd: always)\n"
           "  -q, --quiet            no summary, no history\n"
           "  -h, --help             this help\n\n"
           "E and nu act only through E* = E/(1-nu^2): fix one (e.g. --fix nu=0.4).\n"
+          "A verdict comes first: what the data determine, what is only bounded (95 %% profile of\n"
+          "F), what was held, and which extra measurement would determine the rest.\n"
+          "Data files: units in the header are converted (mm, cm, um, kN, ...), unknown columns\n"
+          "are ignored with a note; several files of one kind are all used (granucal data FILE\n"
+          "shows how a file is read).\n"
           "Exit status: 0 success, 1 bad input file or parameter or failed fit, 2 usage error.\n\n"
           "Example:\n"
           "  granucal fit -c data/soybean/soybean.card data/soybean/compression.csv \\\n"
@@ -85,7 +95,7 @@ static int parse_num(const char *s, double *v)
 
 enum { OPT_FIX = 256, OPT_FREE, OPT_BOUNDS, OPT_WA, OPT_WE, OPT_PW, OPT_EPS, OPT_DELTA,
        OPT_MAXIT, OPT_MAXEV, OPT_POLISH, OPT_STARTS, OPT_SEED, OPT_DT, OPT_GRAV, OPT_REPORT,
-       OPT_COMP, OPT_DROPS };
+       OPT_COMP, OPT_DROPS, OPT_UNDET };
 
 typedef struct {
   int kind; /* OPT_FIX, OPT_FREE, OPT_BOUNDS */
@@ -109,22 +119,29 @@ int gc_cmd_fit(int argc, char **argv)
     { "report", required_argument, NULL, OPT_REPORT },
     { "compression", required_argument, NULL, OPT_COMP },
     { "drops", required_argument, NULL, OPT_DROPS },
+    { "undetermined", required_argument, NULL, OPT_UNDET },
     { "verbose", no_argument, NULL, 'v' },          { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },             { NULL, 0, NULL, 0 }
   };
   const char *prog = "granucal fit";
-  const char *card = NULL, *out = NULL, *report = NULL, *comp = NULL, *drops = NULL;
+  const char *card = NULL, *out = NULL, *report = NULL;
+  /* every compression and drop file given (options or by header) is used */
+  const char **comps = calloc((size_t)argc + 1, sizeof *comps);
+  const char **dropf = calloc((size_t)argc + 1, sizeof *dropf);
+  size_t ncomp = 0, ndropf = 0;
   double w_a = 0.1, w_e = 0.9, dt = 1e-6;
-  int point_weights = GC_FIT_PW_NONE, gravity = 0, verbose = 0, quiet = 0, c;
+  int point_weights = GC_FIT_PW_NONE, gravity = 0, verbose = 0, quiet = 0, hold = 1, c;
   gc_fit_options o;
   gc_fit_options_default(&o);
   char **sets = calloc((size_t)argc + 1, sizeof *sets);
   par_op *ops = calloc((size_t)argc + 1, sizeof *ops);
   size_t nsets = 0, nops = 0;
   int rc = 0;
-  if (!sets || !ops) {
+  if (!sets || !ops || !comps || !dropf) {
     free(sets);
     free(ops);
+    free(comps);
+    free(dropf);
     return 1;
   }
 #define USAGE_FAIL(...)                                                                            \
@@ -137,6 +154,9 @@ int gc_cmd_fit(int argc, char **argv)
   } while (0)
   optind = 1;
   opterr = 0;
+  /* the command line as typed, for the provenance record (getopt_long permutes argv) */
+  char *cmdline[argc + 1];
+  memcpy(cmdline, argv, (size_t)(argc + 1) * sizeof *argv);
   while ((c = getopt_long(argc, argv, ":c:s:o:A:vqh", opts, NULL)) != -1) {
     double v;
     switch (c) {
@@ -208,8 +228,16 @@ int gc_cmd_fit(int argc, char **argv)
       break;
     case OPT_GRAV: gravity = 1; break;
     case OPT_REPORT: report = optarg; break;
-    case OPT_COMP: comp = optarg; break;
-    case OPT_DROPS: drops = optarg; break;
+    case OPT_UNDET:
+      if (strcmp(optarg, "hold") == 0)
+        hold = 1;
+      else if (strcmp(optarg, "fit") == 0)
+        hold = 0;
+      else
+        USAGE_FAIL("--undetermined '%s': use hold or fit", optarg);
+      break;
+    case OPT_COMP: comps[ncomp++] = optarg; break;
+    case OPT_DROPS: dropf[ndropf++] = optarg; break;
     case 'v': verbose = 1; break;
     case 'q': quiet = 1; break;
     case 'h': fit_usage(stdout); goto done;
@@ -239,12 +267,12 @@ int gc_cmd_fit(int argc, char **argv)
       rc = 1;
       goto done;
     }
-    const char **slot = kind == 1 ? &comp : &drops;
-    if (*slot)
-      USAGE_FAIL("two %s data files: '%s' and '%s'", kind == 1 ? "compression" : "drop", *slot,
-                 argv[i]);
-    *slot = argv[i];
+    if (kind == 1)
+      comps[ncomp++] = argv[i];
+    else
+      dropf[ndropf++] = argv[i];
   }
+  const char *comp = ncomp ? comps[0] : NULL, *drops = ndropf ? dropf[0] : NULL;
   if (!comp && !drops)
     USAGE_FAIL("no data: give a compression and/or a drop CSV file (see --help)");
 
@@ -277,12 +305,37 @@ int gc_cmd_fit(int argc, char **argv)
 
   gc_fit_data data;
   memset(&data, 0, sizeof data);
-  if ((comp && gc_fit_read_compression(&data, comp, msg, sizeof msg)) ||
-      (drops && gc_fit_read_drops(&data, drops, GC_G, msg, sizeof msg))) {
-    fprintf(stderr, "%s: %s\n", prog, msg);
+  for (size_t i = 0; i < ncomp + ndropf && !rc; i++) {
+    gc_fit_data one;
+    memset(&one, 0, sizeof one);
+    int st1 = i < ncomp ? gc_fit_read_compression(&one, comps[i], msg, sizeof msg)
+                        : gc_fit_read_drops(&one, dropf[i - ncomp], GC_G, msg, sizeof msg);
+    if (!st1)
+      st1 = gc_fit_data_append(&data, &one, msg, sizeof msg);
+    gc_fit_data_free(&one);
+    if (st1) {
+      fprintf(stderr, "%s: %s\n", prog, msg);
+      rc = 1;
+    }
+  }
+  if (rc) {
     gc_fit_data_free(&data);
-    rc = 1;
     goto done;
+  }
+  if (!quiet) {
+    /* what the readers converted or ignored, and weight columns the objective does not use */
+    for (const char *q = data.notes; *q;) {
+      const char *e = strchr(q, '\n');
+      int l = e ? (int)(e - q) : (int)strlen(q);
+      fprintf(stderr, "%s: note: %.*s\n", prog, l, q);
+      q += l + (e != NULL);
+    }
+    if (data.has_sd && point_weights != GC_FIT_PW_SD)
+      fprintf(stderr, "%s: note: %s: the column 'sd' is not used by the objective (weigh the drops "
+                      "by 1/sd^2 with --point-weights sd)\n", prog, data.drop_path);
+    if (data.has_n && point_weights != GC_FIT_PW_COUNT)
+      fprintf(stderr, "%s: note: %s: the column 'n' is not used by the objective (weigh the drops "
+                      "by n with --point-weights n)\n", prog, data.drop_path);
   }
 
   gc_fit_setup set;
@@ -367,9 +420,63 @@ int gc_cmd_fit(int argc, char **argv)
   if (!quiet && (verbose || o.algorithm == GC_FIT_SD))
     o.log = stderr;
   gc_fit_result res;
+  memset(&res, 0, sizeof res);
   gc_fit_ident id;
-  int have_id = 0;
-  int st = gc_fit_run(&pb, &o, &res, msg, sizeof msg);
+  int have_id = 0, have_verdict = 0;
+  gc_fit_verdict *verdict = calloc(1, sizeof *verdict);
+  int st = verdict ? gc_fit_run(&pb, &o, &res, msg, sizeof msg) : GC_ENOMEM;
+  if (!verdict)
+    snprintf(msg, sizeof msg, "out of memory");
+  if (!st && pb.n_res > (size_t)pb.nfree) {
+    /* What the data determine: profiles of F along each free parameter.  A parameter they do not
+     * bound on both sides is held (the card's value when the data allow it) and the others are
+     * refitted with it, so that a bound of the search box never becomes a calibrated value. */
+    char vmsg[256];
+    have_verdict = gc_fit_verdict_profile(&pb, res.p, res.val.F, verdict, vmsg, sizeof vmsg) ==
+                   GC_SUCCESS;
+    if (!have_verdict)
+      fprintf(stderr, "%s: warning: no identifiability profile: %s\n", prog, vmsg);
+    int nheld = 0;
+    gc_fit_setup set2 = pb.set;
+    for (int j = 0; have_verdict && hold && j < GC_FIT_NPAR; j++) {
+      const gc_fit_profile *pr = &verdict->prof[j];
+      if (pr->j < 0 || pr->cls == GC_FIT_DETERMINED)
+        continue;
+      double t = set.trial[j];
+      int inside = t >= pr->lo * (1 - 1e-9) && t <= pr->hi * (1 + 1e-9);
+      verdict->held[j] = 1;
+      verdict->hold_from_card[j] = inside;
+      verdict->hold[j] = inside ? t : t < pr->lo ? pr->lo : pr->hi;
+      set2.trial[j] = verdict->hold[j];
+      set2.is_free[j] = 0;
+      nheld++;
+    }
+    if (nheld && nheld < pb.nfree) {
+      verdict->mode = 1;
+      set2.norm_Fa = pb.Fa_ref;
+      set2.norm_Fe = pb.Fe_ref;
+      gc_fit_problem pb2;
+      gc_fit_result res2;
+      if (!quiet && o.log)
+        fprintf(stderr, "\nrefit with the parameters the data do not determine held:\n");
+      st = gc_fit_problem_init(&pb2, &set2, &data, msg, sizeof msg);
+      if (!st) {
+        st = gc_fit_run(&pb2, &o, &res2, msg, sizeof msg);
+        res2.nevals += res.nevals;
+        if (st)
+          gc_fit_problem_free(&pb2);
+      }
+      if (!st) {
+        gc_fit_result_free(&res);
+        gc_fit_problem_free(&pb);
+        pb = pb2;
+        res = res2;
+      }
+    } else {
+      for (int j = 0; j < GC_FIT_NPAR; j++)
+        verdict->held[j] = 0;
+    }
+  }
   if (st) {
     fprintf(stderr, "%s: the fit failed: %s\n", prog, msg);
     rc = 1;
@@ -377,24 +484,41 @@ int gc_cmd_fit(int argc, char **argv)
     have_id = gc_fit_identify(&pb, res.p, 1e-4, &id, msg, sizeof msg) == GC_SUCCESS;
     if (!have_id)
       fprintf(stderr, "%s: warning: %s\n", prog, msg);
+    if (have_id && have_verdict && gc_fit_advise(&pb, res.p, &id, verdict, msg, sizeof msg))
+      fprintf(stderr, "%s: warning: %s\n", prog, msg);
     if (!quiet) {
       if (o.log)
         fprintf(stderr, "\n");
-      gc_fit_print_summary(stderr, &pb, &o, &res, have_id ? &id : NULL);
+      if (have_verdict)
+        gc_fit_print_verdict(stderr, &pb, res.p, have_id ? &id : NULL, verdict);
+      gc_fit_print_summary(stderr, &pb, &o, &res, have_id ? &id : NULL,
+                           have_verdict ? verdict : NULL);
     }
-    /* provenance comment: the command line */
-    char comment[600];
-    size_t cl = (size_t)snprintf(comment, sizeof comment, "command: granucal fit");
-    for (int i = 1; i < argc && cl < sizeof comment; i++)
-      cl += (size_t)snprintf(comment + cl, sizeof comment - cl, " %s", argv[i]);
-    for (char *q = comment; *q; q++)
-      if (*q == '\n' || *q == '\r')
-        *q = ' ';
+    /* provenance: version, command line, date, CRC-32 of the card and every data file */
+    char *comment = NULL;
+    size_t comment_len = 0;
+    FILE *cf = open_memstream(&comment, &comment_len);
+    if (cf) {
+      const char **inputs = calloc(ncomp + ndropf + 1, sizeof *inputs);
+      size_t ni = 0;
+      if (inputs) {
+        inputs[ni++] = card;
+        for (size_t i = 0; i < ncomp; i++)
+          inputs[ni++] = comps[i];
+        for (size_t i = 0; i < ndropf; i++)
+          inputs[ni++] = dropf[i];
+      }
+      gc_provenance_write(cf, "", argc, cmdline, inputs, ni);
+      free(inputs);
+      fclose(cf);
+    }
+    if (comment && comment_len && comment[comment_len - 1] == '\n')
+      comment[comment_len - 1] = 0;
     gc_outfile of;
     if (report) {
       int warn = 0;
-      if (gc_fit_write_report(report, &pb, &o, &res, have_id ? &id : NULL, &x, comment, &warn, msg,
-                              sizeof msg)) {
+      if (gc_fit_write_report(report, &pb, &o, &res, have_id ? &id : NULL,
+                              have_verdict ? verdict : NULL, &x, comment, &warn, msg, sizeof msg)) {
         fprintf(stderr, "%s: %s\n", prog, msg);
         rc = 1;
       } else {
@@ -422,15 +546,19 @@ int gc_cmd_fit(int argc, char **argv)
         fprintf(stderr, "parameters written to %s\n", out);
       }
     }
+    free(comment);
   }
   if (have_id)
     gc_fit_ident_free(&id);
+  free(verdict);
   gc_fit_result_free(&res);
   gc_fit_problem_free(&pb);
   gc_fit_data_free(&data);
 done:
   free(sets);
   free(ops);
+  free(comps);
+  free(dropf);
   return rc;
 #undef USAGE_FAIL
 }

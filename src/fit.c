@@ -4,6 +4,7 @@
 #include "fit.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "gc_io.h"
+#include "units.h"
 
 #define GC_G 9.80665 /* standard gravity [m/s^2], as `granucal drop` */
 
@@ -114,28 +116,51 @@ void gc_fit_data_free(gc_fit_data *d)
   free_drop(d);
 }
 
-/* Column cols[k] of t must be in unit si (or have no unit). */
-static int check_unit(const char *path, const gc_table *t, int col, const char *si, char *msg,
-                      size_t n)
+static void add_note(gc_fit_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_note(gc_fit_data *d, const char *fmt, ...)
 {
-  const char *u = t->units[col];
-  if (*u && strcmp(u, si) != 0 && !(strcmp(si, "-") == 0 && strcmp(u, "1") == 0)) {
-    snprintf(msg, n, "%s:%zu:%d: column '%s' is in [%s]; granucal reads SI units: use [%s]", path,
-             t->header_line, col + 1, t->names[col], u, si);
+  size_t l = strlen(d->notes);
+  if (l + 2 >= sizeof d->notes)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(d->notes + l, sizeof d->notes - l - 1, fmt, ap);
+  va_end(ap);
+  l = strlen(d->notes);
+  d->notes[l] = '\n';
+  d->notes[l + 1] = 0;
+}
+
+/* The factor from column col's unit to si (mm -> m: 1e-3), echoed in d->notes; an error naming
+ * the accepted units otherwise. */
+static int unit_scale(gc_fit_data *d, const char *path, const gc_table *t, int col, const char *si,
+                      double *f, char *msg, size_t n)
+{
+  const char *u = t->units[col], *acc;
+  if (gc_unit_factor(u, si, f, &acc)) {
+    snprintf(msg, n, "%s:%zu:%d: column '%s' is in [%s]; accepted units: %s", path,
+             t->header_line, col + 1, t->names[col], u, acc);
     return GC_EFORMAT;
   }
+  if (*f != 1.0)
+    add_note(d, "%s: column '%s' in [%s] converted to [%s] (x %g)", path, t->names[col], u, si, *f);
   return GC_SUCCESS;
 }
 
-static int unknown_column(const char *path, const gc_table *t, const char *const *known, int col,
-                          const char *expect, char *msg, size_t n)
+static void unknown_columns(gc_fit_data *d, const char *path, const gc_table *t,
+                            const char *const *known, const char *expect)
 {
-  for (const char *const *k = known; *k; k++)
-    if (strcmp(t->names[col], *k) == 0)
-      return GC_SUCCESS;
-  snprintf(msg, n, "%s:%zu:%d: unknown column '%s' (%s)", path, t->header_line, col + 1,
-           t->names[col], expect);
-  return GC_EFORMAT;
+  for (size_t c = 0; c < t->ncols; c++) {
+    int found = 0;
+    for (const char *const *k = known; *k; k++)
+      found |= strcmp(t->names[c], *k) == 0;
+    if (!found)
+      add_note(d, "%s:%zu:%zu: column '%s' ignored (%s)", path, t->header_line, c + 1,
+               t->names[c], expect);
+  }
+  if (t->delim == ';' || t->delim == '\t')
+    add_note(d, "%s: read as %s-separated (no comma in the header line %zu)", path,
+             t->delim == ';' ? "semicolon" : "tab", t->header_line);
 }
 
 static const char *const comp_cols[] = { "alpha", "approach", "P", NULL };
@@ -146,11 +171,13 @@ static const char *const drop_cols[] = { "v_in", "H", "e", "n", "sd", NULL };
 static const char *const drop_expect =
     "drop data: v_in [m/s] and/or H [m], e, optionally n (repeat count) or sd (standard "
     "deviation of e)";
+static const char *const comp_known = "known: alpha, approach, P";
+static const char *const drop_known = "known: v_in, H, e, n, sd";
 
 int gc_fit_csv_kind(const char *path, char *msg, size_t n)
 {
   gc_table t;
-  int st = gc_table_read(path, &t, msg, n);
+  int st = gc_table_read_lenient(path, &t, msg, n);
   if (st)
     return -1;
   int kind = 0;
@@ -169,29 +196,34 @@ int gc_fit_csv_kind(const char *path, char *msg, size_t n)
 int gc_fit_read_compression(gc_fit_data *d, const char *path, char *msg, size_t n)
 {
   gc_table t;
-  int st = gc_table_read(path, &t, msg, n);
+  int st = gc_table_read_lenient(path, &t, msg, n);
   if (st)
     return st;
-  for (size_t c = 0; c < t.ncols && !st; c++)
-    st = unknown_column(path, &t, comp_cols, (int)c, comp_expect, msg, n);
   int ca = gc_table_col(&t, "alpha"), cw = gc_table_col(&t, "approach"), cP = gc_table_col(&t, "P");
-  if (!st && ((ca < 0) == (cw < 0) || cP < 0)) {
+  if ((ca < 0) == (cw < 0) || cP < 0) {
     snprintf(msg, n, "%s:%zu:1: the header must name exactly one of 'alpha' [m] or 'approach' "
                      "[m], and 'P' [N] (%s)", path, t.header_line, comp_expect);
     st = GC_EFORMAT;
   }
   int cx = ca >= 0 ? ca : cw;
+  double fx = 1, fP = 1;
   if (!st)
-    st = check_unit(path, &t, cx, "m", msg, n);
+    st = gc_table_check_col(&t, path, cx, msg, n);
   if (!st)
-    st = check_unit(path, &t, cP, "N", msg, n);
+    st = gc_table_check_col(&t, path, cP, msg, n);
+  if (!st)
+    st = unit_scale(d, path, &t, cx, "m", &fx, msg, n);
+  if (!st)
+    st = unit_scale(d, path, &t, cP, "N", &fP, msg, n);
+  if (!st)
+    unknown_columns(d, path, &t, comp_cols, comp_known);
   if (!st && alloc_comp(d, t.nrows)) {
     snprintf(msg, n, "%s: out of memory", path);
     st = GC_ENOMEM;
   }
   int positive = 0;
   for (size_t i = 0; i < t.nrows && !st; i++) {
-    double x = gc_table_get(&t, i, (size_t)cx), P = gc_table_get(&t, i, (size_t)cP);
+    double x = fx * gc_table_get(&t, i, (size_t)cx), P = fP * gc_table_get(&t, i, (size_t)cP);
     if (x < 0) {
       snprintf(msg, n, "%s:%zu:%d: negative displacement %s = %g m", path, t.line[i], cx + 1,
                t.names[cx], x);
@@ -221,47 +253,59 @@ int gc_fit_read_compression(gc_fit_data *d, const char *path, char *msg, size_t 
 
 int gc_fit_read_drops(gc_fit_data *d, const char *path, double g, char *msg, size_t n)
 {
+  return gc_fit_read_drops_ex(d, path, g, 1, msg, n);
+}
+
+int gc_fit_read_drops_ex(gc_fit_data *d, const char *path, double g, int need_e, char *msg,
+                         size_t n)
+{
   gc_table t;
-  int st = gc_table_read(path, &t, msg, n);
+  int st = gc_table_read_lenient(path, &t, msg, n);
   if (st)
     return st;
   if (!(g > 0))
     g = GC_G;
-  for (size_t c = 0; c < t.ncols && !st; c++)
-    st = unknown_column(path, &t, drop_cols, (int)c, drop_expect, msg, n);
   int cv = gc_table_col(&t, "v_in"), cH = gc_table_col(&t, "H"), ce = gc_table_col(&t, "e");
   int cn = gc_table_col(&t, "n"), cs = gc_table_col(&t, "sd");
-  if (!st && ((cv < 0 && cH < 0) || ce < 0)) {
-    snprintf(msg, n, "%s:%zu:1: the header must name 'v_in' [m/s] or 'H' [m], and 'e' (%s)", path,
-             t.header_line, drop_expect);
+  if ((cv < 0 && cH < 0) || (need_e && ce < 0)) {
+    snprintf(msg, n, "%s:%zu:1: the header must name 'v_in' [m/s] or 'H' [m]%s (%s)", path,
+             t.header_line, need_e ? ", and 'e'" : "", drop_expect);
     st = GC_EFORMAT;
   }
+  double fv = 1, fH = 1, f1;
+  for (int k = 0; k < 5 && !st; k++) {
+    int col = (int[]){ cv, cH, ce, cn, cs }[k];
+    if (col >= 0)
+      st = gc_table_check_col(&t, path, col, msg, n);
+  }
   if (!st && cv >= 0)
-    st = check_unit(path, &t, cv, "m/s", msg, n);
+    st = unit_scale(d, path, &t, cv, "m/s", &fv, msg, n);
   if (!st && cH >= 0)
-    st = check_unit(path, &t, cH, "m", msg, n);
-  if (!st)
-    st = check_unit(path, &t, ce, "-", msg, n);
+    st = unit_scale(d, path, &t, cH, "m", &fH, msg, n);
+  if (!st && ce >= 0)
+    st = unit_scale(d, path, &t, ce, "-", &f1, msg, n);
   if (!st && cn >= 0)
-    st = check_unit(path, &t, cn, "-", msg, n);
+    st = unit_scale(d, path, &t, cn, "-", &f1, msg, n);
   if (!st && cs >= 0)
-    st = check_unit(path, &t, cs, "-", msg, n);
+    st = unit_scale(d, path, &t, cs, "-", &f1, msg, n);
+  if (!st)
+    unknown_columns(d, path, &t, drop_cols, drop_known);
   if (!st && alloc_drop(d, t.nrows)) {
     snprintf(msg, n, "%s: out of memory", path);
     st = GC_ENOMEM;
   }
   for (size_t i = 0; i < t.nrows && !st; i++) {
     size_t ln = t.line[i];
-    double v = cv >= 0 ? gc_table_get(&t, i, (size_t)cv) : 0.0;
-    double H = cH >= 0 ? gc_table_get(&t, i, (size_t)cH) : 0.0;
-    double e = gc_table_get(&t, i, (size_t)ce);
+    double v = cv >= 0 ? fv * gc_table_get(&t, i, (size_t)cv) : 0.0;
+    double H = cH >= 0 ? fH * gc_table_get(&t, i, (size_t)cH) : 0.0;
+    double e = ce >= 0 ? gc_table_get(&t, i, (size_t)ce) : 0.0;
     if (cv >= 0 && !(v > 0)) {
       snprintf(msg, n, "%s:%zu:%d: v_in = %g m/s out of range (0, inf)", path, ln, cv + 1, v);
       st = GC_EFORMAT;
     } else if (cH >= 0 && !(H > 0)) {
       snprintf(msg, n, "%s:%zu:%d: H = %g m out of range (0, inf)", path, ln, cH + 1, H);
       st = GC_EFORMAT;
-    } else if (!(e > 0 && e <= 1)) {
+    } else if (ce >= 0 && !(e > 0 && e <= 1)) {
       snprintf(msg, n, "%s:%zu:%d: e = %g out of range (0, 1]", path, ln, ce + 1, e);
       st = GC_EFORMAT;
     } else if (cn >= 0 && !(gc_table_get(&t, i, (size_t)cn) >= 1)) {
@@ -286,6 +330,8 @@ int gc_fit_read_drops(gc_fit_data *d, const char *path, double g, char *msg, siz
       d->drop_line[i] = ln;
     }
   }
+  if (!st && cv < 0)
+    add_note(d, "%s: v_in = sqrt(2 g H) from the column H, g = %g m/s^2", path, g);
   if (st) {
     free_drop(d);
   } else {
@@ -295,6 +341,68 @@ int gc_fit_read_drops(gc_fit_data *d, const char *path, double g, char *msg, siz
   }
   gc_table_free(&t);
   return st;
+}
+
+static int grow(double **a, size_t n)
+{
+  double *q = realloc(*a, (n ? n : 1) * sizeof *q);
+  if (!q)
+    return GC_ENOMEM;
+  *a = q;
+  return GC_SUCCESS;
+}
+
+static int grow_z(size_t **a, size_t n)
+{
+  size_t *q = realloc(*a, (n ? n : 1) * sizeof *q);
+  if (!q)
+    return GC_ENOMEM;
+  *a = q;
+  return GC_SUCCESS;
+}
+
+static void join_path(char *dst, size_t cap, const char *src)
+{
+  size_t l = strlen(dst);
+  if (*src)
+    snprintf(dst + l, cap - l, "%s%s", l ? ", " : "", src);
+}
+
+int gc_fit_data_append(gc_fit_data *dst, const gc_fit_data *s, char *msg, size_t n)
+{
+  size_t nc = dst->n_comp + s->n_comp, nd = dst->n_drop + s->n_drop;
+  if (grow(&dst->alpha, nc) || grow(&dst->P, nc) || grow_z(&dst->comp_line, nc) ||
+      grow(&dst->v_in, nd) || grow(&dst->H, nd) || grow(&dst->e, nd) || grow(&dst->e_n, nd) ||
+      grow(&dst->e_sd, nd) || grow_z(&dst->drop_line, nd)) {
+    snprintf(msg, n, "out of memory");
+    return GC_ENOMEM;
+  }
+  for (size_t i = 0; i < s->n_comp; i++) {
+    dst->alpha[dst->n_comp + i] = s->alpha[i];
+    dst->P[dst->n_comp + i] = s->P[i];
+    dst->comp_line[dst->n_comp + i] = s->comp_line[i];
+  }
+  for (size_t k = 0; k < s->n_drop; k++) {
+    size_t q = dst->n_drop + k;
+    dst->v_in[q] = s->v_in[k];
+    dst->H[q] = s->H[k];
+    dst->e[q] = s->e[k];
+    dst->e_n[q] = s->e_n[k];
+    dst->e_sd[q] = s->e_sd[k];
+    dst->drop_line[q] = s->drop_line[k];
+  }
+  if (s->n_drop) {
+    /* a weight column counts only when every drop file has it */
+    dst->has_n = dst->n_drop ? dst->has_n && s->has_n : s->has_n;
+    dst->has_sd = dst->n_drop ? dst->has_sd && s->has_sd : s->has_sd;
+  }
+  dst->n_comp = nc;
+  dst->n_drop = nd;
+  join_path(dst->comp_path, sizeof dst->comp_path, s->comp_path);
+  join_path(dst->drop_path, sizeof dst->drop_path, s->drop_path);
+  size_t l = strlen(dst->notes);
+  snprintf(dst->notes + l, sizeof dst->notes - l, "%s", s->notes);
+  return GC_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- setup */
@@ -611,8 +719,8 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
     escale += d->e[k] * d->e[k];
   /* An initial guess that fits a data set exactly (synthetic data) would divide by zero. */
   int use_a = d->n_comp > 0 && set->w_a > 0, use_e = d->n_drop > 0 && set->w_e > 0;
-  pb->Fa_ref = use_a ? fmax(v0.Fa, 1e-12 * Pscale) : 0.0;
-  pb->Fe_ref = use_e ? fmax(v0.Fe, 1e-12 * escale) : 0.0;
+  pb->Fa_ref = use_a ? (set->norm_Fa > 0 ? set->norm_Fa : fmax(v0.Fa, 1e-12 * Pscale)) : 0.0;
+  pb->Fe_ref = use_e ? (set->norm_Fe > 0 ? set->norm_Fe : fmax(v0.Fe, 1e-12 * escale)) : 0.0;
   pb->sa = use_a ? sqrt(set->w_a / pb->Fa_ref) : 0.0;
   pb->se = use_e ? sqrt(set->w_e / pb->Fe_ref) : 0.0;
   pb->nevals = 0;

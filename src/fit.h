@@ -59,7 +59,8 @@ typedef struct {
   double *e_sd;       /* standard deviation of e, 0 if not given */
   size_t *drop_line;
   int has_n, has_sd;  /* the drop file gave the column */
-  char comp_path[512], drop_path[512];
+  char comp_path[512], drop_path[512];  /* the files read, ", "-separated */
+  char notes[2048];   /* what the readers converted or ignored, one line each */
 } gc_fit_data;
 
 /* Zeroed arrays for n_comp compression points and n_drop drops (either may be 0). */
@@ -71,6 +72,14 @@ void gc_fit_data_free(gc_fit_data *d);
  * deviation of e).  Errors name file:line:column.  The read replaces that part of d. */
 int gc_fit_read_compression(gc_fit_data *d, const char *path, char *msg, size_t msglen);
 int gc_fit_read_drops(gc_fit_data *d, const char *path, double g, char *msg, size_t msglen);
+/* The one reader of drop files (fit, drop --sweep, `granucal data`, plot-drop -d): as
+ * gc_fit_read_drops, with the column e optional when need_e is 0.  Units in the header are
+ * converted to SI (m, mm, cm, um; m/s, mm/s, cm/s), columns it does not know are ignored, a
+ * semicolon- or tab-separated file is read; each of these leaves a line in d->notes. */
+int gc_fit_read_drops_ex(gc_fit_data *d, const char *path, double g, int need_e, char *msg,
+                         size_t msglen);
+/* Append the points of src to dst (several files of one kind are all used). */
+int gc_fit_data_append(gc_fit_data *dst, const gc_fit_data *src, char *msg, size_t msglen);
 /* Classify a CSV by its header: 1 compression, 2 drops, 0 neither (msg says why), -1 error. */
 int gc_fit_csv_kind(const char *path, char *msg, size_t msglen);
 
@@ -87,6 +96,9 @@ typedef struct {
   double trial[GC_FIT_NPAR];   /* trial values / initial guess (E.6-E.7 normalisation) */
   int is_free[GC_FIT_NPAR];
   double lo[GC_FIT_NPAR], hi[GC_FIT_NPAR];  /* bounds, 0 < lo <= trial <= hi */
+  double norm_Fa, norm_Fe; /* F_a(trial), F_e(trial) given by the caller (a profile or a refit
+                            * with some parameters held must minimise the same F); 0: computed
+                            * at the trial values */
 } gc_fit_setup;
 
 /* Defaults: all five parameters free with trial values from base (P_Y from sY when only sY is
@@ -231,11 +243,84 @@ int gc_fit_identify(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double h, g
                     char *msg, size_t msglen);
 void gc_fit_ident_free(gc_fit_ident *id);
 
+
+/* ---------------------------------------------------------------- what the data determine */
+
+/* Profile of the objective along one parameter: at each grid value p_j the other free parameters
+ * are re-optimised (LM, warm-started from the neighbour) with the normalisation of the full fit,
+ * so F_prof(p_j) = min over the others of F.  The 95 % profile interval is where
+ * F_prof - F_min <= s^2 F_{0.95}(1, n - p) with s^2 = F_min / (n - p) (the F test of a nested
+ * least-squares model; Bates & Watts 1988, sec. 6.1).  It is open on a side where it reaches the
+ * search bound: the data do not bound the parameter there. */
+#define GC_FIT_PROF_N 15
+enum { GC_FIT_DETERMINED = 0, GC_FIT_UPPER_ONLY, GC_FIT_LOWER_ONLY, GC_FIT_UNDETERMINED };
+
+typedef struct {
+  int j;                            /* parameter, -1: not profiled */
+  int npts;
+  double x[GC_FIT_PROF_N + 1];      /* grid values (ascending) */
+  double F[GC_FIT_PROF_N + 1];      /* profile objective (INFINITY where the refit failed) */
+  double q[GC_FIT_PROF_N + 1][GC_FIT_NPAR];  /* the re-optimised parameters */
+  double F_min, dF;                 /* minimum and the threshold s^2 F_{0.95}(1, dof) */
+  double lo, hi;                    /* 95 % profile interval */
+  int open_lo, open_hi;             /* the interval reaches the search bound on that side */
+  int cls;                          /* GC_FIT_DETERMINED ... */
+} gc_fit_profile;
+
+int gc_fit_profile_run(const gc_fit_problem *pb, const double p_opt[GC_FIT_NPAR], int j,
+                       gc_fit_profile *pr, char *msg, size_t msglen);
+
+/* Candidate extra measurements ranked by what they add to the Jacobian (see fit_profile.c). */
+#define GC_FIT_ADVICE_STEPS 3
+typedef struct {
+  int nA, A[GC_FIT_NPAR];           /* the analysed parameters (the free ones of the full fit) */
+  double sv_min0;                   /* smallest singular value of the data's Jacobian on A */
+  double factor0[GC_FIT_NPAR];      /* 95 % interval factor exp(2 t se) of each analysed
+                                     * parameter (INFINITY: not determined) */
+  int nsteps;
+  char what[GC_FIT_ADVICE_STEPS][128];   /* greedy choice, step by step */
+  double sv_min[GC_FIT_ADVICE_STEPS];    /* after adding steps 0..k */
+  double factor[GC_FIT_ADVICE_STEPS][GC_FIT_NPAR];
+  int ncand;                        /* candidates evaluated */
+  int nirr, irr[GC_FIT_NPAR];       /* parameters without effect on the data or any candidate
+                                     * (left out of A) */
+  double P_peak;                    /* largest contact force of the data and candidates [N] */
+} gc_fit_advice;
+
+typedef struct {
+  int mode;                         /* 1: parameters the data do not determine were held */
+  int analysed[GC_FIT_NPAR];        /* free in the full fit */
+  gc_fit_profile prof[GC_FIT_NPAR]; /* by parameter; prof[j].j < 0 when not profiled */
+  int held[GC_FIT_NPAR];
+  double hold[GC_FIT_NPAR];         /* their values in the final fit */
+  int hold_from_card[GC_FIT_NPAR];  /* 1: the card's value (inside the profile interval) */
+  double p_full[GC_FIT_NPAR], F_full;  /* the fit with everything free */
+  double Estar_range[2];            /* E* over the profile of the first held parameter */
+  int have_advice;
+  gc_fit_advice adv;
+} gc_fit_verdict;
+
+/* Profile every free parameter at the full fit p_full (E is skipped when nu is free too: only
+ * E* is determined) and classify it. */
+int gc_fit_verdict_profile(const gc_fit_problem *pb, const double p_full[GC_FIT_NPAR], double F_full,
+                           gc_fit_verdict *v, char *msg, size_t msglen);
+/* Rank candidate extra measurements (drops at other v_in, points of an unloading curve from the
+ * largest compression, compression points outside the measured range) by how much each raises
+ * the smallest singular value of the Jacobian on v->analysed, greedily up to
+ * GC_FIT_ADVICE_STEPS, at the final parameters p with the final Jacobian id. */
+int gc_fit_advise(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], const gc_fit_ident *id,
+                  gc_fit_verdict *v, char *msg, size_t msglen);
+/* The plain-language verdict: what is determined, what is only bounded, what was held, what to
+ * measure next. */
+void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double p[GC_FIT_NPAR],
+                          const gc_fit_ident *id, const gc_fit_verdict *v);
+
 /* ---------------------------------------------------------------- reports */
 
 /* The summary: settings, result, residual per data point, identifiability. */
 void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
-                          const gc_fit_result *res, const gc_fit_ident *id);
+                          const gc_fit_result *res, const gc_fit_ident *id,
+                          const gc_fit_verdict *v);
 /* The parameter file (the key = value format of gc_card_read, granucal-params(5)). */
 int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *res,
                         const gc_card_extra *x, const char *comment);
@@ -244,7 +329,8 @@ int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *
  * into place only when complete.  *warn is set when the PNGs could not be made. */
 int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_options *o,
                         const gc_fit_result *res, const gc_fit_ident *id,
-                        const gc_card_extra *x, const char *comment, int *warn, char *msg,
+                        const gc_fit_verdict *v, const gc_card_extra *x, const char *comment,
+                        int *warn, char *msg,
                         size_t msglen);
 
 #endif

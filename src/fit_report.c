@@ -33,7 +33,8 @@ static double F_trial(const gc_fit_problem *pb)
 }
 
 void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
-                          const gc_fit_result *res, const gc_fit_ident *id)
+                          const gc_fit_result *res, const gc_fit_ident *id,
+                          const gc_fit_verdict *v)
 {
   const gc_fit_data *d = pb->data;
   const gc_fit_setup *s = &pb->set;
@@ -80,7 +81,9 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
         snprintf(ci, sizeof ci, "not identifiable");
     }
     int b = at_bound(pb, p, j);
-    if (!s->is_free[j])
+    if (v && v->held[j])
+      snprintf(status, sizeof status, "held: not determined (see the verdict)");
+    else if (!s->is_free[j])
       snprintf(status, sizeof status, "fixed");
     else if (b)
       snprintf(status, sizeof status, "AT %s BOUND %g", b < 0 ? "LOWER" : "UPPER",
@@ -208,8 +211,13 @@ int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *
     e.mass = pb->set.mass;
   fprintf(f, "# granucal parameter file (key = value, see granucal-params(5)): elasto-plastic NFD\n"
              "# model 'ep' fitted by `granucal fit` (dissertation appendix E).\n");
-  if (comment && *comment)
-    fprintf(f, "# %s\n", comment);
+  /* the comment (provenance: version, command, date, input checksums), one "# " per line */
+  for (const char *q = comment; q && *q;) {
+    const char *e = strchr(q, '\n');
+    int l = e ? (int)(e - q) : (int)strlen(q);
+    fprintf(f, "# %.*s\n", l, q);
+    q += l + (e != NULL);
+  }
   fprintf(f, "# objective F = %.7g (eq. E.5; %g at the trial values) after %ld evaluations\n",
           res->val.F, F_trial(pb), res->nevals);
   fprintf(f, "# E* = E/(1-nu^2) = %.6g Pa is what the data determine; E and nu are not separable.\n",
@@ -222,53 +230,112 @@ int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *
 
 /* ---------------------------------------------------------------- --report */
 
+/* The gnuplot script of a report.  It is preceded by the lines
+ *   solver = '<name>'; has_sd = 0|1; has_n = 0|1
+ * written by gc_fit_write_report. */
 static const char plot_script[] =
     "# plot-fit.gp - plots of a `granucal fit --report` directory; run from inside it:\n"
     "#   gnuplot plot-fit.gp\n"
     "# Inputs: compression.csv, compression-model.csv, restitution.csv, restitution-model.csv,\n"
     "# convergence.csv (written by granucal fit).  Outputs: compression.png (P vs alpha, data,\n"
-    "# model and Hertz as in fig. E.8), restitution.png (e vs v_in as in fig. E.9),\n"
-    "# convergence.png (objective vs iteration).\n"
+    "# model and Hertz as in fig. E.8, residuals below), restitution.png (e vs v_in as in\n"
+    "# fig. E.9, residuals below), convergence.png (objective vs evaluations).\n"
     "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-    "  set terminal pngcairo size 900,640 noenhanced font 'Sans,11' linewidth 1.5\n"
+    "  set terminal pngcairo size 900,760 noenhanced font 'Sans,11' linewidth 1.5\n"
     "} else {\n"
-    "  set terminal png size 900,640 noenhanced\n"
+    "  set terminal png size 900,760 noenhanced\n"
     "}\n"
     "set datafile separator ','\n"
     "set datafile commentschars '#'\n"
     "set grid\n"
     "set border 3\n"
     "set tics nomirror\n"
-    "set key top left Left reverse box opaque\n"
     "\n"
+    "# --- compression: P against alpha in micrometres, residuals below\n"
     "set output 'compression.png'\n"
+    "set multiplot\n"
+    "set origin 0, 0.3\n"
+    "set size 1, 0.7\n"
+    "set lmargin 12\n"
+    "set key top left Left reverse box opaque\n"
     "set title 'Compression test: normal force vs single-side displacement (cf. fig. E.8)'\n"
-    "set xlabel 'alpha [mm]'\n"
+    "set xlabel ''\n"
     "set ylabel 'P [N]'\n"
-    "plot 'compression-model.csv' skip 1 using ($1*1e3):2 with lines lw 2 title 'EP model (fitted)', \\\n"
-    "     '' skip 1 using ($1*1e3):3 with lines dt 2 lw 1.5 title 'Hertz (same E*)', \\\n"
-    "     'compression.csv' skip 1 using ($1*1e3):2 with points pt 1 ps 2 title 'data'\n"
+    "plot 'compression-model.csv' skip 1 using ($1*1e6):2 with lines lw 2 title 'EP model (fitted)', \\\n"
+    "     '' skip 1 using ($1*1e6):3 with lines dt 2 lw 1.5 title 'Hertz (same E*)', \\\n"
+    "     'compression.csv' skip 1 using ($1*1e6):2 with points pt 7 ps 1.3 lc rgb 'black' title 'data'\n"
+    "set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
+    "set offsets 0, 0, graph 0.15, graph 0.15\n"
+    "set origin 0, 0\n"
+    "set size 1, 0.3\n"
+    "unset title\n"
+    "set xlabel 'alpha [um]'\n"
+    "set ylabel 'model - data [N]'\n"
+    "set xzeroaxis lt -1\n"
+    "unset key\n"
+    "plot 'compression.csv' skip 1 using ($1*1e6):($3-$2) with impulses lw 2 lc rgb '#0072b2', \\\n"
+    "     '' skip 1 using ($1*1e6):($3-$2) with points pt 7 lc rgb '#0072b2'\n"
+    "unset multiplot\n"
+    "set autoscale x\n"
+    "set offsets 0, 0, 0, 0\n"
     "\n"
+    "# --- restitution: e against v_in, scaled to data and model (Hertz is e = 1, off the\n"
+    "# scale), error bars +-sd where the file gives sd, n beside each point where it gives n\n"
     "set output 'restitution.png'\n"
+    "set multiplot\n"
+    "set origin 0, 0.3\n"
+    "set size 1, 0.7\n"
+    "set key top right box opaque\n"
     "set title 'Drop test: coefficient of restitution vs impact velocity (cf. fig. E.9)'\n"
-    "set xlabel 'v_in [m/s]'\n"
+    "set xlabel ''\n"
     "set ylabel 'e'\n"
-    "set key bottom left\n"
-    "set yrange [*:1.05]\n"
-    "plot 'restitution-model.csv' skip 1 using 1:2 with lines lw 2 title 'EP model (fitted)', \\\n"
-    "     '' skip 1 using 1:3 with lines dt 2 lw 1.5 title 'Hertz (elastic: e = 1)', \\\n"
-    "     'restitution.csv' skip 1 using 1:2 with points pt 3 ps 2 title 'data', \\\n"
-    "     '' skip 1 using 1:3 with points pt 6 ps 1.5 title 'model at the data'\n"
-    "set yrange [*:*]\n"
+    "set offsets 0, 0, graph 0.08, graph 0.08\n"
+    "plot 'restitution-model.csv' skip 1 using 1:2 with lines lw 2 title 'EP model (fitted); Hertz: e = 1', \\\n"
+    "     'restitution.csv' skip 1 using 1:2:(has_sd ? $5 : 0) with yerrorbars pt 7 ps 1.3 lc rgb 'black' title (has_sd ? 'data +- sd' : 'data'), \\\n"
+    "     '' skip 1 using 1:3 with points pt 6 ps 1.8 lc rgb '#d55e00' title 'model at the data', \\\n"
+    "     '' skip 1 using 1:2:(has_n ? sprintf('  n = %d', int($6)) : '') with labels left offset 1,0 notitle\n"
+    "set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
+    "set offsets 0, 0, graph 0.15, graph 0.15\n"
+    "set origin 0, 0\n"
+    "set size 1, 0.3\n"
+    "unset title\n"
+    "set xlabel 'v_in [m/s]'\n"
+    "set ylabel 'model - data'\n"
+    "unset key\n"
+    "plot 'restitution.csv' skip 1 using 1:($3-$2) with impulses lw 2 lc rgb '#0072b2', \\\n"
+    "     '' skip 1 using 1:($3-$2) with points pt 7 lc rgb '#0072b2'\n"
+    "unset multiplot\n"
+    "set autoscale x\n"
+    "set offsets 0, 0, 0, 0\n"
     "\n"
+    "# --- convergence: against objective evaluations (comparable between solvers); the excess\n"
+    "# over the final value on a log scale shows the rate\n"
     "set output 'convergence.png'\n"
-    "set title 'Objective (eq. E.5) vs iteration'\n"
-    "set xlabel 'iteration (NLopt: evaluation)'\n"
-    "set ylabel 'F (1 at the trial values)'\n"
+    "set multiplot\n"
+    "set origin 0, 0.45\n"
+    "set size 1, 0.55\n"
+    "set title sprintf('Objective (eq. E.5) of the %s fit', solver)\n"
+    "set xlabel ''\n"
+    "set ylabel 'best F so far'\n"
+    "set key top right box opaque\n"
+    "set offsets 0, 0, graph 0.05, graph 0.05\n"
+    "stats 'convergence.csv' skip 1 using 3 nooutput\n"
+    "Ffin = STATS_min\n"
+    "plot 'convergence.csv' skip 1 using 2:3 with steps lw 2 lc rgb '#0072b2' title 'F', \\\n"
+    "     '' skip 1 using 2:3 with points pt 7 ps 0.7 lc rgb '#0072b2' notitle\n"
+    "set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
+    "set offsets 0, 0, 0, 0\n"
+    "set origin 0, 0\n"
+    "set size 1, 0.45\n"
+    "unset title\n"
+    "set xlabel 'objective evaluations (gradient and Jacobian evaluations included)'\n"
+    "set ylabel 'F - F_final'\n"
     "set logscale y\n"
-    "set key top right\n"
-    "plot 'convergence.csv' skip 1 using 1:3 with linespoints pt 7 ps 0.6 title 'best F so far'\n"
+    "set format y '%.0e'\n"
+    "unset key\n"
+    "plot 'convergence.csv' skip 1 using 2:(($3 - Ffin) > 1e-12 * Ffin ? $3 - Ffin : 1/0) with linespoints pt 7 ps 0.7 lw 2 lc rgb '#0072b2'\n"
     "unset logscale y\n"
+    "unset multiplot\n"
     "set output\n";
 
 typedef struct {
@@ -325,10 +392,140 @@ static int run_gnuplot(const char *dir)
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+
+/* ---------------------------------------------------------------- report.html */
+
+static void html_text(FILE *f, const char *s, size_t len)
+{
+  for (size_t i = 0; i < len && s[i]; i++) {
+    switch (s[i]) {
+    case '<': fputs("&lt;", f); break;
+    case '>': fputs("&gt;", f); break;
+    case '&': fputs("&amp;", f); break;
+    case '"': fputs("&quot;", f); break;
+    default: fputc(s[i], f);
+    }
+  }
+}
+
+/* The PNG at path as a data: URI (RFC 4648 base64), or a note when there is none. */
+static void html_png(FILE *f, const char *path, const char *alt)
+{
+  static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  FILE *in = fopen(path, "rb");
+  if (!in) {
+    fprintf(f, "<p><em>%s: no image (gnuplot missing or failed; run <code>gnuplot plot-fit.gp</code> "
+               "in the report directory)</em></p>\n", alt);
+    return;
+  }
+  fprintf(f, "<figure><img alt=\"%s\" src=\"data:image/png;base64,", alt);
+  unsigned char b[3];
+  size_t got;
+  while ((got = fread(b, 1, 3, in)) > 0) {
+    unsigned v = (unsigned)b[0] << 16 | (got > 1 ? (unsigned)b[1] << 8 : 0) | (got > 2 ? b[2] : 0);
+    fputc(b64[v >> 18 & 63], f);
+    fputc(b64[v >> 12 & 63], f);
+    fputc(got > 1 ? b64[v >> 6 & 63] : '=', f);
+    fputc(got > 2 ? b64[v & 63] : '=', f);
+  }
+  fclose(in);
+  fprintf(f, "\"><figcaption>%s</figcaption></figure>\n", alt);
+}
+
+/* One self-contained page: provenance, the verdict, the parameters with intervals, residuals,
+ * the plots (embedded) and the full summary. */
+static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
+                      const gc_fit_result *res, const gc_fit_ident *id, const gc_fit_verdict *v,
+                      const char *comment)
+{
+  char *verdict = NULL, *summary = NULL;
+  size_t vl = 0, sl = 0;
+  FILE *m = open_memstream(&verdict, &vl);
+  if (m) {
+    if (v)
+      gc_fit_print_verdict(m, pb, res->p, id, v);
+    fclose(m);
+  }
+  m = open_memstream(&summary, &sl);
+  if (m) {
+    gc_fit_print_summary(m, pb, o, res, id, v);
+    fclose(m);
+  }
+  char png[3][4096];
+  const char *names[3] = { "compression.png", "restitution.png", "convergence.png" };
+  for (int i = 0; i < 3; i++)
+    snprintf(png[i], sizeof png[i], "%s/%s", t->dir, names[i]);
+  FILE *f = open_in(t, "report.html");
+  if (!f) {
+    free(verdict);
+    free(summary);
+    return 0;
+  }
+  const gc_fit_setup *s = &pb->set;
+  const double *p = res->p;
+  fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+             "<title>granucal fit report</title>\n<style>\n"
+             "body{font-family:sans-serif;max-width:960px;margin:1em auto;padding:0 1em;color:#222}\n"
+             "table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #bbb;"
+             "padding:2px 8px;text-align:right}th{background:#eee}td.l{text-align:left}\n"
+             "pre{background:#f6f6f6;padding:0.6em;overflow-x:auto;font-size:90%%}\n"
+             ".verdict{border-left:4px solid #0072b2;background:#eef6fb}\n"
+             "img{max-width:100%%}figure{margin:1em 0}</style></head><body>\n");
+  fprintf(f, "<h1>Calibration of the elasto-plastic contact model 'ep'</h1>\n"
+             "<p>Dissertation appendix E: %zu compression points, %zu drops; solver %s (",
+          pb->data->n_comp, pb->data->n_drop, gc_fit_alg_name(o->algorithm));
+  html_text(f, gc_fit_alg_description(o->algorithm), (size_t)-1);
+  fprintf(f, ").</p>\n<pre>");
+  html_text(f, comment ? comment : "", (size_t)-1);
+  fprintf(f, "</pre>\n<h2>Verdict: what the data determine</h2>\n<pre class=\"verdict\">");
+  html_text(f, verdict ? verdict : "(no identifiability profile)", (size_t)-1);
+  fprintf(f, "</pre>\n<h2>Parameters</h2>\n<table><tr><th>parameter</th><th>unit</th>"
+             "<th>initial</th><th>result</th><th>95 %% interval (linearised)</th>"
+             "<th>95 %% profile interval</th><th>status</th></tr>\n");
+  for (int j = 0; j < GC_FIT_NPAR; j++) {
+    char ci[64] = "", pi[64] = "", st[96];
+    if (s->is_free[j] && id)
+      snprintf(ci, sizeof ci, isfinite(id->ci_hi[j]) ? "[%.4g, %.4g]" : "not determined",
+               id->ci_lo[j], id->ci_hi[j]);
+    if (v && v->prof[j].j >= 0)
+      snprintf(pi, sizeof pi, "%s%.4g, %.4g%s", v->prof[j].open_lo ? "(&le; bound " : "[",
+               v->prof[j].lo, v->prof[j].hi, v->prof[j].open_hi ? " bound)" : "]");
+    if (v && v->held[j])
+      snprintf(st, sizeof st, "held (not determined)");
+    else if (!s->is_free[j])
+      snprintf(st, sizeof st, "fixed");
+    else
+      snprintf(st, sizeof st, "free in [%g, %g]", s->lo[j], s->hi[j]);
+    fprintf(f, "<tr><td class=\"l\">%s</td><td>%s</td><td>%.6g</td><td>%.6g</td><td>%s</td>"
+               "<td>%s</td><td class=\"l\">%s</td></tr>\n", gc_fit_par_name(j),
+            gc_fit_par_unit(j), s->trial[j], p[j], ci, pi, st);
+  }
+  double nu = p[GC_FIT_NU], Es = p[GC_FIT_E] / (1 - nu * nu);
+  fprintf(f, "<tr><td class=\"l\">E*</td><td>Pa</td><td></td><td>%.6g</td><td>", Es);
+  if (id && isfinite(id->Estar_hi))
+    fprintf(f, "[%.4g, %.4g]", id->Estar_lo, id->Estar_hi);
+  fprintf(f, "</td><td></td><td class=\"l\">E/(1-nu^2), what the data determine</td></tr>\n"
+             "</table>\n<p>Objective F = %.7g (1 at the initial values), %ld evaluations, "
+             "%.3f s.</p>\n", res->val.F, res->nevals, res->seconds);
+  fprintf(f, "<h2>Compression test</h2>\n");
+  html_png(f, png[0], "P against alpha: data, fitted model, Hertz with the same E*; residuals below");
+  fprintf(f, "<h2>Drop tests</h2>\n");
+  html_png(f, png[1], "e against v_in: data (with sd where given), model; residuals below");
+  fprintf(f, "<h2>Convergence</h2>\n");
+  html_png(f, png[2], "best objective against evaluations of the solver used");
+  fprintf(f, "<h2>Full summary</h2>\n<pre>");
+  html_text(f, summary ? summary : "", (size_t)-1);
+  fprintf(f, "</pre>\n<p>Data and plot script beside this page: compression.csv, "
+             "restitution.csv, convergence.csv, plot-fit.gp, fit.params.</p>\n</body></html>\n");
+  free(verdict);
+  free(summary);
+  return close_ok(f);
+}
+
 int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_options *o,
                         const gc_fit_result *res, const gc_fit_ident *id,
-                        const gc_card_extra *x, const char *comment, int *warn, char *msg,
-                        size_t n)
+                        const gc_fit_verdict *v, const gc_card_extra *x, const char *comment,
+                        int *warn, char *msg, size_t n)
 {
   *warn = 0;
   const gc_fit_data *d = pb->data;
@@ -354,12 +551,12 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
   /* summary and parameter file */
   f = open_in(&t, "summary.txt");
   if (f) {
-    gc_fit_print_summary(f, pb, o, res, id);
-    if (res->ntrace) {
-      fprintf(f, "\nobjective history (best F so far):\n");
-      for (size_t i = 0; i < res->ntrace; i++)
-        fprintf(f, "  %6ld %7ld %.10g\n", res->trace[i].iter, res->trace[i].nevals, res->trace[i].F);
-    }
+    if (v)
+      gc_fit_print_verdict(f, pb, p, id, v);
+    gc_fit_print_summary(f, pb, o, res, id, v);
+    if (comment && *comment)
+      fprintf(f, "\n%s\n", comment);
+    fprintf(f, "\nobjective history: convergence.csv (iteration, evaluations, best F so far)\n");
   }
   ok &= close_ok(f);
   f = open_in(&t, "fit.params");
@@ -405,9 +602,10 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
     ok &= close_ok(f);
     f = open_in(&t, "restitution.csv");
     if (f) {
-      fprintf(f, "v_in [m/s],e,e_model,P_max [N]\n");
+      fprintf(f, "v_in [m/s],e,e_model,P_max [N],sd,n\n");
       for (size_t k = 0; k < d->n_drop; k++)
-        fprintf(f, "%.10g,%.10g,%.10g,%.10g\n", d->v_in[k], d->e[k], dr[k].e_vel, dr[k].P_max);
+        fprintf(f, "%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", d->v_in[k], d->e[k], dr[k].e_vel,
+                dr[k].P_max, d->e_sd[k], d->e_n[k]);
     }
     ok &= close_ok(f);
     double vlo = INFINITY, vhi = 0;
@@ -438,8 +636,11 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
     }
     ok &= close_ok(f);
     f = open_in(&t, "plot-fit.gp");
-    if (f)
+    if (f) {
+      fprintf(f, "solver = '%s'; has_sd = %d; has_n = %d\n", gc_fit_alg_name(o->algorithm),
+              d->has_sd, d->has_n);
       fputs(plot_script, f);
+    }
     ok &= close_ok(f);
   }
   free(Pm);
@@ -458,6 +659,12 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
       snprintf(t.path, sizeof t.path, "%s/%s", t.dir, png[i]);
       remove(t.path);
     }
+  }
+  if (!write_html(&t, pb, o, res, id, v, comment)) {
+    snprintf(msg, n, "%s: cannot write report.html: %s", dir, errno ? strerror(errno) : "?");
+    remove_tree(t.dir);
+    free(t.dir);
+    return GC_EIO;
   }
   /* move into place: a new directory by one rename, an existing one file by file */
   char *final = malloc(len + 1);

@@ -44,6 +44,7 @@ typedef struct {
   size_t msglen;
   size_t cap;       /* rows allocated */
   double *row;      /* current row being filled */
+  int lenient;      /* gc_table_read_lenient */
 } csv_ctx;
 
 static char *trim_dup(const char *s, size_t len)
@@ -124,10 +125,22 @@ static void on_field(void *data, size_t len, void *vctx)
   memcpy(buf, s, l);
   buf[l] = 0;
   double v;
+  if ((len >= sizeof buf - 1 || gc_parse_double(buf, &v)) && c->lenient && t->bad_line) {
+    size_t k = c->field - 1;
+    if (!t->bad_line[k]) {
+      t->bad_line[k] = c->lineno;
+      t->bad_text[k] = strdup(buf);
+    }
+    c->row[k] = NAN;
+    return;
+  }
   if (len >= sizeof buf - 1 || gc_parse_double(buf, &v)) {
     c->err = GC_EFORMAT;
-    snprintf(c->msg, c->msglen, "%s:%zu:%zu: column '%s': '%s' is not a finite number", c->path,
-             c->lineno, c->field, t->names[c->field - 1], buf);
+    snprintf(c->msg, c->msglen, "%s:%zu:%zu: column '%s': '%s' is not a finite number%s", c->path,
+             c->lineno, c->field, t->names[c->field - 1], buf,
+             t->delim == ';' && strchr(buf, ',') ? " (a decimal comma? granucal reads a decimal "
+                                                   "point: export with '.' as decimal separator)"
+                                                 : "");
     return;
   }
   c->row[c->field - 1] = v;
@@ -144,7 +157,11 @@ static void on_record(int term, void *vctx)
     c->header_done = 1;
     t->header_line = c->lineno;
     c->row = calloc(t->ncols ? t->ncols : 1, sizeof *c->row);
-    if (!c->row) {
+    if (c->lenient) {
+      t->bad_line = calloc(t->ncols ? t->ncols : 1, sizeof *t->bad_line);
+      t->bad_text = calloc(t->ncols ? t->ncols : 1, sizeof *t->bad_text);
+    }
+    if (!c->row || (c->lenient && (!t->bad_line || !t->bad_text))) {
       c->err = GC_ENOMEM;
       snprintf(c->msg, c->msglen, "%s: out of memory", c->path);
     }
@@ -177,7 +194,32 @@ static void on_record(int term, void *vctx)
   c->field = 0;
 }
 
+static int table_read(const char *path, gc_table *t, int lenient, char *msg, size_t msglen);
+
 int gc_table_read(const char *path, gc_table *t, char *msg, size_t msglen)
+{
+  return table_read(path, t, 0, msg, msglen);
+}
+
+int gc_table_read_lenient(const char *path, gc_table *t, char *msg, size_t msglen)
+{
+  return table_read(path, t, 1, msg, msglen);
+}
+
+int gc_table_check_col(const gc_table *t, const char *path, int col, char *msg, size_t msglen)
+{
+  if (!t->bad_line || col < 0 || (size_t)col >= t->ncols || !t->bad_line[col])
+    return GC_SUCCESS;
+  const char *b = t->bad_text[col] ? t->bad_text[col] : "";
+  snprintf(msg, msglen, "%s:%zu:%d: column '%s': '%s' is not a finite number%s", path,
+           t->bad_line[col], col + 1, t->names[col], b,
+           t->delim == ';' && strchr(b, ',') ? " (a decimal comma? granucal reads a decimal "
+                                               "point: export with '.' as decimal separator)"
+                                             : "");
+  return GC_EFORMAT;
+}
+
+static int table_read(const char *path, gc_table *t, int lenient, char *msg, size_t msglen)
 {
   memset(t, 0, sizeof *t);
   FILE *f = fopen(path, "r");
@@ -191,7 +233,7 @@ int gc_table_read(const char *path, gc_table *t, char *msg, size_t msglen)
     snprintf(msg, msglen, "%s: cannot initialise the CSV parser", path);
     return GC_ENOMEM;
   }
-  csv_ctx c = { .t = t, .path = path, .msg = msg, .msglen = msglen };
+  csv_ctx c = { .t = t, .path = path, .msg = msg, .msglen = msglen, .lenient = lenient };
   char *line = NULL;
   size_t cap = 0;
   ssize_t len;
@@ -204,6 +246,15 @@ int gc_table_read(const char *path, gc_table *t, char *msg, size_t msglen)
       q++;
     if (*q == '#' || *q == '\n' || *q == '\r' || *q == 0)
       continue;
+    if (!c.header_done && !t->delim) {
+      /* a spreadsheet's semicolon- or tab-separated export: detected from a header without
+       * commas (the callers say so) */
+      t->delim = ',';
+      if (!strchr(line, ',') && (strchr(line, ';') || strchr(line, '\t'))) {
+        t->delim = strchr(line, ';') ? ';' : '\t';
+        csv_set_delim(&p, (unsigned char)t->delim);
+      }
+    }
     c.field = 0;
     if (csv_parse(&p, line, (size_t)len, on_field, on_record, &c) != (size_t)len && !c.err) {
       c.err = GC_EFORMAT;
@@ -253,6 +304,10 @@ void gc_table_free(gc_table *t)
     if (t->units)
       free(t->units[i]);
   }
+  for (size_t i = 0; t->bad_text && i < t->ncols; i++)
+    free(t->bad_text[i]);
+  free(t->bad_text);
+  free(t->bad_line);
   free(t->names);
   free(t->units);
   free(t->v);

@@ -18,9 +18,18 @@ typedef struct {
   double *v;      /* nrows * ncols, row-major */
   size_t *line;   /* nrows: line number of each row in the file */
   size_t header_line; /* line number of the header */
+  char delim;     /* field separator: ',' or, detected from a header without commas, ';' or '\t' */
+  size_t *bad_line;  /* gc_table_read_lenient: per column, the line of its first non-numeric
+                      * cell (0: none); such cells read as NaN */
+  char **bad_text;   /* that cell's text */
 } gc_table;
 
 int gc_table_read(const char *path, gc_table *t, char *msg, size_t msglen);
+/* As gc_table_read, but a non-numeric cell is not an error by itself (a text column that the
+ * caller ignores, e.g. the operator of a drop): it reads as NaN and is recorded; a caller that
+ * uses the column calls gc_table_check_col, which gives the error gc_table_read would give. */
+int gc_table_read_lenient(const char *path, gc_table *t, char *msg, size_t msglen);
+int gc_table_check_col(const gc_table *t, const char *path, int col, char *msg, size_t msglen);
 /* index of the column with this name (case-sensitive), or -1 */
 int gc_table_col(const gc_table *t, const char *name);
 double gc_table_get(const gc_table *t, size_t row, size_t col);

@@ -16,13 +16,14 @@ static const struct {
   { "impact", gc_cmd_impact, "oblique impacts of spinning spheres on a frictional plane" },
   { "fit", gc_cmd_fit, "calibrate the elasto-plastic model from compression and drop tests" },
   { "chute", gc_cmd_chute, "flow of rigid particles down an inclined chute (ch. 9)" },
+  { "data", gc_cmd_data, "read a compression or drop CSV as fit reads it, print it in SI units" },
   { "models", gc_cmd_models, "list the contact models" },
 };
 
 static void usage(FILE *f)
 {
   fprintf(f, "usage: granucal COMMAND [OPTIONS]\n"
-             "       granucal --help | --version\n\n"
+             "       granucal -h | --help | -V | --version\n\n"
              "Calibrated elasto-plastic contact models for DEM (Vu-Quoc & Zhang).\n\n"
              "Commands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
@@ -57,7 +58,7 @@ int main(int argc, char **argv)
     usage(stdout);
     return 0;
   }
-  if (strcmp(argv[1], "--version") == 0) {
+  if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
     printf("granucal %s\n", GC_VERSION);
     return 0;
   }

@@ -77,14 +77,23 @@ expect "sine path vqz" 0 "non-simple steps = 0" -- \
 expect "drop aluminium" 0 "e = 0.61" -- "$G" drop -c "$D/materials/aluminium.card" --vin 0.1 -o "$tmp/d.csv"
 grep -v '^rho' "$D/materials/aluminium.card" >"$tmp/nomass.card"
 expect "drop needs a mass" 1 "mass is unknown" -- "$G" drop -c "$tmp/nomass.card" --vin 0.1
-printf 'H [cm]\n14.8\n' >"$tmp/h.csv"
-expect "drop sweep unit" 1 "h.csv:1:1: column 'H' is in \\[cm\\]" -- \
+printf 'H [in]\n5.8\n' >"$tmp/h.csv"
+expect "drop sweep unit" 1 "h.csv:1:1: column 'H' is in \\[in\\]; accepted units: m, mm, cm, um" -- \
   "$G" drop -c "$D/materials/soybean-seed.card" --sweep "$tmp/h.csv" -o "$tmp/o4.csv"
 [ ! -e "$tmp/o4.csv" ] && ok "no output after bad sweep" || ko "output left after bad sweep"
 printf 'H [m]\n0.148\n0.289\n0.508\n' >"$tmp/h.csv"
 expect "drop sweep soybean" 0 "e = 0.662" -- \
   "$G" drop -c "$D/materials/soybean-seed.card" --sweep "$tmp/h.csv" --ntcol 40 -o "$tmp/sweep.csv"
 [ "$(wc -l <"$tmp/sweep.csv")" -eq 4 ] && ok "sweep CSV has 3 rows" || ko "sweep CSV rows"
+# one data-file contract: the same drop file in cm, semicolon-separated, with an extra column,
+# gives the same impacts in drop --sweep, and granucal data prints it in SI
+printf 'H [cm];e;operator\n14.8;0.71;A\n28.9;0.70;B\n50.8;0.69;C\n' >"$tmp/hcm.csv"
+expect "drop sweep cm, semicolons" 0 "column 'H' in \\[cm\\] converted to \\[m\\]" -- \
+  "$G" drop -c "$D/materials/soybean-seed.card" --sweep "$tmp/hcm.csv" --ntcol 40 -o "$tmp/sweep2.csv"
+cmp -s "$tmp/sweep.csv" "$tmp/sweep2.csv" && ok "sweep in cm = sweep in m" || ko "sweep in cm differs"
+expect "data notes the ignored column" 0 "column 'operator' ignored" -- "$G" data "$tmp/hcm.csv"
+"$G" data "$tmp/hcm.csv" 2>/dev/null | sed -n 2p | grep -q '^1.7037' && ok "data prints v_in in m/s" ||
+  ko "data: v_in"
 
 # fit (appendix E): bad data -> file:line:column, exit 1, no output; bundled data -> a parameter
 # file that `granucal drop -c` reads; Algorithm D.1 prints its iteration history
@@ -107,6 +116,21 @@ expect "fit bad bounds" 1 "P_Y: bounds" -- \
 ls "$tmp" | grep -q '\.tmp' && ko "fit: temporary file left" || ok "fit: no temporary file left"
 expect "fit soybean" 0 "E and nu are NOT separable" -- \
   "$G" fit -c "$S/soybean.card" "$S/compression.csv" "$S/drops.csv" --fix nu=0.4 -o "$tmp/soy.params"
+expect "fit verdict first" 0 "^verdict: E\\* and C_a are determined" -- \
+  "$G" fit -c "$S/soybean.card" "$S/compression.csv" "$S/drops.csv" --fix nu=0.4 -o "$tmp/soy2.params"
+expect "fit holds P_Y at the card's value" 0 "P_Y = 0.4 N (the card's value)" -- \
+  "$G" fit -c "$S/soybean.card" "$S/compression.csv" "$S/drops.csv" --fix nu=0.4 -o "$tmp/soy2.params"
+expect "fit names the measurement that determines P_Y" 0 "1\\. a drop at v_in = " -- \
+  "$G" fit -c "$S/soybean.card" "$S/compression.csv" "$S/drops.csv" --fix nu=0.4 -o "$tmp/soy2.params"
+expect "fit uses every drop file" 0 "10 compression points.*6 drops" -- \
+  "$G" fit -c "$S/soybean.card" "$S/compression.csv" --drops "$S/drops.csv" --drops "$tmp/hcm.csv" \
+  --fix nu=0.4 -o "$tmp/soy3.params"
+# guard rail fit -> chute: a fitted file says mu = 0; the chute refuses it unless mu_pp is set
+sed "s|^params.*|params = $tmp/soy.params|; s|\\.\\./materials|$D/materials|" "$D/chute/tiny.chute" >"$tmp/fitted.chute"
+expect "chute refuses a fitted file without friction" 1 "gives no particle-particle friction" -- \
+  "$G" chute -o "$tmp/fitted.out" "$tmp/fitted.chute" --t-end 0.0005
+expect "fitted file + mu_pp runs" 0 "outputs in" -- \
+  "$G" chute -o "$tmp/fitted.out" "$tmp/fitted.chute" -s mu_pp=0.267 --t-end 0.0005
 expect "drop reads the fitted file" 0 "e = 0.74" -- "$G" drop -c "$tmp/soy.params" --vin 1.705 -o "$tmp/d2.csv"
 expect "contact reads the fitted file" 0 "e (energy" -- \
   "$G" contact -c "$tmp/soy.params" --ramp 1 -o "$tmp/c2.csv"

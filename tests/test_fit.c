@@ -128,9 +128,10 @@ static void test_data_errors(void)
   expect_read_error(0, "alpha [m],P [N]\n1e-6,nan\n", "2:2: column 'P'");
   expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1\n2e-6,-0.2\n", "3:2: negative force");
   expect_read_error(0, "alpha [m],P [N]\n-1e-6,0.1\n", "2:1: negative displacement");
-  expect_read_error(0, "# c\nalpha [mm],P [N]\n1,0.1\n", "2:1: column 'alpha' is in [mm]");
+  expect_read_error(0, "# c\nalpha [in],P [N]\n1,0.1\n", "2:1: column 'alpha' is in [in]; accepted units: m, mm, cm, um");
   expect_read_error(0, "alpha [m]\n1e-6\n", "1:1: the header must name");
-  expect_read_error(0, "alpha [m],P [N],T [K]\n1e-6,1,300\n", "1:3: unknown column 'T'");
+  expect_read_error(0, "alpha [m],P [N],T [K]\n1e-6,1,abc\n1e-6,x,1\n", "3:2: column 'P': 'x'");
+  expect_read_error(1, "H [m];e\n0.148;0,71\n", "2:2: column 'e': '0,71' is not a finite number (a decimal comma?");
   expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1,3\n", "2:3: more fields");
   expect_read_error(0, "alpha [m],P [N]\n0,0\n", "1:1: no point with a positive");
   expect_read_error(1, "v_in [m/s],e\n1.7,1.2\n", "2:2: e = 1.2 out of range (0, 1]");
@@ -139,6 +140,33 @@ static void test_data_errors(void)
   expect_read_error(1, "v_in [m/s]\n1.7\n", "1:1: the header must name");
   expect_read_error(1, "v_in [m/s],e,n\n1.7,0.7,0\n", "2:3: repeat count");
   expect_read_error(1, "v_in [km/h],e\n1.7,0.7\n", "1:1: column 'v_in' is in [km/h]");
+
+  /* one data-file contract: units in the header converted (um, kN, cm, mm/s), columns the
+   * reader does not know ignored (text too), semicolons detected, each with a note */
+  {
+    char *u = gc_test_write_tmp("alpha [um];P [kN];operator\n3;0.0001;A\n30;0.0017;B\n");
+    char *w = gc_test_write_tmp("H [cm]\tv_in [mm/s]\te\ttemperature [K]\n14.8\t1704\t0.71\t293\n");
+    gc_fit_data du;
+    memset(&du, 0, sizeof du);
+    char m2[512] = "";
+    CU_ASSERT_EQUAL(gc_fit_read_compression(&du, u, m2, sizeof m2), GC_SUCCESS);
+    CU_ASSERT_EQUAL(gc_fit_read_drops(&du, w, 0, m2, sizeof m2), GC_SUCCESS);
+    CU_ASSERT_EQUAL(du.n_comp, 2);
+    CU_ASSERT_DOUBLE_EQUAL(du.alpha[1], 30e-6, 1e-18);  /* 30 um */
+    CU_ASSERT_DOUBLE_EQUAL(du.P[1], 1.7, 1e-12);         /* 0.0017 kN */
+    CU_ASSERT_DOUBLE_EQUAL(du.H[0], 0.148, 1e-15);       /* 14.8 cm */
+    CU_ASSERT_DOUBLE_EQUAL(du.v_in[0], 1.704, 1e-12);    /* 1704 mm/s */
+    CU_ASSERT_PTR_NOT_NULL(strstr(du.notes, "column 'operator' ignored"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(du.notes, "column 'temperature' ignored"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(du.notes, "column 'P' in [kN] converted to [N] (x 1000)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(du.notes, "read as semicolon-separated"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(du.notes, "read as tab-separated"));
+    gc_fit_data_free(&du);
+    remove(u);
+    remove(w);
+    free(u);
+    free(w);
+  }
 
   /* platen approach: alpha is half of it; H alone: v_in = sqrt(2 g H) */
   char *a = gc_test_write_tmp("approach [m],P [N]\n2e-5,0.5\n");
@@ -617,7 +645,7 @@ static void test_report(void)
   char sub[64];
   snprintf(sub, sizeof sub, "%s/rep", dir);
   int warn = 0;
-  int st = gc_fit_write_report(sub, &pb, &o, &r, &id, &x, "test", &warn, msg, sizeof msg);
+  int st = gc_fit_write_report(sub, &pb, &o, &r, &id, NULL, &x, "test", &warn, msg, sizeof msg);
   if (st)
     fprintf(stderr, "\n  %s\n", msg);
   CU_ASSERT_EQUAL(st, GC_SUCCESS);
@@ -648,7 +676,7 @@ static void test_report(void)
   CU_ASSERT_EQUAL(others, 0);
   /* a report into a path whose parent does not exist fails and leaves nothing */
   snprintf(p, sizeof p, "%s/none/rep", dir);
-  CU_ASSERT_NOT_EQUAL(gc_fit_write_report(p, &pb, &o, &r, &id, &x, "", &warn, msg, sizeof msg),
+  CU_ASSERT_NOT_EQUAL(gc_fit_write_report(p, &pb, &o, &r, &id, NULL, &x, "", &warn, msg, sizeof msg),
                       GC_SUCCESS);
   snprintf(p, sizeof p, "%s/none", dir);
   CU_ASSERT(stat(p, &sb) != 0);

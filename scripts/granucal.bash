@@ -1,0 +1,54 @@
+# bash completion for granucal (installed as $(datadir)/bash-completion/completions/granucal)
+_granucal()
+{
+  local cur prev words cword
+  _init_completion 2>/dev/null || {
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD - 1]}
+    words=("${COMP_WORDS[@]}")
+    cword=$COMP_CWORD
+  }
+  local cmds="contact drop impact fit data chute models"
+  if [ "$cword" -eq 1 ]; then
+    COMPREPLY=($(compgen -W "$cmds -h --help -V --version" -- "$cur"))
+    return
+  fi
+  local opts=""
+  case ${words[1]} in
+    contact) opts="--model --tfd --card --set --path --ramp --sine --steps --output --quiet
+                   --help" ;;
+    drop) opts="--model --card --set --vin --height --sweep --dt --ntcol --verlet --gravity
+                --history --output --quiet --help" ;;
+    impact) opts="--model --tfd --card --set --vn --vt --omega --ratio --count --dt --ntcol
+                  --rolling --output --quiet --help" ;;
+    fit) opts="-c --card -s --set -o --output -A --algorithm --fix --free --bounds --w-a --w-e
+               --point-weights --eps --delta --max-iter --max-evals --polish --starts --seed
+               --dt --gravity --report --compression --drops --undetermined -v --verbose
+               -q --quiet -h --help" ;;
+    data) opts="--drops --compression -h --help" ;;
+    chute) opts="--output-dir --set --t-end --threads --resume --quiet --help" ;;
+    models) opts="-h --help" ;;
+  esac
+  case $prev in
+    -m | --model | -t | --tfd)
+      COMPREPLY=($(compgen -W "$(granucal models 2>/dev/null | awk '{print $1}') none" -- "$cur"))
+      return ;;
+    -A | --algorithm | --polish)
+      COMPREPLY=($(compgen -W "lm sd bobyqa neldermead sbplx direct crs2 none" -- "$cur"))
+      return ;;
+    --undetermined) COMPREPLY=($(compgen -W "hold fit" -- "$cur")); return ;;
+    --point-weights) COMPREPLY=($(compgen -W "none n sd" -- "$cur")); return ;;
+    --fix | --free | --bounds) COMPREPLY=($(compgen -W "E nu P_Y C_a K_c all" -- "$cur")); return ;;
+    -o | --output | --output-dir | --report | --history | --resume | --sweep | --path)
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    -c | --card)
+      COMPREPLY=($(compgen -f -X '!*.@(card|params)' -- "$cur") $(compgen -d -- "$cur"))
+      return ;;
+  esac
+  if [[ $cur == -* ]]; then
+    COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+  else
+    COMPREPLY=($(compgen -f -- "$cur"))
+  fi
+}
+complete -o filenames -F _granucal granucal
