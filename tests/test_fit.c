@@ -124,7 +124,7 @@ static void expect_read_error(int drops, const char *text, const char *expect)
 /* Bad input names file:line:column and the problem; never NaN. */
 static void test_data_errors(void)
 {
-  expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1\n2e-6,abc\n", "3:2: column 'P': 'abc' is not a finite number");
+  expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1\n2e-6,abc\n", "3:2: column 'P': 'abc' is not a decimal number");
   expect_read_error(0, "alpha [m],P [N]\n1e-6,nan\n", "2:2: column 'P'");
   expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1\n2e-6,-0.2\n", "3:2: negative force");
   expect_read_error(0, "alpha [m],P [N]\n-1e-6,0.1\n", "2:1: negative displacement");
