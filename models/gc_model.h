@@ -42,12 +42,13 @@ enum {
 };
 
 /* Parameters of one pair of bodies in contact.  Body 1 is always a sphere; body 2 is a sphere
- * or, when R2 <= 0 (infinite radius), a plane; when E2 <= 0 body 2 is rigid.  A model uses only
+ * or, when R2 = 0 (infinite radius), a plane; when E2 = 0 body 2 is rigid (negative values are
+ * refused by every reader).  A model uses only
  * the fields it needs and its check() rejects the ones it needs when they are out of range.
  * Use gc_params_default() to initialise: unused fields are then 0. */
 typedef struct {
-  double R1, R2;     /* sphere radii [m]; R2 <= 0: flat (1/R2 = 0) */
-  double E1, E2;     /* Young's moduli [Pa]; E2 <= 0: rigid */
+  double R1, R2;     /* sphere radii [m]; R2 = 0: flat (1/R2 = 0) */
+  double E1, E2;     /* Young's moduli [Pa]; E2 = 0: rigid */
   double nu1, nu2;   /* Poisson's ratios [-], in (-1, 0.5) */
   double sY1, sY2;   /* uniaxial yield stresses [Pa]; sY2 <= 0: body 2 does not yield */
   double P_Y;        /* incipient yield force [N]; > 0 overrides the value derived from sY */
@@ -344,6 +345,10 @@ int gc_law_tangential(const gc_law *law, double *h, const gc_normal *n, double d
 
 /* Hertz constants of a pair: E*, R*, G*, C, k_hertz; validates the elastic parameters. */
 int gc_pair_setup(gc_pair *pair, const gc_params *p, char *msg, size_t msglen);
+/* Largest mass [kg] and density [kg/m^3] granucal accepts for a particle: a tonne-sized grain
+ * is already outside DEM calibration; 1e308 kg (a typo) would overflow every derived time. */
+#define GC_MASS_MAX 1e6
+#define GC_DENSITY_MAX 1e5
 /* Check the elastic parameters common to all physically-based models. */
 int gc_check_elastic(const gc_params *p, char *msg, size_t msglen);
 /* A_Y(nu) = p_m / sqrt(3 J2_max) from the Hertz field on the axis (eq. 3.11-3.20).  Allocates

@@ -66,7 +66,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <sys/stat.h>
+
 #include <gsl/gsl_rng.h>
+#include <zlib.h>
 
 #include "gc_io.h"
 
@@ -357,6 +361,33 @@ const gc_law *gc_chute_law_pb(const gc_chute *c, size_t k)
 }
 
 /* ---------- allocation ---------- */
+
+double gc_chute_memory_estimate(const gc_chute_cfg *cfg)
+{
+  /* in double: a typo in the domain must not overflow the estimate itself */
+  double nb = 0;
+  if (cfg->bottom == GC_BOTTOM_BEADS && cfg->bead_spacing > 0) {
+    double nx = fmax(1.0, floor(cfg->length / cfg->bead_spacing));
+    double a = cfg->length / nx;
+    nb = nx * fmax(1.0, floor(cfg->width / (a * sqrt(3.0) / 2.0)));
+  }
+  double np = (double)cfg->n_particles, nps = np * (double)cfg->shape.nsph, ns = nps + nb;
+  double rmax = 0;
+  for (size_t k = 0; k < cfg->shape.nsph; k++)
+    rmax = fmax(rmax, cfg->shape.radius[k]);
+  double bytes = np * (double)(sizeof(gc_rot) + 15 * sizeof(double)) /* x, v, force, ... */
+                 + ns * (double)(4 * sizeof(double) + sizeof(long) + 1) /* sx, sr, owner, fixed */
+                 + nps * (3.0 * (double)sizeof(gc_chute_contact) + 10 * sizeof(double))
+                 + ns * 14.0 * sizeof(double) /* neighbour-list arrays per sphere */
+                 + ns * 8.0 * ((double)sizeof(gc_chute_contact) + 11 * sizeof(double)); /* pairs */
+  if (rmax > 0) { /* the random-placement grid (gc_chute_place_random) */
+    double L[3] = { cfg->length, cfg->fill_height + 4 * rmax, cfg->width }, cells = 1;
+    for (int d = 0; d < 3; d++)
+      cells *= fmin(1000.0, fmax(1.0, floor(L[d] / (2.0 * rmax))));
+    bytes += cells * sizeof(long);
+  }
+  return bytes;
+}
 
 void gc_chute_free(gc_chute *c)
 {
@@ -1520,9 +1551,14 @@ void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], dou
 /* ---------- checkpoint ---------- */
 
 #define CKPT_MAGIC "GCCHUTE\n"
-/* 2: the contact histories are the laws' history blocks (gc_law), with their layout recorded;
- * 3: the energy budget, the record's overlap and the random-bottom keys (issue 14) */
-#define CKPT_VERSION 3u
+/* Format 4 (2: the contact histories became the laws' history blocks, with their layout
+ * recorded in the header; 3: the energy budget, the record's overlap and the random-bottom keys
+ * (issue 14), or the info record and CRC (issue 11); 4: both): magic, format version, the info
+ * record (granucal version, byte-order mark and the state layout as named sizes), the header
+ * (configuration, history layout), the state blocks, the neighbour list, "END\n", then the
+ * CRC-32 (zlib) of every byte before it.  Any single flipped bit, a truncation or a file from a
+ * build with another layout is refused with a message. */
+#define CKPT_VERSION 4u
 
 typedef struct {
   uint64_t np, nsph, nbeads, ns, nwall;
@@ -1537,6 +1573,41 @@ typedef struct {
   gc_shape shape;
   gc_params pp, pw, pb;
 } ckpt_head;
+#define CKPT_BOM 0x01020304u
+
+/* The state layout: what must be equal for the raw image to mean the same thing.  Named so a
+ * mismatch says which; a new entry (e.g. a history layout version) is one more row. */
+typedef struct {
+  char name[24];
+  uint64_t value;
+} ckpt_layout;
+
+static size_t ckpt_layout_fill(ckpt_layout *l)
+{
+  size_t n = 0;
+#define LAYOUT(nm, v) (snprintf(l[n].name, sizeof l[n].name, "%s", nm), l[n++].value = (uint64_t)(v))
+  LAYOUT("ckpt_head", sizeof(ckpt_head));
+  LAYOUT("gc_chute_contact", sizeof(gc_chute_contact)); /* + the law's history block */
+  LAYOUT("hist_layout", GC_HIST_LAYOUT_VERSION);         /* the models' history layout */
+  LAYOUT("hist_kinds", GC_NKINDS);
+  LAYOUT("gc_params", sizeof(gc_params));
+  LAYOUT("gc_shape", sizeof(gc_shape));
+  LAYOUT("gc_rot", sizeof(gc_rot));
+  LAYOUT("double", sizeof(double));
+  LAYOUT("long", sizeof(long));
+  LAYOUT("size_t", sizeof(size_t));
+#undef LAYOUT
+  return n;
+}
+enum { CKPT_LAYOUT_MAX = 32 };
+
+typedef struct {
+  char version[32];       /* granucal version that wrote the file */
+  uint32_t bom;           /* CKPT_BOM in the writer's byte order */
+  uint32_t nlayout;
+  ckpt_layout layout[CKPT_LAYOUT_MAX];
+} ckpt_info;
+
 
 static void ckpt_fill(const gc_chute *c, ckpt_head *h)
 {
@@ -1605,23 +1676,49 @@ int gc_chute_checkpoint_write(const gc_chute *c, const char *path, char *msg, si
     snprintf(msg, msglen, "%s: nothing to checkpoint, the particles have not been placed", path);
     return GC_EINVAL;
   }
-  gc_outfile o;
-  int st = gc_outfile_open(&o, path, msg, msglen);
-  if (st)
-    return st;
+  /* the image is built in memory, so that its CRC-32 can follow it */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  if (!m) {
+    snprintf(msg, msglen, "%s: out of memory", path);
+    return GC_ENOMEM;
+  }
   ckpt_head h;
   ckpt_fill(c, &h);
-  uint32_t ver = CKPT_VERSION;
+  ckpt_info info;
+  memset(&info, 0, sizeof info);
+  snprintf(info.version, sizeof info.version, "%s", GC_VERSION);
+  info.bom = CKPT_BOM;
+  info.nlayout = (uint32_t)ckpt_layout_fill(info.layout);
+  uint32_t ver = CKPT_VERSION, ilen = (uint32_t)sizeof info;
   ckpt_blk b[16];
   size_t nb = ckpt_blocks((gc_chute *)c, b);
-  int ok = fwrite(CKPT_MAGIC, 1, 8, o.f) == 8 && fwrite(&ver, sizeof ver, 1, o.f) == 1 &&
-           fwrite(&h, sizeof h, 1, o.f) == 1;
+  int ok = fwrite(CKPT_MAGIC, 1, 8, m) == 8 && fwrite(&ver, sizeof ver, 1, m) == 1 &&
+           fwrite(&ilen, sizeof ilen, 1, m) == 1 && fwrite(&info, sizeof info, 1, m) == 1 &&
+           fwrite(&h, sizeof h, 1, m) == 1;
   for (size_t k = 0; ok && k < nb; k++)
-    ok = fwrite(b[k].p, 1, b[k].size, o.f) == b[k].size;
+    ok = fwrite(b[k].p, 1, b[k].size, m) == b[k].size;
   if (ok)
-    ok = gc_nlist_write(c->nl, o.f) == GC_SUCCESS;
+    ok = gc_nlist_write(c->nl, m) == GC_SUCCESS;
   if (ok)
-    ok = fwrite("END\n", 1, 4, o.f) == 4;
+    ok = fwrite("END\n", 1, 4, m) == 4;
+  if (fclose(m) != 0)
+    ok = 0;
+  if (!ok) {
+    free(buf);
+    snprintf(msg, msglen, "%s: cannot build the checkpoint (out of memory)", path);
+    return GC_ENOMEM;
+  }
+  uint32_t crc = (uint32_t)crc32_z(crc32(0L, Z_NULL, 0), (const Bytef *)buf, len);
+  gc_outfile o;
+  int st = gc_outfile_open(&o, path, msg, msglen);
+  if (st) {
+    free(buf);
+    return st;
+  }
+  ok = fwrite(buf, 1, len, o.f) == len && fwrite(&crc, sizeof crc, 1, o.f) == 1;
+  free(buf);
   if (!ok) {
     gc_outfile_abort(&o);
     snprintf(msg, msglen, "%s: cannot write the checkpoint", path);
@@ -1638,33 +1735,92 @@ static int ckpt_mismatch(char *msg, size_t n, const char *path, const char *what
   return GC_EINVAL;
 }
 
-int gc_chute_checkpoint_read(gc_chute *c, const char *path, char *msg, size_t msglen)
+/* Read a whole checkpoint image of len bytes from f (positioned at its start), named path in
+ * the messages.  The CRC-32 is verified over the whole image before anything is parsed. */
+static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, char *msg,
+                            size_t msglen)
 {
   chute_work *w = c->work;
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    snprintf(msg, msglen, "%s: cannot open the checkpoint", path);
-    return GC_EIO;
+  if (len < 8 + 4 + 4) {
+    snprintf(msg, msglen, "%s: not a granucal chute checkpoint (%zu bytes)", path, len);
+    return GC_EFORMAT;
   }
-  char magic[8];
-  uint32_t ver = 0;
+  /* pass 1: the CRC-32 of everything before the last 4 bytes */
+  {
+    unsigned char chunk[65536];
+    uLong crc = crc32(0L, Z_NULL, 0);
+    size_t left = len - 4;
+    while (left) {
+      size_t k = left < sizeof chunk ? left : sizeof chunk;
+      if (fread(chunk, 1, k, f) != k) {
+        snprintf(msg, msglen, "%s: %s", path, ferror(f) ? "read error" : "truncated checkpoint");
+        return ferror(f) ? GC_EIO : GC_EFORMAT;
+      }
+      crc = crc32_z(crc, chunk, k);
+      left -= k;
+    }
+    uint32_t stored;
+    if (fread(&stored, sizeof stored, 1, f) != 1) {
+      snprintf(msg, msglen, "%s: %s", path, ferror(f) ? "read error" : "truncated checkpoint");
+      return ferror(f) ? GC_EIO : GC_EFORMAT;
+    }
+    char magic[8];
+    if (fseek(f, 0, SEEK_SET) != 0 || fread(magic, 1, 8, f) != 8) {
+      snprintf(msg, msglen, "%s: read error", path);
+      return GC_EIO;
+    }
+    if (memcmp(magic, CKPT_MAGIC, 8) != 0) {
+      snprintf(msg, msglen, "%s: not a granucal chute checkpoint (bad magic)", path);
+      return GC_EFORMAT;
+    }
+    if ((uint32_t)crc != stored) {
+      snprintf(msg, msglen, "%s: checkpoint is corrupt: CRC-32 %08lx of the contents, %08lx "
+               "recorded (a damaged or truncated copy; use an intact checkpoint)", path,
+               (unsigned long)(uint32_t)crc, (unsigned long)stored);
+      return GC_EFORMAT;
+    }
+  }
+  uint32_t ver = 0, ilen = 0;
   ckpt_head h, mine;
+  ckpt_info info, myinfo;
   int st = GC_SUCCESS, reading = 0;
-  if (fread(magic, 1, 8, f) != 8 || memcmp(magic, CKPT_MAGIC, 8) != 0) {
-    snprintf(msg, msglen, "%s: not a granucal chute checkpoint (bad magic)", path);
-    st = GC_EFORMAT;
-    goto done;
-  }
   if (fread(&ver, sizeof ver, 1, f) != 1 || ver != CKPT_VERSION) {
-    snprintf(msg, msglen, "%s: checkpoint version %u, this granucal reads version %u", path,
-             (unsigned)ver, CKPT_VERSION);
-    st = GC_EFORMAT;
-    goto done;
+    snprintf(msg, msglen, "%s: checkpoint format version %u, this granucal (%s) reads version %u",
+             path, (unsigned)ver, GC_VERSION, CKPT_VERSION);
+    return GC_EFORMAT;
   }
+  if (fread(&ilen, sizeof ilen, 1, f) != 1 || ilen != sizeof info ||
+      fread(&info, sizeof info, 1, f) != 1) {
+    snprintf(msg, msglen, "%s: checkpoint written by another build (info record of %u bytes, "
+             "%zu here)", path, (unsigned)ilen, sizeof info);
+    return GC_EFORMAT;
+  }
+  info.version[sizeof info.version - 1] = 0;
+  if (info.bom != CKPT_BOM) {
+    snprintf(msg, msglen, "%s: checkpoint written on a machine of another byte order", path);
+    return GC_EFORMAT;
+  }
+  memset(&myinfo, 0, sizeof myinfo);
+  myinfo.nlayout = (uint32_t)ckpt_layout_fill(myinfo.layout);
+  if (info.nlayout != myinfo.nlayout) {
+    snprintf(msg, msglen, "%s: checkpoint of granucal %s has %u state-layout entries, this "
+             "granucal (%s) %u: it cannot continue it", path, info.version, (unsigned)info.nlayout,
+             GC_VERSION, (unsigned)myinfo.nlayout);
+    return GC_EFORMAT;
+  }
+  for (uint32_t i = 0; i < myinfo.nlayout; i++)
+    if (strncmp(info.layout[i].name, myinfo.layout[i].name, sizeof info.layout[i].name) ||
+        info.layout[i].value != myinfo.layout[i].value) {
+      snprintf(msg, msglen, "%s: checkpoint of granucal %s has another state layout: %.23s = "
+               "%llu in the file, %.23s = %llu in this granucal (%s): it cannot continue it",
+               path, info.version, info.layout[i].name,
+               (unsigned long long)info.layout[i].value, myinfo.layout[i].name,
+               (unsigned long long)myinfo.layout[i].value, GC_VERSION);
+      return GC_EFORMAT;
+    }
   if (fread(&h, sizeof h, 1, f) != 1) {
     snprintf(msg, msglen, "%s: truncated checkpoint header", path);
-    st = GC_EFORMAT;
-    goto done;
+    return GC_EFORMAT;
   }
   ckpt_fill(c, &mine);
   if (h.hist_layout != mine.hist_layout || h.hist_kinds != mine.hist_kinds ||
@@ -1749,13 +1905,68 @@ int gc_chute_checkpoint_read(gc_chute *c, const char *path, char *msg, size_t ms
     snprintf(msg, msglen, "out of memory");
     goto done;
   }
+  long here = ftell(f);
+  if (here < 0 || (size_t)here != len - 4) {
+    snprintf(msg, msglen, "%s: checkpoint has %ld bytes of unexpected data after its end marker",
+             path, here < 0 ? -1L : (long)(len - 4) - here);
+    st = GC_EFORMAT;
+    goto done;
+  }
+  if (!(c->step >= 0) || !isfinite(c->t) || fabs(c->t - (double)c->step * c->cfg.dt) >
+      1e-6 * fmax(c->t, c->cfg.dt)) {
+    snprintf(msg, msglen, "%s: checkpoint time t = %g s does not match step %ld of dt = %g s",
+             path, c->t, c->step, c->cfg.dt);
+    st = GC_EFORMAT;
+    goto done;
+  }
+  for (size_t k = 0; k < 3 * c->np; k++)
+    if (!isfinite(c->x[k]) || !isfinite(c->v[k])) {
+      snprintf(msg, msglen, "%s: checkpoint holds a non-finite position or velocity", path);
+      st = GC_EFORMAT;
+      goto done;
+    }
   for (size_t p = 0; p < c->np; p++)
     gc_rot_omega_space(&c->rot[p], w->wsp + 3 * p);
   mark_histories(c, w);
   w->placed = 1;
 done:
-  fclose(f);
   if (st && reading)
     w->placed = 0; /* the state was partly overwritten: it must be placed or read again */
+  return st;
+}
+
+int gc_chute_checkpoint_read_mem(gc_chute *c, const void *data, size_t len, const char *name,
+                                 char *msg, size_t msglen)
+{
+  if (!len) {
+    snprintf(msg, msglen, "%s: empty checkpoint", name);
+    return GC_EFORMAT;
+  }
+  FILE *f = fmemopen((void *)data, len, "rb");
+  if (!f) {
+    snprintf(msg, msglen, "%s: out of memory", name);
+    return GC_ENOMEM;
+  }
+  int st = ckpt_read_stream(c, f, len, name, msg, msglen);
+  fclose(f);
+  return st;
+}
+
+int gc_chute_checkpoint_read(gc_chute *c, const char *path, char *msg, size_t msglen)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(msg, msglen, "%s: cannot open the checkpoint: %s", path, strerror(errno));
+    return GC_EIO;
+  }
+  struct stat sb;
+  int st;
+  if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    snprintf(msg, msglen, "%s: not a regular file", path);
+    st = GC_EIO;
+  } else {
+    st = ckpt_read_stream(c, f, (size_t)sb.st_size, path, msg, msglen);
+  }
+  fclose(f);
   return st;
 }

@@ -156,6 +156,9 @@ static inline gc_chute_contact *gc_chute_wall(const gc_chute *c, size_t k)
  * the bead lattice, and allocate everything.  Particles are not placed yet. */
 int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t msglen);
 void gc_chute_free(gc_chute *c);
+/* Memory gc_chute_alloc and the random placement would take for cfg [bytes], roughly (within a
+ * factor of 2): to refuse a domain typo before any allocation. */
+double gc_chute_memory_estimate(const gc_chute_cfg *cfg);
 /* Random initial state: centres uniform in the domain above the bottom, random orientations,
  * no overlap with anything (rejection sampling), zero velocities.  GC_EINVAL with a message if
  * the particles do not fit. */
@@ -196,9 +199,16 @@ void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], dou
 
 /* Checkpoint: the complete state (particles, spheres, contact histories, neighbour list,
  * time, step) written atomically (gc_outfile); reading it into a chute allocated from the same
- * cfg continues bit for bit.  Errors name the file and what does not match. */
+ * cfg continues bit for bit.  The file records the granucal version and the state layout and
+ * ends with a CRC-32 (zlib) of its contents: a damaged file (any single flipped bit), a
+ * truncated one or one of another layout is refused.  Errors name the file and what does not
+ * match. */
 int gc_chute_checkpoint_write(const gc_chute *c, const char *path, char *msg, size_t msglen);
 int gc_chute_checkpoint_read(gc_chute *c, const char *path, char *msg, size_t msglen);
+/* The same from an image in memory (len bytes; name for the messages): for the bit-flip test
+ * and the fuzz target. */
+int gc_chute_checkpoint_read_mem(gc_chute *c, const void *data, size_t len, const char *name,
+                                 char *msg, size_t msglen);
 
 /* The contact laws the simulator built (read-only; e.g. to report the derived P_Y of a pair):
  * between shape spheres k1 and k2 of two particles, between shape sphere k and a side wall,

@@ -11,6 +11,7 @@
 #include <gsl/gsl_histogram2d.h>
 
 #include "drop_sim.h"
+#include "timestep.h"
 
 /* ================================================================ the chute card */
 
@@ -48,11 +49,11 @@ static const ckey keys[K_COUNT] = {
   [K_PH] = { "particle_H", T_DBL, 0, INF, 1, 1, "m", NULL,
              "ellipsoid4: height H = 2 x sphere radius" },
   [K_PR] = { "particle_R", T_DBL, 0, INF, 1, 1, "m", NULL, "sphere: radius (default: params R)" },
-  [K_PMASS] = { "particle_mass", T_DBL, 0, INF, 1, 1, "kg", NULL,
+  [K_PMASS] = { "particle_mass", T_DBL, 0, GC_MASS_MAX, 1, 0, "kg", NULL,
                 "ellipsoid4, sphere: mass (default: params m, else rho x volume)" },
   [K_CLUSTER] = { "cluster_file", T_PATH, 0, 0, 0, 0, "", NULL,
                   "cluster: CSV x [m],y [m],z [m],r [m], one sphere per row" },
-  [K_PDENS] = { "particle_density", T_DBL, 0, INF, 1, 1, "kg/m^3", NULL,
+  [K_PDENS] = { "particle_density", T_DBL, 0, GC_DENSITY_MAX, 1, 0, "kg/m^3", NULL,
                 "cluster: density (default: params rho)" },
   [K_NP] = { "n_particles", T_INT, 1, 1e8, 0, 0, "", NULL, "number of particles; required" },
   [K_LENGTH] = { "length", T_DBL, 0, INF, 1, 1, "m", NULL,
@@ -91,7 +92,7 @@ static const ckey keys[K_COUNT] = {
   [K_TFD] = { "tfd", T_WORD, 0, 0, 0, 0, "", NULL,
               "tangential model or none (default: params tfd, else the normal model's own)" },
   [K_DT] = { "dt", T_DBL, 0, INF, 1, 1, "s", NULL, "time step (default: from ntcol)" },
-  [K_NTCOL] = { "ntcol", T_INT, 4, 1e6, 0, 0, "", "40",
+  [K_NTCOL] = { "ntcol", T_INT, GC_DT_REFUSE_NTCOL, 1e6, 0, 0, "", "40",
                 "dt = shortest Hertz contact duration (eq. 3.22) / ntcol" },
   [K_VREF] = { "v_ref", T_DBL, 0, INF, 1, 1, "m/s", NULL,
                "impact speed of the contact duration (default: sqrt(2 g fill_height), else 1)" },
@@ -247,8 +248,10 @@ static int raw_set(raw_card *r, const char *base, const char *key, const char *v
     double v;
     char rt[96];
     range_text(k, rt, sizeof rt);
-    if (gc_parse_double(value, &v)) {
-      snprintf(msg, n, "%s: %s = '%s' is not a finite number", vwhere, key, value);
+    int nst = gc_parse_double(value, &v);
+    if (nst) {
+      snprintf(msg, n, "%s: %s = '%s' %s; allowed: %s", vwhere, key, value, gc_number_error(nst),
+               rt);
       return GC_EFORMAT;
     }
     int bad = k->type == T_INT ? (v != floor(v) || v < k->lo || v > k->hi)
@@ -473,6 +476,7 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
                run->params_path);
       return GC_EINVAL;
     }
+    snprintf(run->cluster_path, sizeof run->cluster_path, "%s", r->s[K_CLUSTER]);
     if ((st = gc_shape_read(r->s[K_CLUSTER], rho, &cfg->shape, msg, n)))
       return st;
   }
@@ -614,9 +618,38 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
     }
     cfg->dt = run->t_contact / run->ntcol;
   }
+  /* the time step against the shortest contact duration of the pairs, before any work */
+  if (!(run->t_contact > 0) || !isfinite(run->t_contact)) {
+    snprintf(msg, n, "%s: dt = %g s: no contact duration of model %s to check it against (%s "
+             "lacks E or k_n)", r->where[K_DT], cfg->dt, cfg->nfd->name, run->params_path);
+    return GC_EINVAL;
+  }
+  {
+    char what[160], sub[400];
+    snprintf(what, sizeof what, "the stiffest pair at v_ref = %.4g m/s", run->v_ref);
+    run->dt_check = gc_dt_check(cfg->dt, run->t_contact, what, sub, sizeof sub);
+    if (run->dt_check == GC_DT_REFUSE) {
+      snprintf(msg, n, "%s: %s", r->set[K_DT] && !run->ntcol ? r->where[K_DT] : r->where[K_NTCOL],
+               sub);
+      return GC_EINVAL;
+    }
+    snprintf(run->dt_note, sizeof run->dt_note, "%s", run->dt_check ? sub : "");
+  }
   double ns = run->t_end / cfg->dt;
+  if (ns < 1) {
+    snprintf(msg, n, "%s: t_end = %g s is shorter than the time step dt = %g s",
+             r->where[K_TEND], run->t_end, cfg->dt);
+    return GC_EINVAL;
+  }
   if (ns > 1e15) {
     snprintf(msg, n, "%s: t_end / dt = %g steps is too many", r->where[K_TEND], ns);
+    return GC_EINVAL;
+  }
+  if (!run->ntcol && fabs(ns - nearbyint(ns)) > 1e-6 * fmax(1.0, ns) && fabs(ns - nearbyint(ns)) > 1e-3) {
+    /* an explicit dt: the run ends at t_end, not at the nearest step */
+    snprintf(msg, n, "%s: t_end = %.9g s is not a whole number of steps of dt = %.9g s (%.6f "
+             "steps): give t_end = %.9g or %.9g s, or a dt that divides it", r->where[K_TEND],
+             run->t_end, cfg->dt, ns, floor(ns) * cfg->dt, ceil(ns) * cfg->dt);
     return GC_EINVAL;
   }
   run->n_steps = (long)llround(ns);
@@ -664,6 +697,30 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   run->forces_bins = (long)val(r, K_FBINS);
   run->steady_window = r->set[K_SWIN] ? r->v[K_SWIN] : fmin(1.0, 0.5 * run->t_end);
   run->steady_batches = (long)val(r, K_SBATCH);
+
+  /* memory, before any allocation: a typo in the domain (cm for m) must not take the machine */
+  {
+    double ybot = cfg->bottom == GC_BOTTOM_NONE ? 0.0 : -cfg->bead_radius;
+    double nx = fmax(1.0, ceil(cfg->length / run->profile_cell - 1e-9));
+    double ny = fmax(1.0, ceil((run->profile_height - ybot) / run->profile_cell - 1e-9));
+    double nz = fmax(1.0, ceil(cfg->width / run->profile_cell - 1e-9));
+    double grid = 4.0 * sizeof(double) * (3.0 * nx * ny + 2.0 * nx * nz); /* 5 profiles x 4 grids */
+    if (grid > GC_CHUTE_PROFILE_BYTES_MAX) {
+      snprintf(msg, n, "%s: profile grids of %.0f x %.0f (side) and %.0f x %.0f (top) cells of "
+               "profile_cell = %g m would take %.3g GB (limit %.3g GB): check length, width, "
+               "profile_height and profile_cell", r->set[K_PCELL] ? r->where[K_PCELL] : r->path ? r->path : "profile_cell",
+               nx, ny, nx, nz, run->profile_cell, grid / 1e9, GC_CHUTE_PROFILE_BYTES_MAX / 1e9);
+      return GC_EINVAL;
+    }
+    double mem = gc_chute_memory_estimate(cfg);
+    if (mem > GC_CHUTE_BYTES_MAX) {
+      snprintf(msg, n, "%s: the particles, beads and grids of this domain would take about %.3g "
+               "GB (limit %.3g GB): check length, width, fill_height, bead_spacing and "
+               "n_particles", r->path ? r->path : "the chute card", mem / 1e9,
+               GC_CHUTE_BYTES_MAX / 1e9);
+      return GC_EINVAL;
+    }
+  }
   return GC_SUCCESS;
 }
 
@@ -730,6 +787,8 @@ void gc_chute_run_describe(const gc_chute_run *run, FILE *f)
   else if (run->PY_file > 0)
     fprintf(f, "%s: P_Y = %.6g N ignored: sY = %.6g Pa is given; P_Y is derived per pair\n",
             run->params_path, run->PY_file, run->particle.sY1);
+  if (run->dt_check)
+    fprintf(f, "warning: %s\n", run->dt_note);
   if (run->ntcol)
     fprintf(f, "dt = %.6g s: Hertz contact duration %.6g s at v_ref = %.4g m/s / ntcol = %d\n",
             c->dt, run->t_contact, run->v_ref, run->ntcol);
@@ -988,6 +1047,31 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
   o->vtk_frame = o->k_vtk ? c->step / o->k_vtk : 0;
   *out = o;
   return GC_SUCCESS;
+}
+
+int gc_chute_out_check_inputs(const gc_chute_run *run, const char *card, const char *resume,
+                              const char *dir, char *msg, size_t n)
+{
+  static const char *const names[] = { "series.csv", "profile-side-wall.csv",
+                                       "profile-side-all.csv", "profile-side-centre.csv",
+                                       "profile-top-surface.csv", "profile-top-bottom.csv",
+                                       "forces.csv", "bottom.vtk" };
+  enum { NOUT = sizeof names / sizeof names[0] };
+  char *outs[NOUT];
+  const char *ins[6] = { card, run->params_path, *run->wall_path ? run->wall_path : NULL,
+                         *run->bead_path ? run->bead_path : NULL,
+                         *run->cluster_path ? run->cluster_path : NULL, resume };
+  int st = GC_SUCCESS;
+  for (size_t i = 0; i < NOUT; i++)
+    if (!(outs[i] = join(dir, names[i])))
+      st = GC_ENOMEM;
+  if (st)
+    snprintf(msg, n, "out of memory");
+  else
+    st = gc_outputs_check((const char *const *)outs, NOUT, ins, 6, msg, n);
+  for (size_t i = 0; i < NOUT; i++)
+    free(outs[i]);
+  return st;
 }
 
 static void profile_sample(gc_chute_out *o, const gc_chute *c)

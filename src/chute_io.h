@@ -16,6 +16,9 @@
 enum { GC_SHAPE_KIND_ELLIPSOID4 = 0, GC_SHAPE_KIND_SPHERE = 1, GC_SHAPE_KIND_CLUSTER = 2 };
 
 #define GC_CHUTE_PATH_MAX 4096
+/* memory bounds checked before any allocation [bytes] */
+#define GC_CHUTE_PROFILE_BYTES_MAX (512.0 * 1024 * 1024)
+#define GC_CHUTE_BYTES_MAX (4.0 * 1024 * 1024 * 1024)
 
 /* Everything a chute card defines. */
 typedef struct {
@@ -31,12 +34,15 @@ typedef struct {
   char effective[16384];      /* the effective card: every key set by the card or --set, with
                                * resolved paths, as key = value lines (written to the output
                                * directory as effective.chute) */
+  char cluster_path[GC_CHUTE_PATH_MAX]; /* "" if not used */
   /* time stepping */
   double t_end;               /* [s] */
   long n_steps;               /* steps to t_end: round(t_end / dt) */
   int ntcol;                  /* steps per contact duration (0 if dt was given) */
   double v_ref;               /* impact speed for the Hertz contact time [m/s] */
   double t_contact;           /* shortest Hertz contact duration of the three pairs [s] */
+  int dt_check;               /* GC_DT_OK or GC_DT_WARN (timestep.h) */
+  char dt_note[400];          /* the warning when GC_DT_WARN */
   /* outputs: intervals [s] (0: none), rounded to whole steps */
   double series_interval, vtk_interval, checkpoint_interval;
   double profile_start, profile_end, profile_interval, profile_cell, profile_height;
@@ -61,6 +67,12 @@ int gc_chute_run_load(const char *path, char *const *sets, size_t nsets, gc_chut
 void gc_chute_run_describe(const gc_chute_run *run, FILE *f);
 /* The keys of the chute card with units, ranges and defaults (for --help). */
 void gc_chute_print_keys(FILE *f);
+
+/* Refuse a run whose outputs in dir (series.csv, the profiles, forces.csv, bottom.vtk) would
+ * replace one of its inputs (card, parameter and material files, cluster file, and resume,
+ * the checkpoint read, which may itself be dir/checkpoint.bin).  GC_EINVAL with a message. */
+int gc_chute_out_check_inputs(const gc_chute_run *run, const char *card, const char *resume,
+                              const char *dir, char *msg, size_t msglen);
 
 /* Output files of a run, in an existing directory. */
 typedef struct gc_chute_out gc_chute_out;

@@ -1,6 +1,7 @@
 /* cli_common.c - parameter and model selection shared by the subcommands. */
 #include "cli_common.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,4 +142,72 @@ void gc_models_print(FILE *f)
   }
   fprintf(f, "\nParameters (card key [unit]: meaning; allowed range (equation)):\n");
   gc_card_print_keys(f);
+}
+
+static void range_text(double lo, double hi, int lo_open, int hi_open, const char *unit,
+                       char *buf, size_t n)
+{
+  snprintf(buf, n, "%c%.6g, %.6g%c%s%s", lo_open ? '(' : '[', lo, hi, hi_open ? ')' : ']',
+           unit && *unit ? " " : "", unit ? unit : "");
+}
+
+int gc_cli_double(const char *prog, const char *opt, const char *text, double lo, double hi,
+                  int lo_open, int hi_open, const char *unit, double *v)
+{
+  char rt[96];
+  range_text(lo, hi, lo_open, hi_open, unit, rt, sizeof rt);
+  double x;
+  int st = gc_parse_double(text, &x);
+  if (st) {
+    fprintf(stderr, "%s: %s '%s' %s; allowed range %s\n", prog, opt, text, gc_number_error(st), rt);
+    return 2;
+  }
+  if ((lo_open ? !(x > lo) : !(x >= lo)) || (hi_open ? !(x < hi) : !(x <= hi))) {
+    fprintf(stderr, "%s: %s = %s out of range %s\n", prog, opt, text, rt);
+    return 2;
+  }
+  *v = x;
+  return 0;
+}
+
+int gc_cli_long(const char *prog, const char *opt, const char *text, long lo, long hi, long *v)
+{
+  long x;
+  int st = gc_parse_long(text, LONG_MIN, LONG_MAX, &x);
+  if (st == GC_NUM_OK && (x < lo || x > hi))
+    st = GC_NUM_RANGE;
+  if (st) {
+    fprintf(stderr, "%s: %s '%s' %s; allowed: an integer in [%ld, %ld]\n", prog, opt, text,
+            st == GC_NUM_RANGE ? "is out of range" : gc_number_error(st), lo, hi);
+    return 2;
+  }
+  *v = x;
+  return 0;
+}
+
+int gc_cli_double_pair(const char *prog, const char *opt, const char *text, double lo, double hi,
+                       int lo_open, int hi_open, const char *unit, double *a, double *b)
+{
+  const char *comma = strchr(text, ',');
+  if (!comma) {
+    fprintf(stderr, "%s: %s '%s': expected two numbers A,B\n", prog, opt, text);
+    return 2;
+  }
+  char *first = strndup(text, (size_t)(comma - text));
+  if (!first)
+    return 1;
+  int rc = gc_cli_double(prog, opt, first, lo, hi, lo_open, hi_open, unit, a);
+  free(first);
+  return rc ? rc : gc_cli_double(prog, opt, comma + 1, lo, hi, lo_open, hi_open, unit, b);
+}
+
+int gc_cli_outputs_check(const char *prog, const char *const *outs, size_t nouts,
+                         const char *const *ins, size_t nins)
+{
+  char msg[1024];
+  if (gc_outputs_check(outs, nouts, ins, nins, msg, sizeof msg)) {
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    return 1;
+  }
+  return 0;
 }

@@ -31,4 +31,19 @@ int gc_cli_bad_option(const char *prog, int c, char **argv, int next);
 /* `granucal models`: sub-models by kind, presets and the parameter table. */
 void gc_models_print(FILE *f);
 
+/* A command-line number through the strict parser of gc_io (gc_number_parse): a finite decimal
+ * number in the range lo..hi (open ends when lo_open / hi_open; unit for the message).
+ * Prints "PROG: OPT 'TEXT' is ...; allowed range (lo, hi) unit" and returns 2, else 0. */
+int gc_cli_double(const char *prog, const char *opt, const char *text, double lo, double hi,
+                  int lo_open, int hi_open, const char *unit, double *v);
+/* An integer option in [lo, hi]: same rules and messages. */
+int gc_cli_long(const char *prog, const char *opt, const char *text, long lo, long hi, long *v);
+/* "A,B" (two numbers separated by a comma), each strict, in the range lo..hi. */
+int gc_cli_double_pair(const char *prog, const char *opt, const char *text, double lo, double hi,
+                       int lo_open, int hi_open, const char *unit, double *a, double *b);
+
+/* Refuse outputs that are inputs (gc_outputs_check); prints the message, returns 0 or 1. */
+int gc_cli_outputs_check(const char *prog, const char *const *outs, size_t nouts,
+                         const char *const *ins, size_t nins);
+
 #endif

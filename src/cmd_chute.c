@@ -173,24 +173,21 @@ int gc_cmd_chute(int argc, char **argv)
   char *cmdline[argc + 1];
   memcpy(cmdline, argv, (size_t)(argc + 1) * sizeof *argv);
   while ((c = getopt_long(argc, argv, ":o:s:qh", opts, NULL)) != -1) {
-    char *end = NULL;
     switch (c) {
     case 'o': outdir = optarg; break;
     case 's': sets[nsets++] = optarg; break;
     case 'T': {
-      double t = strtod(optarg, &end);
-      if (*end || !(t > 0) || !isfinite(t)) {
-        fprintf(stderr, "%s: --t-end = '%s' out of range (0, inf) s\n", prog, optarg);
+      double t;
+      if (gc_cli_double(prog, "--t-end", optarg, 0, 1e9, 1, 0, "s", &t)) {
         free(sets);
         return 2;
       }
-      snprintf(tbuf, sizeof tbuf, "t_end=%s", optarg);
+      snprintf(tbuf, sizeof tbuf, "t_end=%.17g", t);
       break;
     }
     case 'J': {
-      long j = strtol(optarg, &end, 10);
-      if (*end || !*optarg || j < 0 || j > 4096) {
-        fprintf(stderr, "%s: --threads = '%s' must be an integer in [0, 4096]\n", prog, optarg);
+      long j;
+      if (gc_cli_long(prog, "--threads", optarg, 0, 4096, &j)) {
         free(sets);
         return 2;
       }
@@ -254,6 +251,10 @@ int gc_cmd_chute(int argc, char **argv)
     free(run);
     return 1;
   }
+  if (gc_chute_out_check_inputs(run, card, resume, dir, msg, sizeof msg)) {
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    goto done;
+  }
   if (make_dir(prog, dir, &created))
     goto done;
   if (write_records(prog, dir, argc, cmdline, card, resume, run))
@@ -280,9 +281,12 @@ int gc_cmd_chute(int argc, char **argv)
     fprintf(stderr, "%s: %s\n", prog, msg);
     goto done;
   }
-  if (ch->step > run->n_steps) {
-    fprintf(stderr, "%s: %s: the checkpoint is at t = %.9g s, after t_end = %.9g s\n", prog,
-            resume, ch->t, run->t_end);
+  if (resume && ch->step >= run->n_steps) {
+    /* a finished run: continuing would rewrite its outputs from an empty window */
+    fprintf(stderr, "%s: %s: the checkpoint is at t = %.9g s (step %ld), %s t_end = %.9g s (step "
+            "%ld): the run is finished; nothing was changed.  To extend it, raise t_end "
+            "(--t-end)\n", prog, resume, ch->t, ch->step,
+            ch->step == run->n_steps ? "at" : "after", run->t_end, run->n_steps);
     goto done;
   }
   if ((st = gc_chute_out_open(&out, run, ch, dir, msg, sizeof msg)) ||

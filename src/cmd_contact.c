@@ -10,6 +10,7 @@
 #include "cli_common.h"
 #include "gc_io.h"
 #include "gc_model.h"
+#include "timestep.h"
 
 static void contact_usage(FILE *f)
 {
@@ -42,33 +43,6 @@ static void contact_usage(FILE *f)
   for (size_t i = 0; i < gc_preset_count(); i++)
     fprintf(f, "%s%s", i ? ", " : "", gc_preset_at(i)->name);
   fprintf(f, " ('granucal models' describes them).\n");
-}
-
-static int parse_size(const char *s, size_t *v)
-{
-  char *end;
-  long long x = strtoll(s, &end, 10);
-  if (*s == 0 || *end || x <= 0)
-    return -1;
-  *v = (size_t)x;
-  return 0;
-}
-
-static int parse_triple(const char *s, double v[3])
-{
-  char *end;
-  const char *q = s;
-  for (int i = 0; i < 3; i++) {
-    v[i] = strtod(q, &end);
-    if (end == q || !isfinite(v[i]))
-      return -1;
-    if (i < 2) {
-      if (*end != ',')
-        return -1;
-      q = end + 1;
-    }
-  }
-  return *end ? -1 : 0;
 }
 
 static int write_csv(FILE *f, const gc_contact_rec *r, size_t n)
@@ -114,13 +88,15 @@ int gc_cmd_contact(int argc, char **argv)
     case 'p': path = optarg; break;
     case 'R': ramp = optarg; break;
     case 'S': sine = optarg; break;
-    case 'n':
-      if (parse_size(optarg, &steps)) {
-        fprintf(stderr, "granucal contact: --steps '%s' is not a positive integer\n", optarg);
+    case 'n': {
+      long l;
+      if (gc_cli_long("granucal contact", "--steps", optarg, 1, 100000000, &l)) {
         free(sets);
         return 2;
       }
+      steps = (size_t)l;
       break;
+    }
     case 'o': out = optarg; break;
     case 'q': quiet = 1; break;
     case 'h':
@@ -143,6 +119,35 @@ int gc_cmd_contact(int argc, char **argv)
     return 2;
   }
 
+  double ramp_max = 0, sine_v[3] = { 0, 0, 0 };
+  if (ramp && gc_cli_double("granucal contact", "--ramp", ramp, 0, 1e12, 1, 0, "N", &ramp_max)) {
+    free(sets);
+    return 2;
+  }
+  if (sine) {
+    /* P0,P1,Q1: three strict numbers */
+    char *a = strdup(sine), *save = NULL, *tok = a ? strtok_r(a, ",", &save) : NULL;
+    int k = 0, bad = !a;
+    for (; tok && !bad && k < 3; k++, tok = strtok_r(NULL, ",", &save))
+      bad = gc_cli_double("granucal contact", "--sine", tok, -1e12, 1e12, 0, 0, "N", &sine_v[k]);
+    if (!bad && (k != 3 || tok)) {
+      fprintf(stderr, "granucal contact: --sine '%s': expected P0,P1,Q1 (three numbers)\n", sine);
+      bad = 2;
+    }
+    free(a);
+    if (bad) {
+      free(sets);
+      return 2;
+    }
+  }
+  {
+    const char *outs[] = { out }, *ins[] = { card, path };
+    if (gc_cli_outputs_check("granucal contact", outs, 1, ins, 2)) {
+      free(sets);
+      return 1;
+    }
+  }
+
   char msg[512];
   gc_params p;
   gc_card_extra x;
@@ -161,20 +166,9 @@ int gc_cmd_contact(int argc, char **argv)
   if (path) {
     st = gc_loadpath_read(path, &lp, msg, sizeof msg);
   } else if (ramp) {
-    char *end;
-    double pm = strtod(ramp, &end);
-    if (*end) {
-      fprintf(stderr, "granucal contact: --ramp '%s' is not a number\n", ramp);
-      return 2;
-    }
-    st = gc_loadpath_ramp(&lp, pm, steps, msg, sizeof msg);
+    st = gc_loadpath_ramp(&lp, ramp_max, steps, msg, sizeof msg);
   } else {
-    double v[3];
-    if (parse_triple(sine, v)) {
-      fprintf(stderr, "granucal contact: --sine '%s': expected P0,P1,Q1 (numbers)\n", sine);
-      return 2;
-    }
-    st = gc_loadpath_sine(&lp, v[0], v[1], v[2], steps, msg, sizeof msg);
+    st = gc_loadpath_sine(&lp, sine_v[0], sine_v[1], sine_v[2], steps, msg, sizeof msg);
   }
   if (st) {
     fprintf(stderr, "granucal contact: %s\n", msg);
@@ -198,6 +192,15 @@ int gc_cmd_contact(int argc, char **argv)
   st = gc_contact_run(&law, &lp, recs, &sum, msg, sizeof msg);
   if (st) {
     fprintf(stderr, "granucal contact: %s%s%s\n", path ? path : "", path ? ": " : "", msg);
+    free(recs);
+    gc_loadpath_free(&lp);
+    return 1;
+  }
+  if (!isfinite(sum.e_energy) || sum.e_energy > 1.0 + GC_E_TOL) {
+    /* W_unload > W_load: the normal contact returned more work than it took */
+    fprintf(stderr, "granucal contact: e = sqrt(W_unload / W_load) = %.6g > 1 (W_load = %g J, "
+                    "W_unload = %g J): the model created energy; refusing the result\n",
+            sum.e_energy, sum.W_load, sum.W_unload);
     free(recs);
     gc_loadpath_free(&lp);
     return 1;

@@ -10,6 +10,7 @@
 #include "fit.h"
 #include "drop_sim.h"
 #include "gc_io.h"
+#include "timestep.h"
 
 #define GC_G 9.80665 /* standard gravity [m/s^2] */
 
@@ -31,8 +32,8 @@ static void drop_usage(FILE *f)
           "      --height H      drop height [m]: v_in = sqrt(2 g H), g = 9.80665 m/s^2\n"
           "      --sweep FILE    drop CSV (as granucal fit reads it) with v_in [m/s] and/or H [m];\n"
           "                      one impact per row; other columns are ignored with a note\n"
-          "      --dt DT         time step [s] (default 1e-6, the seed's)\n"
-          "      --ntcol N       time step = Hertz contact duration (eq. 3.22) / N (sec. 8.4.1)\n"
+          "      --dt DT         time step [s] (default 1e-6, the seed's); refused above t_c/10\n"
+          "      --ntcol N       time step = contact duration t_c (eq. 3.22) / N, N in [10, 1e7]\n"
           "      --verlet        velocity Verlet instead of leap-frog\n"
           "      --gravity       gravity acts during the contact (default: none, as sec. 6.5)\n"
           "      --history FILE  with --vin/--height: t, alpha, P, v history as CSV\n"
@@ -79,16 +80,30 @@ int gc_cmd_drop(int argc, char **argv)
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":m:c:s:o:qh", opts, NULL)) != -1) {
-    char *end = NULL;
+    long l = 0;
+    int bad = 0;
     switch (c) {
     case 'm': nfd_name = optarg; break;
     case 'c': card = optarg; break;
     case 's': sets[nsets++] = optarg; break;
-    case 'V': vin = strtod(optarg, &end); have_vin = 1; break;
-    case 'H': height = strtod(optarg, &end); have_height = 1; break;
+    case 'V':
+      bad = gc_cli_double(prog, "--vin", optarg, 0, 1e4, 1, 0, "m/s", &vin);
+      have_vin = 1;
+      break;
+    case 'H':
+      bad = gc_cli_double(prog, "--height", optarg, 0, 1e6, 1, 0, "m", &height);
+      have_height = 1;
+      break;
     case 'W': sweep = optarg; break;
-    case 'D': cfg.dt = strtod(optarg, &end); have_dt = 1; break;
-    case 'N': cfg.ntcol = (int)strtol(optarg, &end, 10); have_ntcol = 1; break;
+    case 'D':
+      bad = gc_cli_double(prog, "--dt", optarg, 0, 1, 1, 0, "s", &cfg.dt);
+      have_dt = 1;
+      break;
+    case 'N':
+      bad = gc_cli_long(prog, "--ntcol", optarg, GC_DT_REFUSE_NTCOL, 10000000, &l);
+      cfg.ntcol = (int)l;
+      have_ntcol = 1;
+      break;
     case 'L': cfg.integrator = GC_INTEGRATOR_VERLET; break;
     case 'G': cfg.g = GC_G; break;
     case 'Y': history = optarg; break;
@@ -99,10 +114,9 @@ int gc_cmd_drop(int argc, char **argv)
       free(sets);
       return gc_cli_bad_option(prog, c, argv, optind);
     }
-    if (end && *end) {
-      fprintf(stderr, "%s: '%s' is not a number\n", prog, optarg);
+    if (bad) {
       free(sets);
-      return 2;
+      return bad;
     }
   }
   if (optind < argc) {
@@ -115,29 +129,13 @@ int gc_cmd_drop(int argc, char **argv)
     free(sets);
     return 2;
   }
-  if ((have_vin && !(vin > 0 && isfinite(vin))) || (have_height && !(height > 0 && isfinite(height)))) {
-    fprintf(stderr, "%s: %s out of range (0, inf)\n", prog, have_vin ? "--vin" : "--height");
-    free(sets);
-    return 2;
-  }
   if (have_dt && have_ntcol) {
     fprintf(stderr, "%s: give --dt or --ntcol, not both\n", prog);
     free(sets);
     return 2;
   }
-  if (have_dt && !(cfg.dt > 0 && isfinite(cfg.dt))) {
-    fprintf(stderr, "%s: --dt = %g out of range (0, inf) s\n", prog, cfg.dt);
-    free(sets);
-    return 2;
-  }
-  if (have_ntcol) {
-    if (cfg.ntcol < 4) {
-      fprintf(stderr, "%s: --ntcol = %d out of range [4, inf)\n", prog, cfg.ntcol);
-      free(sets);
-      return 2;
-    }
+  if (have_ntcol)
     cfg.dt = 0;
-  }
   if (history && (!out || strcmp(out, "-") == 0) && strcmp(history, "-") == 0) {
     fprintf(stderr, "%s: --history - and the results cannot both go to standard output (use -o)\n",
             prog);
@@ -150,6 +148,13 @@ int gc_cmd_drop(int argc, char **argv)
     return 2;
   }
 
+  {
+    const char *outs[] = { out, history }, *ins[] = { card, sweep };
+    if (gc_cli_outputs_check(prog, outs, 2, ins, 2)) {
+      free(sets);
+      return 1;
+    }
+  }
   gc_params p;
   gc_card_extra x;
   gc_law law;
@@ -209,6 +214,27 @@ int gc_cmd_drop(int argc, char **argv)
     speeds[0] = have_vin ? vin : gc_drop_speed_from_height(height, GC_G);
   }
 
+  /* the time step against the contact duration at every impact speed, before any work */
+  for (size_t i = 0; i < n; i++) {
+    double tc;
+    if (gc_law_contact_time_msg(&law, cfg.mass, speeds[i], &tc, msg, sizeof msg)) {
+      fprintf(stderr, "%s: %s%s%s\n", prog, card ? card : "", card ? ": " : "", msg);
+      free(speeds);
+      return 1;
+    }
+    double dt = cfg.dt > 0 ? cfg.dt : tc / cfg.ntcol;
+    char what[96];
+    snprintf(what, sizeof what, "the impact at v_in = %.4g m/s", speeds[i]);
+    int k = gc_dt_check(dt, tc, what, msg, sizeof msg);
+    if (k == GC_DT_REFUSE) {
+      fprintf(stderr, "%s: --dt: %s\n", prog, msg);
+      free(speeds);
+      return 1;
+    }
+    if (k == GC_DT_WARN && !quiet)
+      fprintf(stderr, "%s: warning: %s\n", prog, msg);
+  }
+
   gc_outfile of, hf;
   int st = gc_outfile_open(&of, out, msg, sizeof msg);
   if (st) {
@@ -233,6 +259,13 @@ int gc_cmd_drop(int argc, char **argv)
     if (st) {
       fprintf(stderr, "%s: impact at v_in = %g m/s failed: %s%s\n", prog, speeds[i],
               gc_strerror(st), st == GC_ENOCONV ? " (the sphere did not rebound)" : "");
+      break;
+    }
+    if (r.e_vel > 1.0 + GC_E_TOL || r.e_energy > 1.0 + GC_E_TOL) {
+      fprintf(stderr, "%s: impact at v_in = %g m/s: e = %.6g (energy %.6g) > 1: the contact "
+                      "created energy, which no passive contact law may do; refusing the "
+                      "result (dt = %g s)\n", prog, speeds[i], r.e_vel, r.e_energy, r.dt);
+      st = GC_EINVAL;
       break;
     }
     double th = law.pair.E_star > 0

@@ -86,12 +86,8 @@ static void fit_usage(FILE *f)
           "      data/soybean/drops.csv --fix nu=0.4 -o soybean.params\n");
 }
 
-static int parse_num(const char *s, double *v)
-{
-  char *end;
-  *v = strtod(s, &end);
-  return end != s && !*end && isfinite(*v);
-}
+/* 1 if s is a number by the strict rules of gc_number_parse (no hex, nan, inf, junk) */
+static int parse_num(const char *s, double *v) { return gc_parse_double(s, v) == GC_NUM_OK; }
 
 enum { OPT_FIX = 256, OPT_FREE, OPT_BOUNDS, OPT_WA, OPT_WE, OPT_PW, OPT_EPS, OPT_DELTA,
        OPT_MAXIT, OPT_MAXEV, OPT_POLISH, OPT_STARTS, OPT_SEED, OPT_DT, OPT_GRAV, OPT_REPORT,
@@ -275,6 +271,13 @@ int gc_cmd_fit(int argc, char **argv)
   const char *comp = ncomp ? comps[0] : NULL, *drops = ndropf ? dropf[0] : NULL;
   if (!comp && !drops)
     USAGE_FAIL("no data: give a compression and/or a drop CSV file (see --help)");
+  {
+    const char *outs[] = { out }, *ins[] = { card, comp, drops };
+    if (gc_cli_outputs_check(prog, outs, 1, ins, 3)) {
+      rc = 1;
+      goto done;
+    }
+  }
 
   gc_params p;
   gc_card_extra x;

@@ -11,6 +11,7 @@
 #include "cli_common.h"
 #include "gc_io.h"
 #include "impact_sim.h"
+#include "timestep.h"
 
 static void impact_usage(FILE *f)
 {
@@ -35,7 +36,8 @@ static void impact_usage(FILE *f)
           "      --ratio MIN,MAX  v_n / v_st from MIN to MAX (log-spaced), the spin set accordingly\n"
           "      --count N      spheres in the --ratio set (default 50)\n"
           "      --dt DT        time step [s]; default: Hertz contact duration (eq. 3.22) / ntcol\n"
-          "      --ntcol N      steps per contact duration (default 200)\n"
+          "      --ntcol N      steps per contact duration (default 200, in [10, 1e7]); a --dt\n"
+          "                     above t_c/10 is refused\n"
           "      --rolling      apply the rolling correction of sec. 5.2\n"
           "  -o, --output FILE  CSV (default: standard output); -q: no summary\n\n"
           "Columns: omega [rad/s], v_st [m/s] (= v_t + omega R + omega2 R2), vn_over_vst,\n"
@@ -44,17 +46,6 @@ static void impact_usage(FILE *f)
           "(= v_st'/v_n'), P_max [N], Q_max [N], t_contact [s], sliding_steps, nonsimple_steps,\n"
           "v_t_out [m/s], omega_out [rad/s] (sphere 1 after), v_n2_out [m/s], v_t2_out [m/s],\n"
           "omega2_out [rad/s] (sphere 2 after, in the frame where it was at rest; 0 for a plane).\n");
-}
-
-static int parse_pair(const char *s, double *a, double *b)
-{
-  char *end;
-  *a = strtod(s, &end);
-  if (end == s || *end != ',')
-    return -1;
-  const char *q = end + 1;
-  *b = strtod(q, &end);
-  return (end == q || *end) ? -1 : 0;
 }
 
 int gc_cmd_impact(int argc, char **argv)
@@ -83,21 +74,30 @@ int gc_cmd_impact(int argc, char **argv)
     return 1;
   optind = 1;
   opterr = 0;
+  int have_dt = 0, have_ntcol = 0;
   while ((c = getopt_long(argc, argv, ":m:t:c:s:o:qh", opts, NULL)) != -1) {
-    char *end = NULL;
+    long l = 0;
+    int bad = 0;
     switch (c) {
     case 'm': nfd_name = optarg; break;
     case 't': tfd_name = optarg; break;
     case 'c': card = optarg; break;
     case 's': sets[nsets++] = optarg; break;
-    case 'V': vn = strtod(optarg, &end); have_vn = 1; break;
-    case 'T': vt = strtod(optarg, &end); break;
-    case 'W': omega = strtod(optarg, &end); have_omega = 1; break;
-    case 'X': omega2 = strtod(optarg, &end); break;
+    case 'V': bad = gc_cli_double(prog, "--vn", optarg, 0, 1e4, 1, 0, "m/s", &vn); have_vn = 1; break;
+    case 'T': bad = gc_cli_double(prog, "--vt", optarg, -1e4, 1e4, 0, 0, "m/s", &vt); break;
+    case 'W':
+      bad = gc_cli_double(prog, "--omega", optarg, -1e7, 1e7, 0, 0, "rad/s", &omega);
+      have_omega = 1;
+      break;
+    case 'X': bad = gc_cli_double(prog, "--omega2", optarg, -1e7, 1e7, 0, 0, "rad/s", &omega2); break;
     case 'R': ratio = optarg; break;
-    case 'N': count = strtol(optarg, &end, 10); break;
-    case 'D': cfg.dt = strtod(optarg, &end); break;
-    case 'C': cfg.ntcol = (int)strtol(optarg, &end, 10); break;
+    case 'N': bad = gc_cli_long(prog, "--count", optarg, 1, 100000, &count); break;
+    case 'D': bad = gc_cli_double(prog, "--dt", optarg, 0, 1, 1, 0, "s", &cfg.dt); have_dt = 1; break;
+    case 'C':
+      bad = gc_cli_long(prog, "--ntcol", optarg, GC_DT_REFUSE_NTCOL, 10000000, &l);
+      cfg.ntcol = (int)l;
+      have_ntcol = 1;
+      break;
     case 'L': cfg.rolling = 1; break;
     case 'o': out = optarg; break;
     case 'q': quiet = 1; break;
@@ -106,33 +106,39 @@ int gc_cmd_impact(int argc, char **argv)
       free(sets);
       return gc_cli_bad_option(prog, c, argv, optind);
     }
-    if (end && *end) {
-      fprintf(stderr, "%s: '%s' is not a number\n", prog, optarg);
+    if (bad) {
       free(sets);
-      return 2;
+      return bad;
     }
   }
   double rmin = 0, rmax = 0;
+  if (ratio && gc_cli_double_pair(prog, "--ratio", ratio, 0, 1e6, 1, 0, "", &rmin, &rmax)) {
+    free(sets);
+    return 2;
+  }
   const char *bad = NULL;
   if (optind < argc)
     bad = "unexpected argument";
-  else if (!have_vn || !(vn > 0) || !isfinite(vn))
+  else if (!have_vn)
     bad = "--vn V with V > 0 [m/s] is required";
-  else if (!isfinite(vt) || !isfinite(omega) || !isfinite(omega2))
-    bad = "--vt, --omega and --omega2 must be finite";
   else if (have_omega == (ratio != NULL))
     bad = "give exactly one of --omega or --ratio";
-  else if (ratio && (parse_pair(ratio, &rmin, &rmax) || !(rmin > 0) || !(rmax >= rmin)))
-    bad = "--ratio MIN,MAX needs 0 < MIN <= MAX";
-  else if (count < 1 || count > 100000)
-    bad = "--count out of range [1, 100000]";
-  else if (cfg.dt < 0 || cfg.ntcol < 4)
-    bad = "--dt must be > 0 and --ntcol >= 4";
+  else if (ratio && !(rmax >= rmin))
+    bad = "--ratio MIN,MAX needs MIN <= MAX";
+  else if (have_dt && have_ntcol)
+    bad = "give --dt or --ntcol, not both";
   if (bad) {
     fprintf(stderr, "%s: %s%s%s\n", prog, bad, optind < argc ? " " : "",
             optind < argc ? argv[optind] : "");
     free(sets);
     return 2;
+  }
+  {
+    const char *outs[] = { out }, *ins[] = { card };
+    if (gc_cli_outputs_check(prog, outs, 1, ins, 1)) {
+      free(sets);
+      return 1;
+    }
   }
 
   gc_params p;
@@ -169,6 +175,23 @@ int gc_cmd_impact(int argc, char **argv)
   }
 
   char msg[512];
+  {
+    /* the time step against the contact duration of the normal approach, before any work */
+    double m_red = p.R2 > 0 ? cfg.mass * cfg.mass2 / (cfg.mass + cfg.mass2) : cfg.mass, tc;
+    if (gc_law_contact_time_msg(&law, m_red, vn, &tc, msg, sizeof msg)) {
+      fprintf(stderr, "%s: %s%s%s\n", prog, card ? card : "", card ? ": " : "", msg);
+      return 1;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "the impact at v_n = %.4g m/s", vn);
+    int k = gc_dt_check(cfg.dt > 0 ? cfg.dt : tc / cfg.ntcol, tc, what, msg, sizeof msg);
+    if (k == GC_DT_REFUSE) {
+      fprintf(stderr, "%s: --dt: %s\n", prog, msg);
+      return 1;
+    }
+    if (k == GC_DT_WARN && !quiet)
+      fprintf(stderr, "%s: warning: %s\n", prog, msg);
+  }
   gc_outfile of;
   if (gc_outfile_open(&of, out, msg, sizeof msg)) {
     fprintf(stderr, "%s: %s\n", prog, msg);
@@ -191,6 +214,14 @@ int gc_cmd_impact(int argc, char **argv)
     st = gc_impact_run2(&law, &cfg, vn, vt, w, omega2, &r);
     if (st) {
       fprintf(stderr, "%s: impact with omega = %g rad/s failed: %s\n", prog, w, gc_strerror(st));
+      break;
+    }
+    if (r.e > 1.0 + GC_E_TOL || !isfinite(r.e) || !isfinite(r.beta)) {
+      fprintf(stderr, "%s: impact with omega = %g rad/s: e = %.6g, beta = %.6g: %s; refusing the "
+                      "result\n", prog, w, r.e, r.beta,
+              isfinite(r.e) && isfinite(r.beta) ? "the normal contact created energy (e > 1)"
+                                                : "a non-finite result");
+      st = GC_EINVAL;
       break;
     }
     double ratio_i = r.v_st != 0 ? vn / r.v_st : INFINITY;

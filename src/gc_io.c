@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -14,21 +17,185 @@
 
 /* ---------------------------------------------------------------- numbers */
 
-int gc_parse_double(const char *s, double *v)
+/* One strict grammar for every number granucal reads (cards, CSV cells, command-line options):
+ *   blanks* [+-] (digits [. digits*] | . digits) [(e|E) [+-] digits] blanks*
+ * in the C locale.  strtod alone would also take hex floats, nan, inf and leading junk-free
+ * prefixes; those are refused here (the man pages promise decimal numbers only). */
+static int is_blank(int ch) { return ch == ' ' || ch == '\t'; }
+
+int gc_number_parse(const char *s, size_t len, double *v)
 {
-  char *end;
-  while (isspace((unsigned char)*s))
-    s++;
-  if (!*s)
-    return -1;
+  if (memchr(s, 0, len))
+    return GC_NUM_NUL;
+  const char *p = s, *e = s + len;
+  while (p < e && is_blank((unsigned char)*p))
+    p++;
+  while (e > p && is_blank((unsigned char)e[-1]))
+    e--;
+  if (p == e)
+    return GC_NUM_EMPTY;
+  const char *q = p;
+  if (*q == '+' || *q == '-')
+    q++;
+  if (q + 1 < e && q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
+    return GC_NUM_HEX;
+  if (q < e && (*q == 'n' || *q == 'N' || *q == 'i' || *q == 'I'))
+    return GC_NUM_NONFINITE;
+  size_t nd = 0;
+  while (q < e && isdigit((unsigned char)*q))
+    q++, nd++;
+  if (q < e && *q == '.') {
+    q++;
+    while (q < e && isdigit((unsigned char)*q))
+      q++, nd++;
+  }
+  if (!nd)
+    return GC_NUM_JUNK;
+  if (q < e && (*q == 'e' || *q == 'E')) {
+    q++;
+    if (q < e && (*q == '+' || *q == '-'))
+      q++;
+    size_t ne = 0;
+    while (q < e && isdigit((unsigned char)*q))
+      q++, ne++;
+    if (!ne)
+      return GC_NUM_JUNK;
+  }
+  if (q != e)
+    return GC_NUM_JUNK;
+  char buf[256];
+  size_t n = (size_t)(e - p);
+  if (n >= sizeof buf)
+    return GC_NUM_JUNK; /* no decimal number needs 255 characters */
+  memcpy(buf, p, n);
+  buf[n] = 0;
   errno = 0;
-  double x = strtod(s, &end);
-  while (isspace((unsigned char)*end))
-    end++;
-  if (*end || errno == ERANGE || !isfinite(x))
-    return -1;
+  double x = strtod(buf, NULL);
+  if (errno == ERANGE || !isfinite(x))
+    return GC_NUM_RANGE; /* overflow, or a nonzero value below the smallest normal double */
   *v = x;
-  return 0;
+  return GC_NUM_OK;
+}
+
+int gc_parse_double(const char *s, double *v) { return gc_number_parse(s, strlen(s), v); }
+
+int gc_parse_long(const char *s, long lo, long hi, long *v)
+{
+  double x;
+  int st = gc_parse_double(s, &x);
+  if (st)
+    return st;
+  /* integers are written as integers: "40", "1e3" (exactly representable, |x| < 2^53) */
+  if (x != floor(x) || fabs(x) > 9007199254740992.0)
+    return GC_NUM_NOTINT;
+  if (x < (double)lo || x > (double)hi)
+    return GC_NUM_RANGE;
+  *v = (long)x;
+  return GC_NUM_OK;
+}
+
+const char *gc_number_error(int code)
+{
+  switch (code) {
+  case GC_NUM_OK: return "is a number";
+  case GC_NUM_EMPTY: return "is empty, not a number";
+  case GC_NUM_JUNK: return "is not a decimal number";
+  case GC_NUM_HEX: return "is a hexadecimal number (only decimal numbers are read)";
+  case GC_NUM_NONFINITE: return "is not a finite number (nan and inf are not accepted)";
+  case GC_NUM_RANGE: return "is out of the range of a double (overflow or underflow)";
+  case GC_NUM_NUL: return "contains a NUL byte";
+  case GC_NUM_NOTINT: return "is not an integer";
+  default: return "is not a number";
+  }
+}
+
+/* ---------------------------------------------------------------- lines */
+
+int gc_lines_open(gc_lines *r, const char *path, char *msg, size_t n)
+{
+  memset(r, 0, sizeof *r);
+  r->path = path;
+  r->f = fopen(path, "r");
+  if (!r->f) {
+    snprintf(msg, n, "%s: cannot open: %s", path, strerror(errno));
+    return GC_EIO;
+  }
+  return GC_SUCCESS;
+}
+
+void gc_lines_close(gc_lines *r)
+{
+  if (r->f)
+    fclose(r->f);
+  free(r->buf);
+  memset(r, 0, sizeof *r);
+}
+
+/* A line ends at LF, CR LF or a lone CR (old Mac files); the terminator is not kept. */
+int gc_lines_next(gc_lines *r, char *msg, size_t n)
+{
+  size_t len = 0;
+  int ch, got = 0;
+  errno = 0;
+  while ((ch = getc(r->f)) != EOF) {
+    got = 1;
+    if (ch == '\n')
+      break;
+    if (ch == '\r') {
+      int nx = getc(r->f);
+      if (nx != '\n' && nx != EOF)
+        ungetc(nx, r->f);
+      break;
+    }
+    if (len + 2 > r->cap) {
+      size_t cap = r->cap ? 2 * r->cap : 256;
+      char *b = realloc(r->buf, cap);
+      if (!b) {
+        snprintf(msg, n, "%s:%zu: out of memory", r->path, r->lineno + 1);
+        return GC_ENOMEM;
+      }
+      r->buf = b;
+      r->cap = cap;
+    }
+    r->buf[len++] = (char)ch;
+  }
+  if (ferror(r->f)) {
+    snprintf(msg, n, "%s:%zu: read error: %s", r->path, r->lineno + 1,
+             errno ? strerror(errno) : "unknown");
+    return GC_EIO;
+  }
+  if (!got)
+    return GC_LINES_EOF;
+  if (!r->buf) {
+    r->buf = malloc(256);
+    if (!r->buf) {
+      snprintf(msg, n, "%s: out of memory", r->path);
+      return GC_ENOMEM;
+    }
+    r->cap = 256;
+  }
+  r->buf[len] = 0;
+  r->len = len;
+  r->lineno++;
+  r->line = r->buf;
+  if (r->lineno == 1) {
+    const unsigned char *u = (const unsigned char *)r->buf;
+    if (len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
+      r->line += 3; /* a UTF-8 byte-order mark (spreadsheet exports) carries no text */
+      r->len -= 3;
+    } else if (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF))) {
+      snprintf(msg, n, "%s:1:1: the file is UTF-16 text (byte-order mark %02X %02X): save it as "
+               "UTF-8 or ASCII", r->path, u[0], u[1]);
+      return GC_EFORMAT;
+    }
+  }
+  const char *z = memchr(r->line, 0, r->len);
+  if (z) {
+    snprintf(msg, n, "%s:%zu:%zu: NUL byte in a text line (a binary file?)", r->path, r->lineno,
+             (size_t)(z - r->line) + 1);
+    return GC_EFORMAT;
+  }
+  return GC_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- CSV tables */
@@ -120,27 +287,31 @@ static void on_field(void *data, size_t len, void *vctx)
              c->path, c->lineno, c->field, t->ncols);
     return;
   }
-  char buf[128];
-  size_t l = len < sizeof buf - 1 ? len : sizeof buf - 1;
-  memcpy(buf, s, l);
-  buf[l] = 0;
   double v;
-  if ((len >= sizeof buf - 1 || gc_parse_double(buf, &v)) && c->lenient && t->bad_line) {
-    size_t k = c->field - 1;
-    if (!t->bad_line[k]) {
-      t->bad_line[k] = c->lineno;
-      t->bad_text[k] = strdup(buf);
+  int nst = gc_number_parse(s, len, &v);
+  if (nst) {
+    char shown[64];
+    size_t l = strnlen(s, len < sizeof shown - 1 ? len : sizeof shown - 1);
+    memcpy(shown, s, l);
+    shown[l] = 0;
+    if (c->lenient && t->bad_line) {
+      /* a text column a caller may not use: remembered, reported only if it is used */
+      size_t k = c->field - 1;
+      if (!t->bad_line[k]) {
+        char why[160];
+        snprintf(why, sizeof why, "'%s%s' %s", shown, l < len ? "..." : "", gc_number_error(nst));
+        t->bad_line[k] = c->lineno;
+        t->bad_text[k] = strdup(why);
+      }
+      c->row[k] = NAN;
+      return;
     }
-    c->row[k] = NAN;
-    return;
-  }
-  if (len >= sizeof buf - 1 || gc_parse_double(buf, &v)) {
     c->err = GC_EFORMAT;
-    snprintf(c->msg, c->msglen, "%s:%zu:%zu: column '%s': '%s' is not a finite number%s", c->path,
-             c->lineno, c->field, t->names[c->field - 1], buf,
-             t->delim == ';' && strchr(buf, ',') ? " (a decimal comma? granucal reads a decimal "
-                                                   "point: export with '.' as decimal separator)"
-                                                 : "");
+    snprintf(c->msg, c->msglen, "%s:%zu:%zu: column '%s': '%s%s' %s%s", c->path, c->lineno, c->field,
+             t->names[c->field - 1], shown, l < len ? "..." : "", gc_number_error(nst),
+             t->delim == ';' && strchr(shown, ',') ? " (a decimal comma? granucal reads a decimal "
+                                                     "point: export with '.' as decimal separator)"
+                                                   : "");
     return;
   }
   c->row[c->field - 1] = v;
@@ -156,6 +327,14 @@ static void on_record(int term, void *vctx)
   if (!c->header_done) {
     c->header_done = 1;
     t->header_line = c->lineno;
+    for (size_t i = 0; i < t->ncols; i++)
+      for (size_t j = 0; j < i; j++)
+        if (strcmp(t->names[i], t->names[j]) == 0) {
+          c->err = GC_EFORMAT;
+          snprintf(c->msg, c->msglen, "%s:%zu:%zu: column name '%s' repeats column %zu", c->path,
+                   c->lineno, i + 1, t->names[i], j + 1);
+          return;
+        }
     c->row = calloc(t->ncols ? t->ncols : 1, sizeof *c->row);
     if (c->lenient) {
       t->bad_line = calloc(t->ncols ? t->ncols : 1, sizeof *t->bad_line);
@@ -211,8 +390,8 @@ int gc_table_check_col(const gc_table *t, const char *path, int col, char *msg, 
   if (!t->bad_line || col < 0 || (size_t)col >= t->ncols || !t->bad_line[col])
     return GC_SUCCESS;
   const char *b = t->bad_text[col] ? t->bad_text[col] : "";
-  snprintf(msg, msglen, "%s:%zu:%d: column '%s': '%s' is not a finite number%s", path,
-           t->bad_line[col], col + 1, t->names[col], b,
+  snprintf(msg, msglen, "%s:%zu:%d: column '%s': %s%s", path, t->bad_line[col], col + 1,
+           t->names[col], b,
            t->delim == ';' && strchr(b, ',') ? " (a decimal comma? granucal reads a decimal "
                                                "point: export with '.' as decimal separator)"
                                              : "");
@@ -222,29 +401,34 @@ int gc_table_check_col(const gc_table *t, const char *path, int col, char *msg, 
 static int table_read(const char *path, gc_table *t, int lenient, char *msg, size_t msglen)
 {
   memset(t, 0, sizeof *t);
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    snprintf(msg, msglen, "%s: cannot open: %s", path, strerror(errno));
-    return GC_EIO;
-  }
+  gc_lines lr;
+  int st = gc_lines_open(&lr, path, msg, msglen);
+  if (st)
+    return st;
   struct csv_parser p;
   if (csv_init(&p, CSV_APPEND_NULL) != 0) {
-    fclose(f);
+    gc_lines_close(&lr);
     snprintf(msg, msglen, "%s: cannot initialise the CSV parser", path);
     return GC_ENOMEM;
   }
   csv_ctx c = { .t = t, .path = path, .msg = msg, .msglen = msglen, .lenient = lenient };
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
   /* Feed libcsv one physical line at a time so that errors carry the line number; comment
    * and blank lines never reach the parser. */
-  while (!c.err && (len = getline(&line, &cap, f)) != -1) {
-    c.lineno++;
+  while (!c.err) {
+    st = gc_lines_next(&lr, msg, msglen);
+    if (st == GC_LINES_EOF)
+      break;
+    if (st) {
+      c.err = st;
+      break;
+    }
+    c.lineno = lr.lineno;
+    const char *line = lr.line;
+    size_t len = lr.len;
     const char *q = line;
     while (*q == ' ' || *q == '\t')
       q++;
-    if (*q == '#' || *q == '\n' || *q == '\r' || *q == 0)
+    if (*q == '#' || *q == 0)
       continue;
     if (!c.header_done && !t->delim) {
       /* a spreadsheet's semicolon- or tab-separated export: detected from a header without
@@ -256,7 +440,7 @@ static int table_read(const char *path, gc_table *t, int lenient, char *msg, siz
       }
     }
     c.field = 0;
-    if (csv_parse(&p, line, (size_t)len, on_field, on_record, &c) != (size_t)len && !c.err) {
+    if (csv_parse(&p, line, len, on_field, on_record, &c) != len && !c.err) {
       c.err = GC_EFORMAT;
       snprintf(msg, msglen, "%s:%zu: CSV syntax error: %s", path, c.lineno,
                csv_strerror(csv_error(&p)));
@@ -264,15 +448,9 @@ static int table_read(const char *path, gc_table *t, int lenient, char *msg, siz
     if (!c.err)
       csv_fini(&p, on_field, on_record, &c);
   }
-  free(line);
-  int rerr = ferror(f);
-  fclose(f);
+  gc_lines_close(&lr);
   csv_free(&p);
   free(c.row);
-  if (!c.err && rerr) {
-    c.err = GC_EIO;
-    snprintf(msg, msglen, "%s: read error", path);
-  }
   if (!c.err && !c.header_done) {
     c.err = GC_EFORMAT;
     snprintf(msg, msglen, "%s:1:1: empty file: a header line naming the columns is required", path);
@@ -345,8 +523,9 @@ int gc_param_set(gc_params *p, gc_card_extra *x, const char *key, const char *va
       return set_fail(msg, n, key, value, "must be 'continuous' or 'literal'");
     return GC_SUCCESS;
   }
-  if (gc_parse_double(value, &v))
-    return set_fail(msg, n, key, value, "is not a finite number");
+  int nst = gc_parse_double(value, &v);
+  if (nst)
+    return set_fail(msg, n, key, value, gc_number_error(nst));
   if (strcmp(key, "tfd_transitions") == 0) {
     if (v != 0 && v != 1)
       return set_fail(msg, n, key, value, "must be 0 or 1");
@@ -354,14 +533,14 @@ int gc_param_set(gc_params *p, gc_card_extra *x, const char *key, const char *va
     return GC_SUCCESS;
   }
   if (strcmp(key, "rho") == 0) {
-    if (!(v > 0))
-      return set_fail(msg, n, key, value, "out of range (0, inf) kg/m^3");
+    if (!(v > 0 && v <= GC_DENSITY_MAX))
+      return set_fail(msg, n, key, value, "out of range (0, 1e5] kg/m^3");
     x->rho = v;
     return GC_SUCCESS;
   }
   if (strcmp(key, "m") == 0 || strcmp(key, "mass") == 0 || strcmp(key, "m2") == 0) {
-    if (!(v > 0))
-      return set_fail(msg, n, key, value, "out of range (0, inf) kg");
+    if (!(v > 0 && v <= GC_MASS_MAX))
+      return set_fail(msg, n, key, value, "out of range (0, 1e6] kg");
     *(strcmp(key, "m2") == 0 ? &x->mass2 : &x->mass) = v;
     return GC_SUCCESS;
   }
@@ -402,16 +581,20 @@ void gc_card_print_keys(FILE *f)
 
 int gc_kv_read(const char *path, gc_kv_fn fn, void *ctx, char *msg, size_t n)
 {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    snprintf(msg, n, "%s: cannot open: %s", path, strerror(errno));
-    return GC_EIO;
-  }
-  char *line = NULL;
-  size_t cap = 0, lineno = 0;
-  int st = GC_SUCCESS;
-  while (!st && getline(&line, &cap, f) != -1) {
-    lineno++;
+  gc_lines lr;
+  int st = gc_lines_open(&lr, path, msg, n);
+  if (st)
+    return st;
+  while (!st) {
+    st = gc_lines_next(&lr, msg, n);
+    if (st == GC_LINES_EOF) {
+      st = GC_SUCCESS;
+      break;
+    }
+    if (st)
+      break;
+    size_t lineno = lr.lineno;
+    char *line = lr.line;
     char *hash = strchr(line, '#');
     if (hash)
       *hash = 0;
@@ -446,12 +629,7 @@ int gc_kv_read(const char *path, gc_kv_fn fn, void *ctx, char *msg, size_t n)
     *vend = 0;
     st = fn(ctx, s, val, lineno, kcol, vcol, msg, n);
   }
-  free(line);
-  if (!st && ferror(f)) {
-    snprintf(msg, n, "%s: read error", path);
-    st = GC_EIO;
-  }
-  fclose(f);
+  gc_lines_close(&lr);
   return st;
 }
 
@@ -503,72 +681,315 @@ int gc_card_write(FILE *f, const gc_params *p, const gc_card_extra *x)
   return ferror(f) ? GC_EIO : GC_SUCCESS;
 }
 
-/* ---------------------------------------------------------------- atomic output */
+/* ---------------------------------------------------------------- outputs */
+
+/* The temporaries of the outputs not yet committed, for the signal handler.  This is the one
+ * piece of static mutable state in granucal: a signal handler can reach nothing else.  A slot
+ * is filled before its flag is set and its flag cleared before it is reused, so the handler
+ * never reads a half-written path. */
+enum { TMP_SLOTS = 32, TMP_PATH_MAX = 4096 };
+static char tmp_path[TMP_SLOTS][TMP_PATH_MAX];
+static volatile sig_atomic_t tmp_used[TMP_SLOTS];
+
+static void on_signal(int sig)
+{
+  for (int i = 0; i < TMP_SLOTS; i++)
+    if (tmp_used[i])
+      unlink(tmp_path[i]);
+  _exit(128 + sig);
+}
+
+int gc_signals_install(void)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigfillset(&sa.sa_mask); /* no second signal inside the handler */
+  const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    if (sigaction(sigs[i], &sa, NULL) != 0)
+      return GC_EINVAL;
+  return GC_SUCCESS;
+}
+
+static int tmp_register(const char *path)
+{
+  if (strlen(path) >= TMP_PATH_MAX)
+    return -1;
+  for (int i = 0; i < TMP_SLOTS; i++)
+    if (!tmp_used[i]) {
+      strcpy(tmp_path[i], path);
+      tmp_used[i] = 1;
+      return i;
+    }
+  return -1;
+}
+
+static void tmp_unregister(int slot)
+{
+  if (slot >= 0 && slot < TMP_SLOTS)
+    tmp_used[slot] = 0;
+}
+
+/* Remove DIR/BASE.tmp<pid> files whose process no longer exists (left by a SIGKILL). */
+static void remove_stale_tmps(const char *target)
+{
+  const char *slash = strrchr(target, '/');
+  char *dir = slash ? strndup(target, slash == target ? 1 : (size_t)(slash - target)) : strdup(".");
+  const char *base = slash ? slash + 1 : target;
+  size_t bl = strlen(base);
+  DIR *d = dir ? opendir(dir) : NULL;
+  if (!d) {
+    free(dir);
+    return;
+  }
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    const char *nm = e->d_name;
+    if (strncmp(nm, base, bl) != 0 || strncmp(nm + bl, ".tmp", 4) != 0)
+      continue;
+    const char *q = nm + bl + 4;
+    if (!*q || strspn(q, "0123456789") != strlen(q) || strlen(q) > 9)
+      continue;
+    long pid = strtol(q, NULL, 10);
+    if (pid <= 0 || pid == (long)getpid())
+      continue;
+    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+      continue; /* a running process (or one we may not signal) may still write it */
+    size_t l = strlen(dir) + strlen(nm) + 2;
+    char *full = malloc(l);
+    if (full) {
+      snprintf(full, l, "%s/%s", dir, nm);
+      unlink(full);
+      free(full);
+    }
+  }
+  closedir(d);
+  free(dir);
+}
+
+static void outfile_clear(gc_outfile *o)
+{
+  free(o->path);
+  free(o->tmp);
+  free(o->shown);
+  memset(o, 0, sizeof *o);
+  o->slot = -1;
+}
 
 int gc_outfile_open(gc_outfile *o, const char *path, char *msg, size_t n)
 {
   memset(o, 0, sizeof *o);
+  o->slot = -1;
   if (!path || strcmp(path, "-") == 0) {
     o->f = stdout;
     return GC_SUCCESS;
   }
-  size_t len = strlen(path);
-  o->path = malloc(len + 1);
-  o->tmp = malloc(len + 16);
-  if (!o->path || !o->tmp) {
-    free(o->path);
-    free(o->tmp);
+  if (!*path) {
+    snprintf(msg, n, "output path is empty");
+    return GC_EINVAL;
+  }
+  o->shown = strdup(path);
+  if (!o->shown) {
     snprintf(msg, n, "%s: out of memory", path);
     return GC_ENOMEM;
   }
-  memcpy(o->path, path, len + 1);
-  snprintf(o->tmp, len + 16, "%s.tmp%ld", path, (long)getpid());
+  struct stat lsb, sb;
+  char *target = NULL;
+  int exists = 0;
+  if (lstat(path, &lsb) == 0) {
+    if (stat(path, &sb) != 0) {
+      snprintf(msg, n, "%s: a symbolic link to a missing file: give the target's path", path);
+      outfile_clear(o);
+      return GC_EINVAL;
+    }
+    exists = 1;
+    if (S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode)) {
+      o->f = fopen(path, "w");
+      if (!o->f) {
+        snprintf(msg, n, "%s: cannot write: %s", path, strerror(errno));
+        outfile_clear(o);
+        return GC_EIO;
+      }
+      o->direct = 1;
+      return GC_SUCCESS;
+    }
+    if (S_ISDIR(sb.st_mode) || !S_ISREG(sb.st_mode)) {
+      snprintf(msg, n, "%s: is a %s, not a file: refusing to replace it", path,
+               S_ISDIR(sb.st_mode) ? "directory" : S_ISBLK(sb.st_mode) ? "block device"
+                                                                        : "special file");
+      outfile_clear(o);
+      return GC_EINVAL;
+    }
+    if (access(path, W_OK) != 0) {
+      snprintf(msg, n, "%s: cannot write: %s", path, strerror(errno));
+      outfile_clear(o);
+      return GC_EIO;
+    }
+    if (S_ISLNK(lsb.st_mode))
+      target = realpath(path, NULL); /* write the link's target; the link stays */
+  }
+  if (!target)
+    target = strdup(path);
+  size_t len = target ? strlen(target) : 0;
+  o->path = target;
+  o->tmp = target ? malloc(len + 32) : NULL;
+  if (!o->path || !o->tmp) {
+    snprintf(msg, n, "%s: out of memory", path);
+    outfile_clear(o);
+    return GC_ENOMEM;
+  }
+  snprintf(o->tmp, len + 32, "%s.tmp%ld", target, (long)getpid());
+  remove_stale_tmps(target);
+  o->slot = tmp_register(o->tmp);
+  if (o->slot < 0) {
+    snprintf(msg, n, "%s: path too long or too many outputs open", path);
+    outfile_clear(o);
+    return GC_EINVAL;
+  }
   o->f = fopen(o->tmp, "w");
   if (!o->f) {
     snprintf(msg, n, "%s: cannot write: %s", path, strerror(errno));
-    free(o->path);
-    free(o->tmp);
-    o->path = o->tmp = NULL;
+    tmp_unregister(o->slot);
+    outfile_clear(o);
     return GC_EIO;
   }
+  if (exists)
+    (void)fchmod(fileno(o->f), sb.st_mode & 07777); /* keep the file's permission bits */
   return GC_SUCCESS;
 }
 
 int gc_outfile_commit(gc_outfile *o, char *msg, size_t n)
 {
-  if (!o->path) {
-    if (fflush(stdout) != 0) {
-      snprintf(msg, n, "standard output: write error");
+  if (!o->path && !o->direct) {
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+      snprintf(msg, n, "standard output: write error: %s", strerror(errno));
       return GC_EIO;
     }
     return GC_SUCCESS;
   }
   int bad = ferror(o->f);
-  if (fclose(o->f) != 0)
+  int err = bad ? EIO : 0;
+  if (fclose(o->f) != 0 && !bad) {
     bad = 1;
-  o->f = NULL;
-  if (bad || rename(o->tmp, o->path) != 0) {
-    snprintf(msg, n, "%s: write error: %s", o->path, strerror(errno));
-    remove(o->tmp);
-    free(o->path);
-    free(o->tmp);
-    o->path = o->tmp = NULL;
-    return GC_EIO;
+    err = errno;
   }
-  free(o->path);
-  free(o->tmp);
-  o->path = o->tmp = NULL;
-  return GC_SUCCESS;
+  o->f = NULL;
+  if (o->direct) {
+    if (bad)
+      snprintf(msg, n, "%s: write error: %s", o->shown, strerror(err));
+    outfile_clear(o);
+    return bad ? GC_EIO : GC_SUCCESS;
+  }
+  if (!bad && rename(o->tmp, o->path) != 0) {
+    bad = 1;
+    err = errno;
+  }
+  if (bad) {
+    snprintf(msg, n, "%s: write error: %s", o->shown, strerror(err));
+    remove(o->tmp);
+  }
+  tmp_unregister(o->slot); /* after the rename: a signal in between finds no file to remove */
+  outfile_clear(o);
+  return bad ? GC_EIO : GC_SUCCESS;
 }
 
 void gc_outfile_abort(gc_outfile *o)
 {
-  if (o->path) {
+  if (o->direct) {
+    if (o->f)
+      fclose(o->f);
+  } else if (o->path) {
     if (o->f)
       fclose(o->f);
     remove(o->tmp);
-    free(o->path);
-    free(o->tmp);
+    tmp_unregister(o->slot);
   }
-  memset(o, 0, sizeof *o);
+  outfile_clear(o);
+}
+
+/* Identity of a path: its device and inode when it exists, else its canonical name. */
+typedef struct {
+  int exists, chr;
+  dev_t dev;
+  ino_t ino;
+  char *canon;
+} path_id;
+
+static void path_id_get(const char *p, path_id *id)
+{
+  memset(id, 0, sizeof *id);
+  struct stat sb;
+  if (stat(p, &sb) == 0) {
+    id->exists = 1;
+    id->chr = S_ISCHR(sb.st_mode);
+    id->dev = sb.st_dev;
+    id->ino = sb.st_ino;
+    return;
+  }
+  /* not (yet) there: realpath of the directory plus the name */
+  const char *slash = strrchr(p, '/');
+  char *dir = slash ? strndup(p, slash == p ? 1 : (size_t)(slash - p)) : strdup(".");
+  char *rd = dir ? realpath(dir, NULL) : NULL;
+  const char *base = slash ? slash + 1 : p;
+  if (rd) {
+    size_t l = strlen(rd) + strlen(base) + 2;
+    id->canon = malloc(l);
+    if (id->canon)
+      snprintf(id->canon, l, "%s/%s", strcmp(rd, "/") ? rd : "", base);
+  } else {
+    id->canon = strdup(p);
+  }
+  free(rd);
+  free(dir);
+}
+
+static int path_id_same(const path_id *a, const path_id *b)
+{
+  if (a->chr || b->chr)
+    return 0;
+  if (a->exists && b->exists)
+    return a->dev == b->dev && a->ino == b->ino;
+  if (a->exists || b->exists)
+    return 0;
+  return a->canon && b->canon && strcmp(a->canon, b->canon) == 0;
+}
+
+static int is_stdio(const char *p) { return !p || strcmp(p, "-") == 0; }
+
+int gc_outputs_check(const char *const *outs, size_t nouts, const char *const *ins, size_t nins,
+                     char *msg, size_t n)
+{
+  int st = GC_SUCCESS;
+  for (size_t i = 0; i < nouts && !st; i++) {
+    if (is_stdio(outs[i]))
+      continue;
+    path_id o;
+    path_id_get(outs[i], &o);
+    for (size_t j = 0; j < nins && !st; j++) {
+      if (is_stdio(ins[j]))
+        continue;
+      path_id q;
+      path_id_get(ins[j], &q);
+      if (path_id_same(&o, &q)) {
+        snprintf(msg, n, "output %s is the input %s: refusing to overwrite an input", outs[i],
+                 ins[j]);
+        st = GC_EINVAL;
+      }
+      free(q.canon);
+    }
+    for (size_t j = 0; j < i && !st; j++) {
+      if (is_stdio(outs[j]))
+        continue;
+      path_id q;
+      path_id_get(outs[j], &q);
+      if (path_id_same(&o, &q)) {
+        snprintf(msg, n, "outputs %s and %s are the same file", outs[j], outs[i]);
+        st = GC_EINVAL;
+      }
+      free(q.canon);
+    }
+    free(o.canon);
+  }
+  return st;
 }

@@ -48,8 +48,38 @@ void gc_card_extra_default(gc_card_extra *x);
 /* Read "key = value" lines ('#' starts a comment) into p and x.  Unknown keys, missing '=',
  * non-numeric or non-finite values are errors naming file:line:column. */
 int gc_card_read(const char *path, gc_params *p, gc_card_extra *x, char *msg, size_t msglen);
-/* Parse a whole string as a finite double (leading/trailing blanks allowed): 0, else -1. */
+/* The one strict number parser of granucal (cards, CSV cells, command-line options): a decimal
+ * number with optional sign, fraction and exponent, blanks around it allowed.  Hex floats,
+ * nan, inf, overflow or underflow, trailing junk, an empty value and a NUL byte are refused.
+ * Returns GC_NUM_OK (0) and sets *v, or a GC_NUM_* code (gc_number_error() says why). */
+enum {
+  GC_NUM_OK = 0, GC_NUM_EMPTY, GC_NUM_JUNK, GC_NUM_HEX, GC_NUM_NONFINITE, GC_NUM_RANGE,
+  GC_NUM_NUL, GC_NUM_NOTINT
+};
+int gc_number_parse(const char *s, size_t len, double *v);
 int gc_parse_double(const char *s, double *v);
+/* An integer in [lo, hi] (written as an integer or an integral decimal such as 1e3). */
+int gc_parse_long(const char *s, long lo, long hi, long *v);
+/* "is not a decimal number", ... : the reason for a GC_NUM_* code, to follow the value. */
+const char *gc_number_error(int code);
+
+/* Text lines of an input file: LF, CR LF and lone CR (old Mac) line ends; a UTF-8 byte-order
+ * mark at the start is skipped, a UTF-16 one is an error; a NUL byte in a line is an error
+ * naming path:line:column; a read error is GC_EIO, never taken for the end of the file. */
+typedef struct {
+  FILE *f;
+  const char *path;
+  char *buf;
+  size_t cap;
+  char *line;     /* the current line (NUL-terminated, without its line end) */
+  size_t len;     /* its length */
+  size_t lineno;  /* its 1-based number */
+} gc_lines;
+enum { GC_LINES_EOF = -1 };
+int gc_lines_open(gc_lines *r, const char *path, char *msg, size_t msglen);
+/* GC_SUCCESS (r->line set), GC_LINES_EOF, or an error with msg. */
+int gc_lines_next(gc_lines *r, char *msg, size_t msglen);
+void gc_lines_close(gc_lines *r);
 
 /* A "key = value" file: '#' starts a comment, blank lines are skipped, key and value are trimmed.
  * fn is called for each line with the key, the value, the line number and the 1-based columns
@@ -69,17 +99,41 @@ int gc_card_write(FILE *f, const gc_params *p, const gc_card_extra *x);
 /* List of the keys with units and meaning, for --help and the man pages. */
 void gc_card_print_keys(FILE *f);
 
-/* Atomic output: write to path.tmp, then rename on success; remove the temporary on failure,
- * so that no partial output file is ever left behind. */
+/* Output files that never destroy what is at the path:
+ *  - "-" or NULL: standard output;
+ *  - a character device or a FIFO (e.g. /dev/null, /dev/stdout, a named pipe): written
+ *    directly, never replaced;
+ *  - a symbolic link: followed; its target is written (atomically, as below) and the link
+ *    stays (a link to a missing file is refused);
+ *  - a regular or new file: written to PATH.tmp<pid> in the same directory and renamed onto
+ *    PATH on success (the file keeps its permission bits); on failure, abort or a SIGINT /
+ *    SIGTERM the temporary is removed (gc_signals_install), so that no partial output is ever
+ *    left behind.  A PATH.tmp<pid> left by a killed run (the process <pid> no longer exists) is
+ *    removed when PATH is opened again;
+ *  - a directory, a block device or a socket: refused. */
 typedef struct {
   FILE *f;
-  char *path;
+  char *path;   /* the file renamed onto (the symbolic link's target); NULL: direct */
   char *tmp;
+  int slot;     /* slot of tmp in the signal handler's list, -1 if none */
+  int direct;   /* 1: a special file written directly (f is closed by commit/abort) */
+  char *shown;  /* the path as given, for messages */
 } gc_outfile;
 
-/* path "-" or NULL means stdout. */
 int gc_outfile_open(gc_outfile *o, const char *path, char *msg, size_t msglen);
 int gc_outfile_commit(gc_outfile *o, char *msg, size_t msglen);
 void gc_outfile_abort(gc_outfile *o);
+
+/* Refuse an output that is one of the inputs (same device and inode when both exist, else the
+ * same canonical path: realpath of the directory plus the name), or two outputs that are the
+ * same file.  Standard output ("-", NULL) and character devices never conflict.  outs[i] and
+ * ins[j] may be NULL (skipped).  GC_EINVAL with a message naming both. */
+int gc_outputs_check(const char *const *outs, size_t nouts, const char *const *ins, size_t nins,
+                     char *msg, size_t msglen);
+
+/* Install the SIGINT / SIGTERM / SIGHUP handler: it removes the temporaries of the outputs
+ * not yet committed (async-signal-safe unlink) and exits with status 128 + signal.  Complete
+ * outputs (e.g. the last checkpoint) stay. */
+int gc_signals_install(void);
 
 #endif

@@ -1,9 +1,11 @@
 /* main.c - the granucal command: dispatch to subcommands. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_common.h"
+#include "gc_io.h"
 #include "gc_model.h"
 
 static const struct {
@@ -48,7 +50,20 @@ int gc_cmd_models(int argc, char **argv)
   return 0;
 }
 
-int main(int argc, char **argv)
+/* A write error on standard output (a full disk, /dev/full, a closed pipe) is a failure even
+ * when the command itself succeeded: results that did not arrive are not results. */
+static int check_stdout(int rc)
+{
+  errno = 0;
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "granucal: standard output: write error: %s\n",
+            errno ? strerror(errno) : "unknown");
+    return rc ? rc : 1;
+  }
+  return rc;
+}
+
+static int run(int argc, char **argv)
 {
   if (argc < 2) {
     usage(stderr);
@@ -68,4 +83,13 @@ int main(int argc, char **argv)
   fprintf(stderr, "granucal: unknown command '%s'\n\n", argv[1]);
   usage(stderr);
   return 2;
+}
+
+int main(int argc, char **argv)
+{
+  if (gc_signals_install()) {
+    fprintf(stderr, "granucal: cannot install the signal handlers\n");
+    return 1;
+  }
+  return check_stdout(run(argc, argv));
 }

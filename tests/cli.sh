@@ -235,6 +235,60 @@ if command -v gnuplot >/dev/null && GRANUCAL="$G" "$SC/chute-study" -o "$tmp/stu
 else
   ko "chute-study: $(cat "$tmp/study.out" "$tmp/study/study.csv" 2>/dev/null | tail -5)"
 fi
+cp "$tmp/ch1/series.csv" "$tmp/ch1.series"
+expect "chute resume of a finished run refused" 1 "the run is finished; nothing was changed" -- \
+  "$G" chute -q -o "$tmp/ch1" -s checkpoint_interval=1 --resume "$tmp/ch1/checkpoint.bin" "$T"
+cmp -s "$tmp/ch1.series" "$tmp/ch1/series.csv" && ok "chute: the finished run's results are kept" ||
+  ko "chute: resume wiped the finished run's results"
+"$G" chute -q -o "$tmp/ch7" -s checkpoint_interval=1 --t-end 0.1002 --resume "$tmp/ch1/checkpoint.bin" "$T" &&
+  tail -n 1 "$tmp/ch7/series.csv" | awk -F, '{ exit !($1 > 0.1001 && $1 < 0.1003) }' &&
+  ok "chute resume with a raised t_end extends the run" || ko "chute resume with a raised t_end"
+
+# outputs (issue 11): write errors on standard output are failures; special files are written,
+# never replaced; a symbolic link is followed; a temporary left by a killed run is removed;
+# SIGTERM leaves no temporary, exits 128 + 15 and keeps the last complete checkpoint
+if [ -w /dev/full ]; then
+  "$G" models >/dev/full 2>"$tmp/err"; st=$?
+  [ "$st" -ne 0 ] && grep -q "standard output: write error" "$tmp/err" &&
+    ok "models > /dev/full fails" || ko "models > /dev/full: exit $st"
+  "$G" drop --help >/dev/full 2>/dev/null && ko "drop --help > /dev/full exits 0" ||
+    ok "drop --help > /dev/full fails"
+  "$G" drop -c "$D/materials/aluminium.card" --vin 0.1 -q -o "$tmp/dh.csv" --history - >/dev/full 2>/dev/null &&
+    ko "drop --history - > /dev/full exits 0" || ok "drop --history - > /dev/full fails"
+fi
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" >"$tmp/fifo.out" &
+catpid=$!
+"$G" drop -c "$D/materials/aluminium.card" --vin 0.1 -q -o "$tmp/fifo"
+wait "$catpid"
+[ -p "$tmp/fifo" ] && grep -q '^v_in' "$tmp/fifo.out" && ok "a FIFO output is written, not replaced" ||
+  ko "FIFO output replaced or empty"
+"$G" drop -c "$D/materials/aluminium.card" --vin 0.1 -q -o /dev/null && [ -c /dev/null ] &&
+  ok "-o /dev/null leaves the device" || ko "-o /dev/null"
+echo old >"$tmp/target.csv"
+ln -s target.csv "$tmp/link.csv"
+"$G" drop -c "$D/materials/aluminium.card" --vin 0.1 -q -o "$tmp/link.csv" && [ -L "$tmp/link.csv" ] &&
+  grep -q '^v_in' "$tmp/target.csv" && ok "a symbolic link is followed, the link stays" ||
+  ko "symbolic link output"
+echo stale >"$tmp/stale.csv.tmp999999999"
+"$G" drop -c "$D/materials/aluminium.card" --vin 0.1 -q -o "$tmp/stale.csv" &&
+  [ ! -e "$tmp/stale.csv.tmp999999999" ] && [ -s "$tmp/stale.csv" ] &&
+  ok "a temporary of a killed run is removed" || ko "stale temporary left"
+"$G" chute -q -o "$tmp/sig" -s checkpoint_interval=0.002 -s vtk_interval=0.002 --t-end 5 "$D/chute/tiny.chute" &
+gpid=$!
+i=0
+while [ ! -e "$tmp/sig/checkpoint.bin" ] && [ $i -lt 600 ]; do sleep 0.5; i=$((i + 1)); done
+sleep 1
+kill -TERM "$gpid"
+wait "$gpid"
+st=$?
+[ "$st" -eq 143 ] && [ -s "$tmp/sig/checkpoint.bin" ] && ! ls "$tmp/sig" | grep -q '\.tmp' &&
+  ok "SIGTERM: exit 143, checkpoint kept, no temporary" ||
+  ko "SIGTERM: exit $st; $(ls "$tmp/sig" | tr '\n' ' ')"
+"$G" chute -q -o "$tmp/sigr" --t-end 5 -s checkpoint_interval=0.002 -s t_end=5 \
+  --resume "$tmp/sig/checkpoint.bin" -s n_particles=23 "$D/chute/tiny.chute" 2>"$tmp/err"
+grep -q "different configuration" "$tmp/err" && ok "the kept checkpoint is intact (read, then compared)" ||
+  ko "kept checkpoint: $(head -c 300 "$tmp/err")"
 
 # the chapter 9 case for its first 0.2 s (data/chute/short.chute: 1200 soybean clusters, ~73 000
 # steps): runs to the end, every number in the time series finite, particles flowing downhill

@@ -6,7 +6,7 @@
 
 #include "gc_test.h"
 
-int main(void)
+int main(int argc, char **argv)
 {
   if (CU_initialize_registry() != CUE_SUCCESS)
     return CU_get_error();
@@ -22,7 +22,21 @@ int main(void)
     }
   }
   CU_basic_set_mode(CU_BRM_VERBOSE);
-  CU_basic_run_tests();
+  /* run_tests [SUITE [TEST]]: one suite or one test (for debugging); all by default */
+  CU_pSuite suite = argc > 1 ? CU_get_suite(argv[1]) : NULL;
+  CU_pTest test = suite && argc > 2 ? CU_get_test(suite, argv[2]) : NULL;
+  if ((argc > 1 && !suite) || (argc > 2 && !test)) {
+    fprintf(stderr, "run_tests: no suite '%s'%s%s\n", argv[1], argc > 2 ? " or test " : "",
+            argc > 2 ? argv[2] : "");
+    CU_cleanup_registry();
+    return 2;
+  }
+  if (test)
+    CU_basic_run_test(suite, test);
+  else if (suite)
+    CU_basic_run_suite(suite);
+  else
+    CU_basic_run_tests();
   unsigned ran = CU_get_number_of_tests_run();
   unsigned failed = CU_get_number_of_tests_failed() + CU_get_number_of_suites_failed();
   unsigned afail = CU_get_number_of_failures();

@@ -124,14 +124,14 @@ static void expect_read_error(int drops, const char *text, const char *expect)
 /* Bad input names file:line:column and the problem; never NaN. */
 static void test_data_errors(void)
 {
-  expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1\n2e-6,abc\n", "3:2: column 'P': 'abc' is not a finite number");
+  expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1\n2e-6,abc\n", "3:2: column 'P': 'abc' is not a decimal number");
   expect_read_error(0, "alpha [m],P [N]\n1e-6,nan\n", "2:2: column 'P'");
   expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1\n2e-6,-0.2\n", "3:2: negative force");
   expect_read_error(0, "alpha [m],P [N]\n-1e-6,0.1\n", "2:1: negative displacement");
   expect_read_error(0, "# c\nalpha [in],P [N]\n1,0.1\n", "2:1: column 'alpha' is in [in]; accepted units: m, mm, cm, um");
   expect_read_error(0, "alpha [m]\n1e-6\n", "1:1: the header must name");
   expect_read_error(0, "alpha [m],P [N],T [K]\n1e-6,1,abc\n1e-6,x,1\n", "3:2: column 'P': 'x'");
-  expect_read_error(1, "H [m];e\n0.148;0,71\n", "2:2: column 'e': '0,71' is not a finite number (a decimal comma?");
+  expect_read_error(1, "H [m];e\n0.148;0,71\n", "2:2: column 'e': '0,71' is not a decimal number (a decimal comma?");
   expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1,3\n", "2:3: more fields");
   expect_read_error(0, "alpha [m],P [N]\n0,0\n", "1:1: no point with a positive");
   expect_read_error(1, "v_in [m/s],e\n1.7,1.2\n", "2:2: e = 1.2 out of range (0, 1]");

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "contact_sim.h"
 #include "gc_io.h"
 #include "gc_test.h"
@@ -116,7 +118,7 @@ static void test_card(void)
   free(out);
 
   struct { const char *text, *expect; } bad[] = {
-    { "R = 0.1\nE = abc\n", ":2:5: parameter 'E': 'abc' is not a finite number" },
+    { "R = 0.1\nE = abc\n", ":2:5: parameter 'E': 'abc' is not a decimal number" },
     { "R = 0.1\nYoung = 5\n", ":2:1: unknown parameter 'Young'" },
     { "R = 0.1\n   Young = 5\n", ":2:4: unknown parameter 'Young'" },
     { "R 0.1\n", ":1:1: expected 'key = value'" },
@@ -155,6 +157,128 @@ static void test_outfile(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "/nonexistent-dir/x.csv"));
 }
 
+/* The strict number parser (issue 11): what strtod alone would take but the man pages refuse. */
+static void test_numbers(void)
+{
+  static const struct {
+    const char *s;
+    int code;
+    double v;
+  } cases[] = {
+    { "1", GC_NUM_OK, 1 },          { " 2.5e3\t", GC_NUM_OK, 2500 }, { "+.5", GC_NUM_OK, 0.5 },
+    { "-7.", GC_NUM_OK, -7 },       { "1E-3", GC_NUM_OK, 1e-3 },     { "0x10", GC_NUM_HEX, 0 },
+    { "-0X1p3", GC_NUM_HEX, 0 },    { "nan", GC_NUM_NONFINITE, 0 },  { "inf", GC_NUM_NONFINITE, 0 },
+    { "-Infinity", GC_NUM_NONFINITE, 0 }, { "1e999", GC_NUM_RANGE, 0 }, { "1e-400", GC_NUM_RANGE, 0 },
+    { "", GC_NUM_EMPTY, 0 },        { "  ", GC_NUM_EMPTY, 0 },       { "1.5x", GC_NUM_JUNK, 0 },
+    { ".", GC_NUM_JUNK, 0 },        { "1e", GC_NUM_JUNK, 0 },        { "1,5", GC_NUM_JUNK, 0 },
+    { "- 1", GC_NUM_JUNK, 0 },      { "1 2", GC_NUM_JUNK, 0 },
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    double v = -99;
+    int st = gc_parse_double(cases[i].s, &v);
+    if (st != cases[i].code)
+      fprintf(stderr, "\n  '%s': code %d, want %d\n", cases[i].s, st, cases[i].code);
+    CU_ASSERT_EQUAL(st, cases[i].code);
+    if (cases[i].code == GC_NUM_OK)
+      CU_ASSERT_EQUAL(v, cases[i].v);
+  }
+  double v;
+  CU_ASSERT_EQUAL(gc_number_parse("1\0" "999", 5, &v), GC_NUM_NUL); /* 'E = 1\0999' */
+  long l = 0;
+  CU_ASSERT_EQUAL(gc_parse_long("4294967300", 0, 2147483647L, &l), GC_NUM_RANGE);
+  CU_ASSERT_EQUAL(gc_parse_long("1.5", 0, 10, &l), GC_NUM_NOTINT);
+  CU_ASSERT_EQUAL(gc_parse_long("1e3", 0, 10000, &l), GC_NUM_OK);
+  CU_ASSERT_EQUAL(l, 1000);
+}
+
+/* Text lines: CR-only ends, a UTF-8 byte-order mark, NUL bytes, duplicate CSV columns, and a
+ * read error (a directory) that is not an end of file. */
+static void test_lines(void)
+{
+  char *p = gc_test_write_tmp("\xEF\xBB\xBFt [s],P [N]\r0,0\r1,5\r\r2,0");
+  gc_table t;
+  char msg[512] = "";
+  int st = gc_table_read(p, &t, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "\n  %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  CU_ASSERT_EQUAL(t.nrows, 3);
+  CU_ASSERT_STRING_EQUAL(t.names[0], "t");
+  CU_ASSERT_EQUAL(t.line[2], 5);
+  CU_ASSERT_EQUAL(gc_table_get(&t, 1, 1), 5.0);
+  gc_table_free(&t);
+  remove(p);
+  free(p);
+  expect_table_error("t [s],P [N],t [ms]\n0,0,0\n", "1:3: column name 't' repeats column 1");
+  /* a NUL-led row was silently dropped before */
+  p = gc_test_write_tmp("");
+  FILE *f = fopen(p, "wb");
+  fwrite("t,P\n0,0\n\0,1\n", 1, 13, f);
+  fclose(f);
+  CU_ASSERT_NOT_EQUAL(gc_table_read(p, &t, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, ":3:1: NUL byte"));
+  /* 'E = 1\0999' read as E = 1 before */
+  f = fopen(p, "wb");
+  fwrite("R = 0.1\nE = 1\0" "999\n", 1, 17, f);
+  fclose(f);
+  gc_params q;
+  gc_card_extra y;
+  gc_params_default(&q);
+  gc_card_extra_default(&y);
+  CU_ASSERT_NOT_EQUAL(gc_card_read(p, &q, &y, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, ":2:6: NUL byte"));
+  remove(p);
+  free(p);
+  CU_ASSERT_EQUAL(gc_card_read("/tmp", &q, &y, msg, sizeof msg), GC_EIO);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "read error"));
+}
+
+/* Outputs never replace a device, a FIFO, a directory or an input; a symbolic link is followed. */
+static void test_outputs_safe(void)
+{
+  gc_outfile o;
+  char msg[512];
+  CU_ASSERT_EQUAL_FATAL(gc_outfile_open(&o, "/dev/null", msg, sizeof msg), GC_SUCCESS);
+  fputs("x\n", o.f);
+  CU_ASSERT_EQUAL(gc_outfile_commit(&o, msg, sizeof msg), GC_SUCCESS);
+  struct stat sb;
+  CU_ASSERT(stat("/dev/null", &sb) == 0 && S_ISCHR(sb.st_mode));
+  CU_ASSERT_EQUAL(gc_outfile_open(&o, "/tmp", msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "is a directory"));
+  char *in = gc_test_write_tmp("R = 1\n");
+  char link[64], alias[96], fresh[64];
+  snprintf(link, sizeof link, "%s.lnk", in);
+  CU_ASSERT_EQUAL_FATAL(symlink(in, link), 0);
+  snprintf(alias, sizeof alias, "/tmp/../tmp/./%s", in + 5);
+  snprintf(fresh, sizeof fresh, "%s.new", in);
+  const char *ins[] = { in };
+  const char *o1[] = { link }, *o2[] = { alias }, *o3[] = { fresh, "/tmp/./../tmp/" },
+             *o4[] = { "/dev/null", "/dev/null", "-", "-" };
+  CU_ASSERT_EQUAL(gc_outputs_check(o1, 1, ins, 1, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "is the input"));
+  CU_ASSERT_EQUAL(gc_outputs_check(o2, 1, ins, 1, msg, sizeof msg), GC_EINVAL);
+  char fresh2[96];
+  snprintf(fresh2, sizeof fresh2, "/tmp/../tmp/%s.new", in + 5);
+  o3[1] = fresh2; /* the same new file by two names */
+  CU_ASSERT_EQUAL(gc_outputs_check(o3, 2, ins, 1, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "are the same file"));
+  CU_ASSERT_EQUAL(gc_outputs_check(o4, 4, ins, 1, msg, sizeof msg), GC_SUCCESS);
+  /* writing through the link: the link stays, the target gets the text */
+  CU_ASSERT_EQUAL_FATAL(gc_outfile_open(&o, link, msg, sizeof msg), GC_SUCCESS);
+  fputs("written\n", o.f);
+  CU_ASSERT_EQUAL(gc_outfile_commit(&o, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode));
+  char buf[32] = "";
+  FILE *f = fopen(in, "r");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  CU_ASSERT_PTR_NOT_NULL(fgets(buf, sizeof buf, f));
+  fclose(f);
+  CU_ASSERT_STRING_EQUAL(buf, "written\n");
+  remove(link);
+  remove(in);
+  free(in);
+}
+
 int gc_test_add_io(void)
 {
   CU_pSuite s = CU_add_suite("input and output files", NULL, NULL);
@@ -164,7 +288,10 @@ int gc_test_add_io(void)
       !CU_add_test(s, "CSV header, units, comments", test_table_good) ||
       !CU_add_test(s, "load path errors", test_loadpath_errors) ||
       !CU_add_test(s, "material cards", test_card) ||
-      !CU_add_test(s, "atomic output files", test_outfile))
+      !CU_add_test(s, "atomic output files", test_outfile) ||
+      !CU_add_test(s, "strict numbers", test_numbers) ||
+      !CU_add_test(s, "text lines: CR, BOM, NUL, duplicates, read errors", test_lines) ||
+      !CU_add_test(s, "outputs never replace devices or inputs", test_outputs_safe))
     return CU_get_error();
   return CUE_SUCCESS;
 }

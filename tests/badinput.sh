@@ -1,0 +1,76 @@
+#!/bin/sh
+# badinput.sh - the hand-written bad inputs of issue 11 as a table (badinput.table): each row
+# gives the exit status, a fragment of the message and the arguments of granucal.  Also checks
+# that no file the row names is changed and no temporary is left behind.
+# Environment: GRANUCAL (the binary), GC_DATADIR (the bundled data).
+set -u
+G=${GRANUCAL:-../src/granucal}
+D=${GC_DATADIR:-../data}
+here=$(cd "$(dirname "$0")" && pwd)
+G=$(cd "$(dirname "$G")" && pwd)/$(basename "$G")
+D=$(cd "$D" && pwd)
+table=${BADINPUT_TABLE:-$here/badinput.table}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# fixtures
+printf 'R = 0.1\nE = 7\000e10\nnu = 0.3\n' >"$T/nul.card"
+printf 't [s],P [N]\n0,0\n\000,1\n' >"$T/nulrow.csv"
+printf 't [s],P [N]\n0,1\0009\n1,0\n' >"$T/nulcell.csv"
+printf 'R = 0.1\nE = 0x1p36\nnu = 0.3\nrho = 2699\n' >"$T/hex.card"
+printf 'R = 0.1\rnu = 0.3\rE = seventy\r' >"$T/cr.card"
+printf '\357\273\277R = 0.1\rE = 7e10\rnu = 0.3\rrho = 2699\r' >"$T/bom-cr.card"
+printf '\377\376R\000 \000=\000 \0001\000\n\000' >"$T/utf16.card"
+printf 't [s],P [N],P [N]\n0,0,0\n1,1,1\n' >"$T/dup.csv"
+printf 'params = %s/chute/soybean.params\nshape = sphere\nn_particles = 0x18\n' "$D" >"$T/chute.chute"
+grep -v '^P_Y' "$D/soybean/soybean.card" >"$T/negpy.params"
+echo 'P_Y = -0.4' >>"$T/negpy.params"
+printf 'R = 0.1\nE = 7e10\nnu = 0.3\nrho = 1e300\n' >"$T/heavy.card"
+printf 'v_in [m/s]\n0.1\n50\n' >"$T/fast.csv"
+cp "$D/materials/aluminium.card" "$T/al.card"
+ln -s "$T/al.card" "$T/link-to-al.card"
+ln -s "$T/missing.csv" "$T/dangling"
+printf 't [s],P [N]\n0,0\n1,10\n2,0\n' >"$T/path.csv"
+printf 'H [m]\n0.1\n' >"$T/h.csv"
+cp "$D/soybean/soybean.card" "$T/soy.card"
+mkdir "$T/outdir"
+printf 'x [m],y [m],z [m],r [m]\n0,0,0,2.75e-3\n' >"$T/outdir/series.csv"
+# a finished chute run with a checkpoint at its end
+sed -e "s|^params = .*|params = $D/chute/soybean.params|" -e "s|^wall = .*|wall = $D/materials/plexiglass.card|" \
+  -e "s|^bead = .*|bead = $D/materials/glass.card|" -e 's|^t_end = .*|t_end = 0.005|' \
+  "$D/chute/tiny.chute" >"$T/short.chute"
+"$G" chute -q -o "$T/run" -s checkpoint_interval=0.005 "$T/short.chute" >/dev/null 2>&1 ||
+  echo "badinput.sh: could not make the finished run" >&2
+
+snapshot() { find "$T" -type f -exec cksum {} + 2>/dev/null | sort; }
+
+cd "$T" || exit 1 # a row that wrongly runs must not write into the source tree
+pass=0 fail=0 n=0
+while IFS= read -r row; do
+  n=$((n + 1))
+  case $row in '#'* | '') continue ;; esac
+  want=$(printf '%s' "$row" | cut -d'|' -f1 | tr -d ' ')
+  frag=$(printf '%s' "$row" | cut -d'|' -f2 | sed 's/^ *//; s/ *$//')
+  args=$(printf '%s' "$row" | cut -d'|' -f3- | sed 's/^ *//')
+  before=$(snapshot)
+  eval "set -- $args"
+  "$G" "$@" >"$T/.out" 2>"$T/.err"
+  got=$?
+  rm -f "$T/ok.csv"
+  after=$(snapshot | grep -v '/\.out\|/\.err')
+  before=$(printf '%s\n' "$before" | grep -v '/\.out\|/\.err')
+  leftover=$(find "$T" -name '*.tmp[0-9]*' | head -1)
+  if [ "$got" -eq "$want" ] && grep -qF -- "$frag" "$T/.err" "$T/.out" &&
+    [ "$after" = "$before" ] && [ -z "$leftover" ]; then
+    pass=$((pass + 1))
+    echo "PASS: badinput.table:$n"
+  else
+    fail=$((fail + 1))
+    echo "FAIL: badinput.table:$n: granucal $args"
+    echo "      exit $got (want $want); want '$frag'; stderr: $(head -c 400 "$T/.err")"
+    [ "$after" = "$before" ] || echo "      files in the scratch directory changed"
+    [ -z "$leftover" ] || echo "      temporary left: $leftover"
+  fi
+done <"$table"
+echo "badinput: $pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
