@@ -13,5 +13,6 @@ int gc_cmd_drop(int argc, char **argv);
 int gc_cmd_impact(int argc, char **argv);
 int gc_cmd_fit(int argc, char **argv);
 int gc_cmd_chute(int argc, char **argv);
+int gc_cmd_compare(int argc, char **argv);
 
 #endif
