@@ -36,7 +36,12 @@ static void fit_usage(FILE *f)
           "  compression: alpha [m] (single-side displacement) or approach [m] (platen approach,\n"
           "               alpha = approach/2), P [N]\n"
           "  drops:       v_in [m/s] and/or H [m] (v_in = sqrt(2 g H)), e, optionally n (repeat\n"
-          "               count) or sd (standard deviation of e)\n\n"
+          "               count) or sd (standard deviation of e)\n"
+          "  load path:   t [s], alpha [m], P [N] (optionally a [m], ignored): any sequence of\n"
+          "               loading, unloading and reloading (an FEA curve of scripts/fea-sphere, a\n"
+          "               cyclic compression test), replayed through the contact driver from a\n"
+          "               fresh contact; its force residuals join F_a.  Several path files may\n"
+          "               be given; the kinds can be combined.\n\n"
           "  -c, --card FILE        material card: R [m], m [kg] (or rho), trial E, nu, P_Y (or sY),\n"
           "                         C_a, K_c\n"
           "  -s, --set K=V          set a card value (repeatable), e.g. an initial value\n"
@@ -120,11 +125,13 @@ int gc_cmd_fit(int argc, char **argv)
   gc_fit_options_default(&o);
   char **sets = calloc((size_t)argc + 1, sizeof *sets);
   par_op *ops = calloc((size_t)argc + 1, sizeof *ops);
-  size_t nsets = 0, nops = 0;
+  const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+  size_t nsets = 0, nops = 0, npaths = 0;
   int rc = 0;
-  if (!sets || !ops) {
+  if (!sets || !ops || !paths) {
     free(sets);
     free(ops);
+    free(paths);
     return 1;
   }
 #define USAGE_FAIL(...)                                                                            \
@@ -239,14 +246,18 @@ int gc_cmd_fit(int argc, char **argv)
       rc = 1;
       goto done;
     }
+    if (kind == 3) {
+      paths[npaths++] = argv[i];
+      continue;
+    }
     const char **slot = kind == 1 ? &comp : &drops;
     if (*slot)
       USAGE_FAIL("two %s data files: '%s' and '%s'", kind == 1 ? "compression" : "drop", *slot,
                  argv[i]);
     *slot = argv[i];
   }
-  if (!comp && !drops)
-    USAGE_FAIL("no data: give a compression and/or a drop CSV file (see --help)");
+  if (!comp && !drops && !npaths)
+    USAGE_FAIL("no data: give a compression, a drop and/or load-path CSV files (see --help)");
 
   gc_params p;
   gc_card_extra x;
@@ -277,8 +288,11 @@ int gc_cmd_fit(int argc, char **argv)
 
   gc_fit_data data;
   memset(&data, 0, sizeof data);
-  if ((comp && gc_fit_read_compression(&data, comp, msg, sizeof msg)) ||
-      (drops && gc_fit_read_drops(&data, drops, GC_G, msg, sizeof msg))) {
+  int read_fail = (comp && gc_fit_read_compression(&data, comp, msg, sizeof msg)) ||
+                  (drops && gc_fit_read_drops(&data, drops, GC_G, msg, sizeof msg));
+  for (size_t i = 0; i < npaths && !read_fail; i++)
+    read_fail = gc_fit_read_path(&data, paths[i], msg, sizeof msg) != GC_SUCCESS;
+  if (read_fail) {
     fprintf(stderr, "%s: %s\n", prog, msg);
     gc_fit_data_free(&data);
     rc = 1;
@@ -431,6 +445,7 @@ int gc_cmd_fit(int argc, char **argv)
 done:
   free(sets);
   free(ops);
+  free(paths);
   return rc;
 #undef USAGE_FAIL
 }

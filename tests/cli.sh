@@ -221,5 +221,12 @@ expect "compare bad reference cell" 1 "badref.csv:3:3" -- \
 expect "compare bad parameter" 1 "K_c = -1 out of range" -- \
   "$G" compare -c "$A" -s K_c=-1 "$D/fea/al-AFG-1500N.csv"
 
+# granucal fit from load paths: C_a and K_c from the three FEA curves (test_compare.c checks
+# the numbers); the summary names the paths
+expect "fit from FEA paths" 0 "load-path points in 3 files" -- \
+  "$G" fit -c "$A" --fix E --fix nu --fix P_Y -A bobyqa -o "$tmp/fea.params" \
+  "$D/fea/al-ABC-500N.csv" "$D/fea/al-ADE-1000N.csv" "$D/fea/al-AFG-1500N.csv"
+grep -q '^C_a' "$tmp/fea.params" && ok "fit from paths writes C_a" || ko "fit from paths: no C_a"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

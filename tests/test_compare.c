@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "fit.h"
 #include "gc_io.h"
 #include "gc_test.h"
 
@@ -143,14 +144,170 @@ static void test_seed_fig_6_14_16(void)
   }
 }
 
+/* ------------------------------------------------------------------ fit from load paths */
+
+/* BOBYQA: from the start of test_path_recovery, LM (the CLI's default) stops in a local minimum
+ * with P_Y on its upper bound (F = 2.6e-4 against 0 at the truth); BOBYQA and Nelder-Mead
+ * reach the truth (F < 1e-19). */
+static gc_fit_result fit_run(gc_fit_problem *pb)
+{
+  gc_fit_options o;
+  gc_fit_options_default(&o);
+  o.algorithm = GC_FIT_BOBYQA;
+  gc_fit_result r;
+  char msg[512] = "";
+  int st = gc_fit_run(pb, &o, &r, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "\n  %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  return r;
+}
+
+static void al_setup(gc_fit_setup *s)
+{
+  gc_params p;
+  gc_card_extra x;
+  char msg[512] = "";
+  gc_params_default(&p);
+  gc_card_extra_default(&x);
+  int st = gc_card_read(AL, &p, &x, msg, sizeof msg);
+  if (!st)
+    st = gc_fit_setup_default(s, &p, 11.306, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "\n  %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+}
+
+/* Recovery from a synthetic load (alpha to 1.0e-5 m) - unload (to 0.55e-5) - reload (to
+ * 1.6e-5) - unload (to 0) path, 200 points, made by the model itself from the aluminium values
+ * of sec. 6.1-6.2 (E = 70 GPa, nu = 0.3, P_Y = 36.4 N, C_a = 2.33e-7 m/N, K_c = 2.69e-4 1/N),
+ * started 20-30 % away: E, P_Y, C_a and K_c within 1 % (no noise), K_c included, which a
+ * monotonic curve identifies only together with C_a (its effect is that of a_p's on loading,
+ * eq. 6.26; the unloading curve, eq. 6.33-6.36, separates them).
+ * nu is held at its true value: E and nu enter the model only through E* = E / (1 - nu^2)
+ * (eq. 6.28, with P_Y a parameter), so no normal force-displacement data can give both: the
+ * identifiability analysis measures nu's effect at fixed E* as 0 (< 1e-6 of E*'s). */
+static void test_path_recovery(void)
+{
+  const double truth[GC_FIT_NPAR] = { 70e9, 0.3, 36.4, 2.33e-7, 2.69e-4 };
+  const double start[GC_FIT_NPAR] = { 55e9, 0.3, 28.0, 3.0e-7, 2.0e-4 };
+  gc_fit_setup s;
+  al_setup(&s);
+  gc_fit_data d;
+  memset(&d, 0, sizeof d);
+  /* the path file: written, then read as the CLI does */
+  size_t n = 200;
+  const double knots[5] = { 0, 1.0e-5, 0.55e-5, 1.6e-5, 0 };
+  size_t len = 64 + n * 64;
+  char *text = malloc(len), *q = text;
+  q += sprintf(q, "t [s],alpha [m],P [N]\n");
+  for (size_t i = 0; i < n; i++) {
+    double u = 4.0 * (double)i / (double)(n - 1);
+    int seg = u >= 4 ? 3 : (int)u;
+    double f = u - seg;
+    q += sprintf(q, "%zu,%.10e,1\n", i, knots[seg] + f * (knots[seg + 1] - knots[seg]));
+  }
+  char *path = gc_test_write_tmp(text);
+  free(text);
+  char msg[512] = "";
+  CU_ASSERT_EQUAL_FATAL(gc_fit_csv_kind(path, msg, sizeof msg), 3);
+  CU_ASSERT_EQUAL_FATAL(gc_fit_read_path(&d, path, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(gc_fit_synthesize(&s, &d, truth, 0, 0, 1, msg, sizeof msg), GC_SUCCESS);
+  double Pm = 0;
+  for (size_t i = 0; i < d.n_path; i++)
+    Pm = fmax(Pm, d.path_P[i]);
+  CU_ASSERT(Pm > 1000 && Pm < 2500); /* a realistic load level: 1.6e-5 m is about 1500 N */
+  for (int j = 0; j < GC_FIT_NPAR; j++) {
+    s.trial[j] = start[j];
+    s.lo[j] = start[j] / 10;
+    s.hi[j] = start[j] * 10;
+    s.is_free[j] = j != GC_FIT_NU;
+  }
+  s.lo[GC_FIT_NU] = 0.05;
+  s.hi[GC_FIT_NU] = 0.49;
+  gc_fit_problem pb;
+  int st = gc_fit_problem_init(&pb, &s, &d, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "\n  %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  gc_fit_result r = fit_run(&pb);
+  for (int j = 0; j < GC_FIT_NPAR; j++) {
+    if (fabs(r.p[j] / truth[j] - 1) > 0.01)
+      fprintf(stderr, "\n  %s = %g, true %g\n", gc_fit_par_name(j), r.p[j], truth[j]);
+    GC_ASSERT_REL(r.p[j], truth[j], 0.01);
+  }
+  gc_fit_ident id;
+  CU_ASSERT_EQUAL_FATAL(gc_fit_identify(&pb, r.p, 1e-4, &id, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT(id.nu_at_fixed_Estar < 1e-6);
+  CU_ASSERT(!id.rank_deficient);
+  gc_fit_ident_free(&id);
+  gc_fit_result_free(&r);
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+  remove(path);
+  free(path);
+}
+
+/* The acceptance of issue 10: C_a and K_c from the three bundled aluminium FEA curves (E, nu,
+ * P_Y of sY = 100 MPa known), jointly, against the seed's C_a = 2.33e-7 m/N (sec. 6.2.1) and
+ * K_c = 2.69e-4 1/N (eq. 6.13), which the seed took from the FEA's contact radius and
+ * curvature rather than from its force curve.  Ours from the force curves of the bundled
+ * curves (CAX8R, level 1): C_a = 2.446e-7 (+5.0 %), K_c = 3.14e-4 (+17 %), RMS force error
+ * 17 N (on the CAX4 level-1 curves, 1-2 % stiffer: 2.347e-7 and 3.06e-4); checked: C_a within
+ * 6 %, K_c within 20 % of the seed's (the two routes weigh different features of the same FEA:
+ * K_c is the weaker one, correlated with C_a at r = 0.95), the RMS force error below 2 % of
+ * 1500 N, and the two separable (not rank deficient, |r| < 0.99). */
+static void test_fea_fit(void)
+{
+  gc_fit_setup s;
+  al_setup(&s);
+  gc_fit_data d;
+  memset(&d, 0, sizeof d);
+  char msg[512] = "";
+  const char *files[3] = { FEA "al-ABC-500N.csv", FEA "al-ADE-1000N.csv", FEA "al-AFG-1500N.csv" };
+  for (int f = 0; f < 3; f++) {
+    CU_ASSERT_EQUAL_FATAL(gc_fit_csv_kind(files[f], msg, sizeof msg), 3);
+    int st = gc_fit_read_path(&d, files[f], msg, sizeof msg);
+    if (st)
+      fprintf(stderr, "\n  %s\n", msg);
+    CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  }
+  CU_ASSERT_EQUAL(d.n_path_files, 3);
+  s.is_free[GC_FIT_E] = s.is_free[GC_FIT_NU] = s.is_free[GC_FIT_PY] = 0;
+  gc_fit_problem pb;
+  int st = gc_fit_problem_init(&pb, &s, &d, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "\n  %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  gc_fit_result r = fit_run(&pb);
+  gc_fit_ident id;
+  CU_ASSERT_EQUAL_FATAL(gc_fit_identify(&pb, r.p, 1e-4, &id, msg, sizeof msg), GC_SUCCESS);
+  double rms = sqrt(r.val.Fa / (double)d.n_path);
+  fprintf(stderr, "\n  FEA fit: C_a = %.4g m/N [%.3g, %.3g] (seed 2.33e-7), K_c = %.4g 1/N "
+                  "[%.3g, %.3g] (seed 2.69e-4), corr %.3f, RMS force error %.2f N",
+          r.p[GC_FIT_CA], id.ci_lo[GC_FIT_CA], id.ci_hi[GC_FIT_CA], r.p[GC_FIT_KC],
+          id.ci_lo[GC_FIT_KC], id.ci_hi[GC_FIT_KC], id.corr[0 * GC_FIT_NPAR + 1], rms);
+  GC_ASSERT_REL(r.p[GC_FIT_CA], 2.33e-7, 0.06);
+  GC_ASSERT_REL(r.p[GC_FIT_KC], 2.69e-4, 0.20);
+  CU_ASSERT(rms < 0.02 * 1500);
+  CU_ASSERT(!id.rank_deficient);
+  CU_ASSERT(fabs(id.corr[0 * GC_FIT_NPAR + 1]) < 0.99);
+  gc_fit_ident_free(&id);
+  gc_fit_result_free(&r);
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+}
+
 int gc_test_add_compare(void)
 {
-  CU_pSuite s = CU_add_suite("compare (sec. 6.4, issue 10)", NULL, NULL);
+  CU_pSuite s = CU_add_suite("compare and path fit (sec. 6.4, issue 10)", NULL, NULL);
   if (!s)
     return -1;
   if (!CU_add_test(s, "Hertz closed form through the comparison", test_hertz_closed_form) ||
       !CU_add_test(s, "bad curve files: file:line:column", test_curve_errors) ||
-      !CU_add_test(s, "FEA curves vs the seed's fig. 6.14-6.16", test_seed_fig_6_14_16))
+      !CU_add_test(s, "FEA curves vs the seed's fig. 6.14-6.16", test_seed_fig_6_14_16) ||
+      !CU_add_test(s, "recovery from a load-unload-reload path", test_path_recovery) ||
+      !CU_add_test(s, "C_a, K_c from the FEA curves", test_fea_fit))
     return -1;
   return 0;
 }
