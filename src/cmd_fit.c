@@ -38,7 +38,12 @@ static void fit_usage(FILE *f)
           "  compression: alpha [m] (single-side displacement) or approach [m] (platen approach,\n"
           "               alpha = approach/2), P [N]\n"
           "  drops:       v_in [m/s] and/or H [m] (v_in = sqrt(2 g H)), e, optionally n (repeat\n"
-          "               count) or sd (standard deviation of e)\n\n"
+          "               count) or sd (standard deviation of e)\n"
+          "  load path:   t [s], alpha [m], P [N] (optionally a [m], ignored): any sequence of\n"
+          "               loading, unloading and reloading (an FEA curve of scripts/fea-sphere, a\n"
+          "               cyclic compression test), replayed through the contact driver from a\n"
+          "               fresh contact; its force residuals join F_a.  Several path files may\n"
+          "               be given; the kinds can be combined.\n\n"
           "  -c, --card FILE        material card: R [m], m [kg] (or rho), trial E, nu, P_Y (or sY),\n"
           "                         C_a, K_c\n"
           "  -s, --set K=V          set a card value (repeatable), e.g. an initial value\n"
@@ -131,13 +136,15 @@ int gc_cmd_fit(int argc, char **argv)
   gc_fit_options_default(&o);
   char **sets = calloc((size_t)argc + 1, sizeof *sets);
   par_op *ops = calloc((size_t)argc + 1, sizeof *ops);
-  size_t nsets = 0, nops = 0;
+  const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+  size_t nsets = 0, nops = 0, npaths = 0;
   int rc = 0;
-  if (!sets || !ops || !comps || !dropf) {
+  if (!sets || !ops || !comps || !dropf || !paths) {
     free(sets);
     free(ops);
     free(comps);
     free(dropf);
+    free(paths);
     return 1;
   }
 #define USAGE_FAIL(...)                                                                            \
@@ -263,17 +270,35 @@ int gc_cmd_fit(int argc, char **argv)
       rc = 1;
       goto done;
     }
+    if (kind == 3) {
+      paths[npaths++] = argv[i];
+      continue;
+    }
     if (kind == 1)
       comps[ncomp++] = argv[i];
     else
       dropf[ndropf++] = argv[i];
   }
   const char *comp = ncomp ? comps[0] : NULL, *drops = ndropf ? dropf[0] : NULL;
-  if (!comp && !drops)
-    USAGE_FAIL("no data: give a compression and/or a drop CSV file (see --help)");
+  if (!comp && !drops && !npaths)
+    USAGE_FAIL("no data: give a compression, a drop and/or load-path CSV files (see --help)");
   {
-    const char *outs[] = { out }, *ins[] = { card, comp, drops };
-    if (gc_cli_outputs_check(prog, outs, 1, ins, 3)) {
+    /* no output may be one of the inputs (the card and every data file) */
+    const char *outs[] = { out };
+    const char **ins = calloc(ncomp + ndropf + npaths + 1, sizeof *ins);
+    if (!ins)
+      USAGE_FAIL("out of memory");
+    size_t nin = 0;
+    ins[nin++] = card;
+    for (size_t i = 0; i < ncomp; i++)
+      ins[nin++] = comps[i];
+    for (size_t i = 0; i < ndropf; i++)
+      ins[nin++] = dropf[i];
+    for (size_t i = 0; i < npaths; i++)
+      ins[nin++] = paths[i];
+    int clash = gc_cli_outputs_check(prog, outs, 1, ins, nin);
+    free(ins);
+    if (clash) {
       rc = 1;
       goto done;
     }
@@ -321,6 +346,11 @@ int gc_cmd_fit(int argc, char **argv)
       rc = 1;
     }
   }
+  for (size_t i = 0; i < npaths && !rc; i++)
+    if (gc_fit_read_path(&data, paths[i], msg, sizeof msg) != GC_SUCCESS) {
+      fprintf(stderr, "%s: %s\n", prog, msg);
+      rc = 1;
+    }
   if (rc) {
     gc_fit_data_free(&data);
     goto done;
@@ -502,7 +532,7 @@ int gc_cmd_fit(int argc, char **argv)
     size_t comment_len = 0;
     FILE *cf = open_memstream(&comment, &comment_len);
     if (cf) {
-      const char **inputs = calloc(ncomp + ndropf + 1, sizeof *inputs);
+      const char **inputs = calloc(ncomp + ndropf + npaths + 1, sizeof *inputs);
       size_t ni = 0;
       if (inputs) {
         inputs[ni++] = card;
@@ -510,6 +540,8 @@ int gc_cmd_fit(int argc, char **argv)
           inputs[ni++] = comps[i];
         for (size_t i = 0; i < ndropf; i++)
           inputs[ni++] = dropf[i];
+        for (size_t i = 0; i < npaths; i++)
+          inputs[ni++] = paths[i];
       }
       gc_provenance_write(cf, "", argc, cmdline, inputs, ni);
       free(inputs);
@@ -562,6 +594,7 @@ done:
   free(ops);
   free(comps);
   free(dropf);
+  free(paths);
   return rc;
 #undef USAGE_FAIL
 }

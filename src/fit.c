@@ -11,6 +11,8 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "compare.h"
+#include "contact_sim.h"
 #include "gc_io.h"
 #include "units.h"
 
@@ -110,10 +112,74 @@ int gc_fit_data_alloc(gc_fit_data *d, size_t n_comp, size_t n_drop)
   return GC_SUCCESS;
 }
 
+static void free_path(gc_fit_data *d)
+{
+  free(d->path_t);
+  free(d->path_alpha);
+  free(d->path_P);
+  free(d->path_line);
+  free(d->path_start);
+  d->path_t = d->path_alpha = d->path_P = NULL;
+  d->path_line = d->path_start = NULL;
+  d->n_path = d->n_path_files = 0;
+}
+
 void gc_fit_data_free(gc_fit_data *d)
 {
   free_comp(d);
   free_drop(d);
+  free_path(d);
+}
+
+int gc_fit_read_path(gc_fit_data *d, const char *path, char *msg, size_t n)
+{
+  gc_curve c;
+  int st = gc_curve_read(path, &c, msg, n);
+  if (st)
+    return st;
+  int loads = 0;
+  for (size_t i = 1; i < c.n; i++)
+    loads |= c.alpha[i] > c.alpha[i - 1] && c.P[i] > 0;
+  if (!loads) {
+    snprintf(msg, n, "%s: the path never loads the contact (no step with alpha increasing and "
+                     "P > 0)", path);
+    gc_curve_free(&c);
+    return GC_EFORMAT;
+  }
+  size_t m = d->n_path + c.n, nf = d->n_path_files + 1;
+  double *t = realloc(d->path_t, m * sizeof *t);
+  if (t)
+    d->path_t = t;
+  double *a = realloc(d->path_alpha, m * sizeof *a);
+  if (a)
+    d->path_alpha = a;
+  double *P = realloc(d->path_P, m * sizeof *P);
+  if (P)
+    d->path_P = P;
+  size_t *ln = realloc(d->path_line, m * sizeof *ln);
+  if (ln)
+    d->path_line = ln;
+  size_t *ps = realloc(d->path_start, (nf + 1) * sizeof *ps);
+  if (ps)
+    d->path_start = ps;
+  if (!t || !a || !P || !ln || !ps) {
+    snprintf(msg, n, "%s: out of memory", path);
+    gc_curve_free(&c);
+    return GC_ENOMEM;
+  }
+  if (d->n_path_files == 0)
+    d->path_start[0] = 0;
+  memcpy(d->path_t + d->n_path, c.t, c.n * sizeof *t);
+  memcpy(d->path_alpha + d->n_path, c.alpha, c.n * sizeof *a);
+  memcpy(d->path_P + d->n_path, c.P, c.n * sizeof *P);
+  memcpy(d->path_line + d->n_path, c.line, c.n * sizeof *ln);
+  d->n_path = m;
+  d->n_path_files = nf;
+  d->path_start[nf] = m;
+  if (nf <= sizeof d->path_paths / sizeof d->path_paths[0])
+    snprintf(d->path_paths[nf - 1], sizeof d->path_paths[0], "%s", path);
+  gc_curve_free(&c);
+  return GC_SUCCESS;
 }
 
 static void add_note(gc_fit_data *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -181,7 +247,10 @@ int gc_fit_csv_kind(const char *path, char *msg, size_t n)
   if (st)
     return -1;
   int kind = 0;
-  if (gc_table_col(&t, "P") >= 0 || gc_table_col(&t, "alpha") >= 0 ||
+  int has_t = gc_table_col(&t, "t") >= 0 || gc_table_col(&t, "time") >= 0;
+  if (has_t && gc_table_col(&t, "alpha") >= 0 && gc_table_col(&t, "P") >= 0)
+    kind = 3; /* a load path: replayed in time order through the contact driver */
+  else if (gc_table_col(&t, "P") >= 0 || gc_table_col(&t, "alpha") >= 0 ||
       gc_table_col(&t, "approach") >= 0)
     kind = 1;
   else if (gc_table_col(&t, "e") >= 0)
@@ -523,7 +592,49 @@ static double penalty_P(const gc_fit_data *d)
   double m = 0;
   for (size_t i = 0; i < d->n_comp; i++)
     m = fmax(m, d->P[i]);
+  for (size_t i = 0; i < d->n_path; i++)
+    m = fmax(m, d->path_P[i]);
   return 10.0 * m + 1.0;
+}
+
+/* Replay every load path from a fresh contact through the contact driver (displacement-driven,
+ * the same history rules as `granucal contact` and `granucal compare`).  The forces go to
+ * pb->path_recs[i].P; P_path (may be NULL) receives a copy. */
+static int replay_paths(gc_fit_problem *pb, const gc_law *law, double *P_path)
+{
+  const gc_fit_data *d = pb->data;
+  gc_contact_rec *rec = pb->path_recs;
+  char msg[256];
+  for (size_t f = 0; f < d->n_path_files; f++) {
+    size_t i0 = d->path_start[f], i1 = d->path_start[f + 1];
+    gc_loadpath lp;
+    memset(&lp, 0, sizeof lp);
+    lp.n = i1 - i0;
+    lp.t = d->path_t + i0;
+    lp.x = d->path_alpha + i0;
+    lp.normal = GC_DRIVE_ALPHA;
+    lp.tangential = GC_DRIVE_NONE;
+    gc_contact_summary sum;
+    int st = gc_contact_run(law, &lp, rec + i0, &sum, msg, sizeof msg);
+    if (st)
+      return st;
+    for (size_t i = i0; i < i1; i++)
+      if (!isfinite(rec[i].P))
+        return GC_ENAN;
+  }
+  if (P_path)
+    for (size_t i = 0; i < d->n_path; i++)
+      P_path[i] = rec[i].P;
+  return GC_SUCCESS;
+}
+
+int gc_fit_predict_path(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *P_path)
+{
+  gc_law law;
+  int st = gc_fit_law(pb, p, &law);
+  if (st)
+    return st;
+  return replay_paths(pb, &law, P_path);
 }
 #define GC_FIT_PENALTY_E 10.0
 
@@ -563,6 +674,18 @@ gc_fit_value gc_fit_eval(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double
     if (r)
       r[d->n_comp + k] = pb->se * pb->sqc[k] * diff;
   }
+  if (d->n_path) {
+    size_t off = d->n_comp + d->n_drop;
+    int ok = !bad_law && replay_paths(pb, &law, NULL) == GC_SUCCESS;
+    const gc_contact_rec *rec = pb->path_recs;
+    for (size_t i = 0; i < d->n_path; i++) {
+      double diff = ok ? rec[i].P - d->path_P[i] : penP;
+      v.Fa += diff * diff;
+      if (r)
+        r[off + i] = pb->sa * diff;
+    }
+    failed |= !ok;
+  }
   if (failed)
     pb->nfail++;
   /* eq. E.5-E.7 */
@@ -595,6 +718,7 @@ void gc_fit_problem_free(gc_fit_problem *pb)
 {
   free(pb->c);
   free(pb->sqc);
+  free(pb->path_recs);
   memset(pb, 0, sizeof *pb);
 }
 
@@ -610,8 +734,8 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
     snprintf(msg, n, "the elasto-plastic model 'ep' is not available");
     return GC_ENOTSUP;
   }
-  if (d->n_comp + d->n_drop == 0) {
-    snprintf(msg, n, "no data: give compression and/or drop data");
+  if (d->n_comp + d->n_drop + d->n_path == 0) {
+    snprintf(msg, n, "no data: give compression, drop and/or load-path data");
     return GC_EINVAL;
   }
   if (!(set->mass > 0) || !isfinite(set->mass)) {
@@ -671,11 +795,12 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
     snprintf(msg, n, "initial values: %s", sub);
     return st;
   }
-  pb->n_res = d->n_comp + d->n_drop;
+  pb->n_res = d->n_comp + d->n_drop + d->n_path;
   size_t nd = d->n_drop ? d->n_drop : 1;
   pb->c = calloc(nd, sizeof *pb->c);
   pb->sqc = calloc(nd, sizeof *pb->sqc);
-  if (!pb->c || !pb->sqc) {
+  pb->path_recs = calloc(d->n_path ? d->n_path : 1, sizeof(gc_contact_rec));
+  if (!pb->c || !pb->sqc || !pb->path_recs) {
     gc_fit_problem_free(pb);
     snprintf(msg, n, "out of memory");
     return GC_ENOMEM;
@@ -715,10 +840,12 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
   double Pscale = 0, escale = 0;
   for (size_t i = 0; i < d->n_comp; i++)
     Pscale += d->P[i] * d->P[i];
+  for (size_t i = 0; i < d->n_path; i++)
+    Pscale += d->path_P[i] * d->path_P[i];
   for (size_t k = 0; k < d->n_drop; k++)
     escale += d->e[k] * d->e[k];
   /* An initial guess that fits a data set exactly (synthetic data) would divide by zero. */
-  int use_a = d->n_comp > 0 && set->w_a > 0, use_e = d->n_drop > 0 && set->w_e > 0;
+  int use_a = d->n_comp + d->n_path > 0 && set->w_a > 0, use_e = d->n_drop > 0 && set->w_e > 0;
   pb->Fa_ref = use_a ? (set->norm_Fa > 0 ? set->norm_Fa : fmax(v0.Fa, 1e-12 * Pscale)) : 0.0;
   pb->Fe_ref = use_e ? (set->norm_Fe > 0 ? set->norm_Fe : fmax(v0.Fe, 1e-12 * escale)) : 0.0;
   pb->sa = use_a ? sqrt(set->w_a / pb->Fa_ref) : 0.0;
@@ -777,6 +904,26 @@ int gc_fit_synthesize(const gc_fit_setup *set, gc_fit_data *d, const double p[GC
       d->P[i] = fmax(0.0, P[i] * (1.0 + (noise_P_rel > 0 ? gsl_ran_gaussian(rng, noise_P_rel) : 0.0)));
     for (size_t k = 0; k < d->n_drop; k++)
       d->e[k] = fmin(1.0, dr[k].e_vel + (noise_e > 0 ? gsl_ran_gaussian(rng, noise_e) : 0.0));
+  }
+  if (!st && d->n_path) {
+    /* the load paths: the same replay as the objective's */
+    gc_fit_problem tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.data = d;
+    tmp.path_recs = calloc(d->n_path, sizeof(gc_contact_rec));
+    double *Pp = malloc(d->n_path * sizeof *Pp);
+    if (!tmp.path_recs || !Pp) {
+      snprintf(msg, n, "out of memory");
+      st = GC_ENOMEM;
+    } else if ((st = replay_paths(&tmp, &law, Pp)) != GC_SUCCESS) {
+      snprintf(msg, n, "synthetic data: the model failed on a load path: %s", gc_strerror(st));
+    } else {
+      for (size_t i = 0; i < d->n_path; i++)
+        d->path_P[i] =
+            fmax(0.0, Pp[i] * (1.0 + (noise_P_rel > 0 ? gsl_ran_gaussian(rng, noise_P_rel) : 0.0)));
+    }
+    free(tmp.path_recs);
+    free(Pp);
   }
   free(P);
   free(dr);

@@ -10,6 +10,9 @@
  * Objective (eq. E.1-E.7):
  *   F = w_a F_a / F_a(trial) + w_e F_e / F_e(trial),
  *   F_a = sum_i (P_model(alpha_i) - P_i)^2,   F_e = sum_k c_k (e_model(v_in,k) - e_k)^2,
+ * where the force residuals of F_a also run over the points of load paths (FEA curves, cyclic
+ * tests), whose P_model comes from replaying the path's displacements through the contact
+ * driver, so that unloading and reloading follow the model's history rules;
  * with c_k = 1 (appendix E) or per-point weights from a repeat count or standard deviation
  * (normalised to mean 1).  "trial" is the initial guess, fixed once per problem, so every
  * solver and every start of a multi-start run minimise the same function.  The residual vector
@@ -61,6 +64,15 @@ typedef struct {
   int has_n, has_sd;  /* the drop file gave the column */
   char comp_path[512], drop_path[512];  /* the files read, ", "-separated */
   char notes[2048];   /* what the readers converted or ignored, one line each */
+  /* Load paths (FEA curves, cyclic compression tests): any sequence of loading, unloading and
+   * reloading, replayed through the contact driver (gc_contact_run, displacement-driven) from
+   * a fresh contact, one replay per file.  Points path_start[f] .. path_start[f + 1] - 1 are
+   * file f's. */
+  size_t n_path, n_path_files;
+  double *path_t, *path_alpha, *path_P;  /* [s], single-side displacement [m], force [N] */
+  size_t *path_line;
+  size_t *path_start;                    /* n_path_files + 1 entries */
+  char path_paths[8][512];               /* the first 8 file names, for the reports */
 } gc_fit_data;
 
 /* Zeroed arrays for n_comp compression points and n_drop drops (either may be 0). */
@@ -81,6 +93,11 @@ int gc_fit_read_drops_ex(gc_fit_data *d, const char *path, double g, int need_e,
 /* Append the points of src to dst (several files of one kind are all used). */
 int gc_fit_data_append(gc_fit_data *dst, const gc_fit_data *src, char *msg, size_t msglen);
 /* Classify a CSV by its header: 1 compression, 2 drops, 0 neither (msg says why), -1 error. */
+/* Path CSV (columns alpha [m], P [N] and t [s]; a [m], a contact radius, is ignored): appended
+ * to the paths already read.  Errors name file:line:column. */
+int gc_fit_read_path(gc_fit_data *d, const char *path, char *msg, size_t msglen);
+/* Classify a CSV by its header: 1 compression, 2 drops, 3 a load path (alpha, P and a time
+ * column t), 0 neither (msg says why), -1 error. */
 int gc_fit_csv_kind(const char *path, char *msg, size_t msglen);
 
 /* ---------------------------------------------------------------- problem */
@@ -118,7 +135,8 @@ typedef struct {
   double Fa_ref, Fe_ref;   /* F_a(trial), F_e(trial) (eq. E.6-E.7) */
   double sa, se;           /* residual scales sqrt(w_a / Fa_ref), sqrt(w_e / Fe_ref); 0 if unused */
   double *c, *sqc;         /* drop point weights c_k (mean 1) and their square roots */
-  size_t n_res;            /* m1 + m2 */
+  void *path_recs;         /* gc_contact_rec scratch for the path replays (n_path) */
+  size_t n_res;            /* m1 + m2 + path points (residuals in this order) */
   int nfree, idx[GC_FIT_NPAR];  /* free parameters in order */
   long nevals;             /* objective evaluations since init */
   long nfail;              /* evaluations where the model failed (penalised) */
@@ -135,6 +153,8 @@ int gc_fit_law(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], gc_law *la
 /* Model predictions at p: P_model (n_comp) and drop results (n_drop); either may be NULL. */
 int gc_fit_predict(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *P_model,
                    gc_drop_result *drops);
+/* The model's force along the load paths at p (n_path entries). */
+int gc_fit_predict_path(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *P_path);
 /* Objective and residuals (r may be NULL) at p.  Allocation-free; counts one evaluation.  A
  * model failure gives a large finite penalty (counted in nfail), never NaN. */
 gc_fit_value gc_fit_eval(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *r);

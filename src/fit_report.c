@@ -44,6 +44,13 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
   fprintf(f, "  data       %zu compression points%s%s%s, %zu drops%s%s%s\n", d->n_comp,
           d->comp_path[0] ? " (" : "", d->comp_path, d->comp_path[0] ? ")" : "", d->n_drop,
           d->drop_path[0] ? " (" : "", d->drop_path, d->drop_path[0] ? ")" : "");
+  if (d->n_path) {
+    fprintf(f, "             %zu load-path points in %zu file%s, replayed through the contact "
+               "driver:", d->n_path, d->n_path_files, d->n_path_files == 1 ? "" : "s");
+    for (size_t k = 0; k < d->n_path_files && k < 8; k++)
+      fprintf(f, " %s", d->path_paths[k]);
+    fprintf(f, "%s\n", d->n_path_files > 8 ? " ..." : "");
+  }
   fprintf(f, "  particle   R = %g m, m = %g kg; drops by leap-frog, dt = %g s, %s\n", s->base.R1,
           s->mass, s->drop.dt, s->drop.g > 0 ? "with gravity" : "no gravity");
   fprintf(f, "  objective  F = %g F_a/F_a(trial) + %g F_e/F_e(trial) (eq. E.5-E.7), F_a(trial) = "
@@ -123,6 +130,34 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
   }
   free(Pm);
   free(dr);
+  if (d->n_path) {
+    /* per path file: RMS and largest force error, split by the path's loading / unloading */
+    double *Pp = malloc(d->n_path * sizeof *Pp);
+    if (Pp && gc_fit_predict_path(pb, p, Pp) == GC_SUCCESS) {
+      fprintf(f, "\n  load path   %6s %12s %12s %12s %12s  file\n", "points", "rms load [N]",
+              "max load [N]", "rms unl. [N]", "max unl. [N]");
+      for (size_t k = 0; k < d->n_path_files; k++) {
+        double sl = 0, su = 0, ml = 0, mu = 0;
+        size_t nl = 0, nu = 0;
+        for (size_t i = d->path_start[k] + 1; i < d->path_start[k + 1]; i++) {
+          double r = Pp[i] - d->path_P[i];
+          if (d->path_alpha[i] >= d->path_alpha[i - 1]) {
+            sl += r * r;
+            ml = fmax(ml, fabs(r));
+            nl++;
+          } else {
+            su += r * r;
+            mu = fmax(mu, fabs(r));
+            nu++;
+          }
+        }
+        fprintf(f, "  %-11zu %6zu %12.4g %12.4g %12.4g %12.4g  %s\n", k + 1,
+                d->path_start[k + 1] - d->path_start[k], nl ? sqrt(sl / (double)nl) : 0.0, ml,
+                nu ? sqrt(su / (double)nu) : 0.0, mu, k < 8 ? d->path_paths[k] : "");
+      }
+    }
+    free(Pp);
+  }
 
   if (!id)
     return;

@@ -17,6 +17,7 @@ static const struct {
   { "drop", gc_cmd_drop, "normal impact of a sphere on a rigid plane (drop test)" },
   { "impact", gc_cmd_impact, "oblique impacts of spinning spheres on a frictional plane" },
   { "fit", gc_cmd_fit, "calibrate the elasto-plastic model from compression and drop tests" },
+  { "compare", gc_cmd_compare, "contact models against a reference curve (FEA, sec. 6.4)" },
   { "chute", gc_cmd_chute, "flow of rigid particles down an inclined chute (ch. 9)" },
   { "data", gc_cmd_data, "read a compression or drop CSV as fit reads it, print it in SI units" },
   { "models", gc_cmd_models, "list the contact models" },

@@ -303,5 +303,36 @@ else
   ko "chute short: $(tail -n 1 "$tmp/short/series.csv" 2>/dev/null)"
 fi
 
+# granucal compare (sec. 6.4) on the bundled CalculiX curve of path AFG: the table names every
+# model, ep's restitution within 5 % of the FEA's (the seed: +2.3 %), Thornton about half the
+# force (the seed: 770.5 N of 1500 N); CSV table and curves written
+A="$D/materials/aluminium.card"
+expect "compare help" 0 "eq. 6.43" -- "$G" compare --help
+expect "compare AFG" 0 "thornton" -- \
+  "$G" compare -c "$A" -m ep,thornton,hertz,wb -o "$tmp/cmp.csv" --curves "$tmp/cur.csv" \
+  "$D/fea/al-AFG-1500N.csv"
+if awk -F, '$1 == "reference" { e = $9 } $1 == "ep" { ee = $9 } $1 == "thornton" { p = $2 }
+    END { exit !(ee / e > 0.99 && ee / e < 1.05 && p > 700 && p < 820) }' "$tmp/cmp.csv" &&
+  [ "$(grep -c . "$tmp/cur.csv")" -gt 20 ] && head -2 "$tmp/cur.csv" | grep -q 'P_thornton \[N\]'; then
+  ok "compare AFG: ep e within 5 % of FEA, Thornton P_max about half, curves CSV"
+else
+  ko "compare AFG table: $(cat "$tmp/cmp.csv")"
+fi
+expect "compare unknown model" 2 "'foo' is not a normal model" -- \
+  "$G" compare -c "$A" -m ep,foo "$D/fea/al-AFG-1500N.csv"
+printf 't [s],alpha [m],P [N]\n0,0,0\n1,1e-6,x\n' >"$tmp/badref.csv"
+expect "compare bad reference cell" 1 "badref.csv:3:3" -- \
+  "$G" compare -c "$A" -o "$tmp/cmp2.csv" "$tmp/badref.csv"
+[ ! -e "$tmp/cmp2.csv" ] && ok "compare: no table after a bad reference" || ko "compare left a table"
+expect "compare bad parameter" 1 "K_c = -1 out of range" -- \
+  "$G" compare -c "$A" -s K_c=-1 "$D/fea/al-AFG-1500N.csv"
+
+# granucal fit from load paths: C_a and K_c from the three FEA curves (test_compare.c checks
+# the numbers); the summary names the paths
+expect "fit from FEA paths" 0 "load-path points in 3 files" -- \
+  "$G" fit -c "$A" --fix E --fix nu --fix P_Y -A bobyqa -o "$tmp/fea.params" \
+  "$D/fea/al-ABC-500N.csv" "$D/fea/al-ADE-1000N.csv" "$D/fea/al-AFG-1500N.csv"
+grep -q '^C_a' "$tmp/fea.params" && ok "fit from paths writes C_a" || ko "fit from paths: no C_a"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,294 @@
+/* cmd_compare.c - `granucal compare`: contact models against a reference curve (sec. 6.4). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_common.h"
+#include "compare.h"
+#include "gc_io.h"
+#include "gc_model.h"
+
+#define PROG "granucal compare"
+#define MAX_MODELS 16
+
+static void compare_usage(FILE *f)
+{
+  fprintf(f,
+          "usage: granucal compare [-m MODEL[,MODEL...]] [-c CARD] [-s KEY=VALUE]... [--force]\n"
+          "                        [-o TABLE.csv] [--curves CURVES.csv] [-q] REFERENCE.csv\n\n"
+          "Replay a reference force-displacement curve (an FEA curve of scripts/fea-sphere, a\n"
+          "cyclic compression test) through contact models and compare, as in the\n"
+          "dissertation's sec. 6.4: P_max, alpha_max, residual displacement, dissipated energy,\n"
+          "energy restitution e = sqrt(W_unload / W_load) (eq. 6.43) and the RMS and largest\n"
+          "force error on the loading and on the unloading branches.\n\n"
+          "  -m, --models LIST  normal models, comma-separated (default ep,thornton,hertz)\n"
+          "  -c, --card FILE    material card, e.g. data/materials/aluminium.card\n"
+          "  -s, --set K=V      set one parameter (repeatable; applied after the card)\n"
+          "      --force        replay the reference's force path (P in, alpha out; the errors\n"
+          "                     are then displacement errors [m]); default: its displacement path\n"
+          "  -o, --output FILE  the table as CSV (written atomically)\n"
+          "      --curves FILE  the curves as CSV: t, alpha_ref, P_ref, then alpha and P of\n"
+          "                     each model (for scripts/plot-compare)\n"
+          "  -q, --quiet        no table on standard output\n"
+          "  -h, --help         this help\n\n"
+          "REFERENCE.csv has the columns alpha [m] and P [N], optionally t [s] and a [m].\n"
+          "Models: ");
+  int first = 1;
+  for (size_t i = 0; i < gc_preset_count(); i++)
+    if (gc_preset_at(i)->normal) {
+      fprintf(f, "%s%s", first ? "" : ", ", gc_preset_at(i)->name);
+      first = 0;
+    }
+  fprintf(f, ".\n");
+}
+
+static double pct(double v, double ref)
+{
+  return isfinite(v) && isfinite(ref) && ref != 0 ? 100.0 * (v - ref) / ref : NAN;
+}
+
+static void print_num(FILE *f, const char *fmt, double v, int width)
+{
+  if (isfinite(v))
+    fprintf(f, fmt, width, v);
+  else
+    fprintf(f, "%*s", width, "-");
+}
+
+static void print_row(FILE *f, const char *name, const gc_curve_stats *s, const gc_curve_stats *r)
+{
+  fprintf(f, "%-10s", name);
+  print_num(f, "%*.1f", s->P_max, 10);
+  print_num(f, "%+*.1f", r ? pct(s->P_max, r->P_max) : NAN, 8);
+  print_num(f, "%*.4e", s->alpha_max, 12);
+  print_num(f, "%*.4e", s->alpha_res, 12);
+  print_num(f, "%*.4e", s->W_diss, 12);
+  print_num(f, "%*.4f", s->e, 8);
+  print_num(f, "%+*.1f", r ? pct(s->e, r->e) : NAN, 7);
+  print_num(f, "%*.4g", s->rms_load, 11);
+  print_num(f, "%*.4g", s->max_load, 11);
+  print_num(f, "%*.4g", s->rms_unload, 11);
+  print_num(f, "%*.4g", s->max_unload, 11);
+  fprintf(f, "\n");
+}
+
+static void csv_num(FILE *f, double v)
+{
+  if (isfinite(v))
+    fprintf(f, ",%.10g", v);
+  else
+    fprintf(f, ",");
+}
+
+static void csv_row(FILE *f, const char *name, const gc_curve_stats *s, const gc_curve_stats *r)
+{
+  fprintf(f, "%s", name);
+  csv_num(f, s->P_max);
+  csv_num(f, r ? pct(s->P_max, r->P_max) : NAN);
+  csv_num(f, s->alpha_max);
+  csv_num(f, s->alpha_res);
+  csv_num(f, s->W_load);
+  csv_num(f, s->W_unload);
+  csv_num(f, s->W_diss);
+  csv_num(f, s->e);
+  csv_num(f, r ? pct(s->e, r->e) : NAN);
+  csv_num(f, s->rms_load);
+  csv_num(f, s->max_load);
+  csv_num(f, s->rms_unload);
+  csv_num(f, s->max_unload);
+  fprintf(f, "\n");
+}
+
+int gc_cmd_compare(int argc, char **argv)
+{
+  static const struct option opts[] = {
+    { "models", required_argument, NULL, 'm' }, { "card", required_argument, NULL, 'c' },
+    { "set", required_argument, NULL, 's' },    { "force", no_argument, NULL, 'F' },
+    { "output", required_argument, NULL, 'o' }, { "curves", required_argument, NULL, 'C' },
+    { "quiet", no_argument, NULL, 'q' },        { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 }
+  };
+  const char *models = "ep,thornton,hertz", *card = NULL, *out = NULL, *curves = NULL;
+  int drive = GC_COMPARE_ALPHA, quiet = 0, c, rc = 0;
+  char **sets = calloc((size_t)argc + 1, sizeof *sets);
+  size_t nsets = 0;
+  if (!sets) {
+    fprintf(stderr, PROG ": out of memory\n");
+    return 1;
+  }
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":m:c:s:o:qh", opts, NULL)) != -1) {
+    switch (c) {
+    case 'm': models = optarg; break;
+    case 'c': card = optarg; break;
+    case 's': sets[nsets++] = optarg; break;
+    case 'F': drive = GC_COMPARE_FORCE; break;
+    case 'o': out = optarg; break;
+    case 'C': curves = optarg; break;
+    case 'q': quiet = 1; break;
+    case 'h':
+      compare_usage(stdout);
+      free(sets);
+      return 0;
+    default:
+      free(sets);
+      return gc_cli_bad_option(PROG, c, argv, optind);
+    }
+  }
+  if (optind != argc - 1) {
+    fprintf(stderr, PROG ": give exactly one reference curve (see --help)\n");
+    free(sets);
+    return 2;
+  }
+  const char *refpath = argv[optind];
+
+  /* the model list */
+  char names[MAX_MODELS][32];
+  size_t nm = 0;
+  for (const char *p = models; *p;) {
+    size_t l = strcspn(p, ",");
+    if (l == 0 || l >= sizeof names[0] || nm == MAX_MODELS) {
+      fprintf(stderr, PROG ": --models '%s': expected up to %d comma-separated model names\n",
+              models, MAX_MODELS);
+      free(sets);
+      return 2;
+    }
+    memcpy(names[nm], p, l);
+    names[nm][l] = 0;
+    const gc_preset *m = gc_preset_lookup(names[nm]);
+    if (!m || !m->normal) {
+      fprintf(stderr, PROG ": '%s' is not a normal model (see 'granucal models')\n", names[nm]);
+      free(sets);
+      return 2;
+    }
+    nm++;
+    p += l;
+    if (*p == ',')
+      p++;
+  }
+
+  gc_params par;
+  gc_card_extra x;
+  rc = gc_cli_load_params(PROG, card, sets, nsets, &par, &x);
+  free(sets);
+  if (rc)
+    return rc;
+  gc_cli_fill_effective_mass(&par, &x);
+
+  char msg[1024];
+  gc_curve ref;
+  if (gc_curve_read(refpath, &ref, msg, sizeof msg)) {
+    fprintf(stderr, PROG ": %s\n", msg);
+    return 1;
+  }
+  gc_curve_stats rs;
+  gc_curve_stats_of(ref.alpha, ref.P, ref.n, &rs);
+  if (!(rs.W_load > 0)) {
+    fprintf(stderr, PROG ": %s: the curve never loads the contact (no step with alpha and P "
+                    "increasing)\n", refpath);
+    gc_curve_free(&ref);
+    return 1;
+  }
+  double *am = calloc(nm * ref.n, sizeof *am), *Pm = calloc(nm * ref.n, sizeof *Pm);
+  gc_curve_stats *ms = calloc(nm, sizeof *ms);
+  if (!am || !Pm || !ms) {
+    fprintf(stderr, PROG ": out of memory\n");
+    rc = 1;
+    goto done;
+  }
+  for (size_t k = 0; k < nm; k++) {
+    gc_law law;
+    rc = gc_cli_law(PROG, names[k], "none", &x, &par, card, &law);
+    if (rc)
+      goto done;
+    if (gc_compare_run(&law, &ref, drive, am + k * ref.n, Pm + k * ref.n, &ms[k], msg,
+                       sizeof msg)) {
+      fprintf(stderr, PROG ": %s: model %s: %s\n", refpath, names[k], msg);
+      rc = 1;
+      goto done;
+    }
+  }
+
+  if (!quiet) {
+    printf("reference  %s (%zu points, %s-driven replay)\n", refpath, ref.n,
+           drive == GC_COMPARE_FORCE ? "force" : "displacement");
+    printf("%-10s%10s%8s%12s%12s%12s%8s%7s%11s%11s%11s%11s\n", "model", "P_max", "dP",
+           "alpha_max", "alpha_res", "W_diss", "e", "de", "rms_load", "max_load", "rms_unld",
+           "max_unld");
+    const char *eu = drive == GC_COMPARE_FORCE ? "[m]" : "[N]";
+    printf("%-10s%10s%8s%12s%12s%12s%8s%7s%11s%11s%11s%11s\n", "", "[N]", "[%]", "[m]", "[m]",
+           "[J]", "[-]", "[%]", eu, eu, eu, eu);
+    print_row(stdout, "reference", &rs, NULL);
+    for (size_t k = 0; k < nm; k++)
+      print_row(stdout, names[k], &ms[k], &rs);
+    printf("e: energy restitution sqrt(W_unload / W_load) (eq. 6.43); dP, de: relative to the "
+           "reference\n");
+  }
+  if (out) {
+    gc_outfile of;
+    if (gc_outfile_open(&of, out, msg, sizeof msg)) {
+      fprintf(stderr, PROG ": %s\n", msg);
+      rc = 1;
+      goto done;
+    }
+    const char *eu = drive == GC_COMPARE_FORCE ? "m" : "N";
+    fprintf(of.f, "# granucal compare: %s, %s-driven replay\n", refpath,
+            drive == GC_COMPARE_FORCE ? "force" : "displacement");
+    fprintf(of.f, "model,P_max [N],dP_max [%%],alpha_max [m],alpha_res [m],W_load [J],"
+                  "W_unload [J],W_diss [J],e [-],de [%%],rms_load [%s],max_load [%s],"
+                  "rms_unload [%s],max_unload [%s]\n", eu, eu, eu, eu);
+    csv_row(of.f, "reference", &rs, NULL);
+    for (size_t k = 0; k < nm; k++)
+      csv_row(of.f, names[k], &ms[k], &rs);
+    if (ferror(of.f)) {
+      gc_outfile_abort(&of);
+      fprintf(stderr, PROG ": %s: write error\n", out);
+      rc = 1;
+      goto done;
+    }
+    if (gc_outfile_commit(&of, msg, sizeof msg)) {
+      fprintf(stderr, PROG ": %s\n", msg);
+      rc = 1;
+      goto done;
+    }
+  }
+  if (curves) {
+    gc_outfile of;
+    if (gc_outfile_open(&of, curves, msg, sizeof msg)) {
+      fprintf(stderr, PROG ": %s\n", msg);
+      rc = 1;
+      goto done;
+    }
+    fprintf(of.f, "# granucal compare: %s\nt [s],alpha_ref [m],P_ref [N]", refpath);
+    for (size_t k = 0; k < nm; k++)
+      fprintf(of.f, ",alpha_%s [m],P_%s [N]", names[k], names[k]);
+    fprintf(of.f, "\n");
+    for (size_t i = 0; i < ref.n; i++) {
+      fprintf(of.f, "%.10g,%.10g,%.10g", ref.t[i], ref.alpha[i], ref.P[i]);
+      for (size_t k = 0; k < nm; k++)
+        fprintf(of.f, ",%.10g,%.10g", am[k * ref.n + i], Pm[k * ref.n + i]);
+      fprintf(of.f, "\n");
+    }
+    if (ferror(of.f)) {
+      gc_outfile_abort(&of);
+      fprintf(stderr, PROG ": %s: write error\n", curves);
+      rc = 1;
+      goto done;
+    }
+    if (gc_outfile_commit(&of, msg, sizeof msg)) {
+      fprintf(stderr, PROG ": %s\n", msg);
+      rc = 1;
+      goto done;
+    }
+  }
+done:
+  free(am);
+  free(Pm);
+  free(ms);
+  gc_curve_free(&ref);
+  return rc;
+}
