@@ -242,3 +242,28 @@ int gc_contact_time_linear(const gc_params *p, double m_eff, double v, double *t
   *t = M_PI * sqrt(m_eff / p->k_n);
   return GC_SUCCESS;
 }
+
+double gc_pair_R_star(const gc_pair *pair)
+{
+  const double R1 = pair->p.R1, R2 = pair->p.R2;
+  return R2 > 0 ? R1 * R2 / (R1 + R2) : R1;
+}
+
+void gc_vec_tangent(const double n[3], const double v[3], double out[3])
+{
+  const double vn = n[0] * v[0] + n[1] * v[1] + n[2] * v[2];
+  for (int d = 0; d < 3; d++)
+    out[d] = v[d] - vn * n[d];
+}
+
+double gc_vec_normal(const double n[3], const double v[3])
+{
+  return n[0] * v[0] + n[1] * v[1] + n[2] * v[2];
+}
+
+double gc_reg_factor(double w_norm, double w_reg)
+{
+  if (!(w_norm > 0))
+    return 0.0;
+  return w_norm < w_reg ? 1.0 / w_reg : 1.0 / w_norm;
+}

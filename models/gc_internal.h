@@ -39,4 +39,15 @@ int gc_contact_time_linear(const gc_params *p, double m_eff, double v, double *t
 int gc_tsuji_setup(gc_pair *pair, char *msg, size_t msglen);
 double gc_tsuji_coefficient(const gc_pair *pair, double stiffness);
 
+/* Rolling and twisting sub-models (models/rolling_*.c, twisting_*.c). */
+/* R* = (1/R1 + 1/R2)^-1 of the pair (R2 = 0: a plane), from the parameters, so that linear
+ * normal models (which set no Hertz constants) have it too. */
+double gc_pair_R_star(const gc_pair *pair);
+/* Part of v in the plane normal to the unit vector n (out may be v), and part along n. */
+void gc_vec_tangent(const double n[3], const double v[3], double out[3]);
+double gc_vec_normal(const double n[3], const double v[3]);
+/* The factor min(1, |w| / w_reg) / |w| of the regularised constant-torque models: the torque
+ * is -limit * w * factor (0 when w = 0). */
+double gc_reg_factor(double w_norm, double w_reg);
+
 #endif

@@ -67,6 +67,10 @@ typedef struct {
                       * 0 (default): derived from nu, 2(1-nu)/(2-nu) for like materials
                       * (eq. 3.25, 4.8, 8.5).  2/7 gives the "special material" of app. C
                       * (eq. C.32-C.33) without the unphysical nu = 0.8333 of sec. 5.5.1/8.4.2. */
+  double mu_r;       /* rolling resistance coefficient [-]: |M_r| <= mu_r R* P (seed 004's eta) */
+  double beta_r;     /* rolling stiffness coefficient [-]: K_r = beta_r R*^2 K_T0 (seed 004's beta) */
+  double w_reg;      /* regularisation angular speed of the constant-torque rolling / twisting
+                      * models [rad/s]: the torque grows linearly up to its limit over |w| < w_reg */
 } gc_params;
 
 void gc_params_default(gc_params *p);
@@ -170,6 +174,7 @@ typedef enum {
   GC_PAR_R1, GC_PAR_R2, GC_PAR_E1, GC_PAR_E2, GC_PAR_NU1, GC_PAR_NU2, GC_PAR_SY1, GC_PAR_SY2,
   GC_PAR_P_Y, GC_PAR_C_A, GC_PAR_K_C, GC_PAR_MU, GC_PAR_K_N, GC_PAR_C_N, GC_PAR_K_T,
   GC_PAR_C_T, GC_PAR_E_N, GC_PAR_M_EFF, GC_PAR_KT_RATIO, GC_PAR_RELOAD, GC_PAR_TFD_TRANSITIONS,
+  GC_PAR_MU_R, GC_PAR_BETA_R, GC_PAR_W_REG,
   GC_NPAR
 } gc_param_id;
 
@@ -252,11 +257,17 @@ struct gc_submodel {
    * of this step (sec. 5.2; 0 if none).  h begins with gc_hist_tangential. */
   int (*tangential)(const gc_pair *pair, double *h, const gc_normal *n, double d_delta,
                     double delta_dot, double ds_roll, gc_tangential *out);
-  /* GC_KIND_ROLLING / GC_KIND_TWISTING: resisting torque [N m] (scalar, along the relative
-   * rotation) for the relative rotation increment d_theta [rad] of this step and its rate
-   * [rad/s], given the normal state n. */
-  int (*torque)(const gc_pair *pair, double *h, const gc_normal *n, double d_theta,
-                double theta_dot, double *M);
+  /* GC_KIND_ROLLING / GC_KIND_TWISTING: resisting torque M [N m] on body 1 (-M on body 2), a
+   * 3-vector in space axes, given the normal state no after this step's normal step, the unit
+   * contact normal nvec (from body 1 towards body 2), the relative rotation increment of the
+   * step d_theta = (w1 - w2) dt [rad] and the relative angular velocity w_rel = w1 - w2
+   * [rad/s] (both full 3-vectors: a rolling model uses their part in the contact plane, a
+   * twisting model their part along nvec).  Vectors, not scalars, because a rolling spring's
+   * torque lies in the contact plane and has to be carried along when that plane turns (as
+   * the chute carries Q, eq. 4.20); a planar simulator passes nvec in the plane and the
+   * rotations along the normal of the plane. */
+  int (*torque)(const gc_pair *pair, double *h, const gc_normal *no, const double nvec[3],
+                const double d_theta[3], const double w_rel[3], double M[3]);
 };
 
 /* Registry (models/registry.c): every sub-model, one row each. */
@@ -276,7 +287,8 @@ extern const gc_submodel gc_normal_hertz, gc_normal_lsd, gc_normal_wb, gc_normal
 extern const gc_submodel gc_damping_none, gc_damping_linear, gc_damping_tsuji;
 extern const gc_submodel gc_tangential_none, gc_tangential_lsd, gc_tangential_tsuji,
     gc_tangential_wb, gc_tangential_md, gc_tangential_vqz, gc_tangential_ep;
-extern const gc_submodel gc_rolling_none, gc_twisting_none;
+extern const gc_submodel gc_rolling_none, gc_rolling_spring, gc_rolling_const;
+extern const gc_submodel gc_twisting_none, gc_twisting_spring, gc_twisting_const;
 
 /* Presets: the model names of the command line, cards and chute cards, as compositions.  A
  * preset with a normal part can be given as the normal model (-m, "model ="), one with a
@@ -340,6 +352,19 @@ int gc_law_contact_time(const gc_law *law, double m_eff, double v, double *t);
 int gc_law_normal(const gc_law *law, double *h, double alpha, double alpha_dot, gc_normal *out);
 int gc_law_tangential(const gc_law *law, double *h, const gc_normal *n, double d_delta,
                       double delta_dot, double ds_roll, gc_tangential *out);
+/* 1 if the law has a rolling / a twisting sub-model other than "none" (simulators skip the
+ * relative rotation otherwise, so that results without them stay bit for bit). */
+int gc_law_rolls(const gc_law *law);
+int gc_law_twists(const gc_law *law);
+/* Rolling plus twisting torque on body 1 [N m] (space axes; -M on body 2); see the torque
+ * member of gc_submodel for the arguments. */
+int gc_law_torque(const gc_law *law, double *h, const gc_normal *no, const double nvec[3],
+                  const double d_theta[3], const double w_rel[3], double M[3]);
+/* Compose law from presets nfd, tfd (as gc_law_init_preset) plus a rolling and a twisting
+ * sub-model (NULL: none). */
+int gc_law_init_full(gc_law *law, const gc_preset *nfd, const gc_preset *tfd,
+                     const gc_submodel *rolling, const gc_submodel *twisting, const gc_params *p,
+                     char *msg, size_t msglen);
 
 /* ------------------------------------------------------------------ shared physics */
 

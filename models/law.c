@@ -133,3 +133,46 @@ int gc_law_tangential(const gc_law *law, double *h, const gc_normal *n, double d
     return GC_ENAN;
   return st;
 }
+
+int gc_law_rolls(const gc_law *law) { return !(law->sub[GC_KIND_ROLLING]->flags & GC_SUB_NONE); }
+
+int gc_law_twists(const gc_law *law)
+{
+  return !(law->sub[GC_KIND_TWISTING]->flags & GC_SUB_NONE);
+}
+
+int gc_law_torque(const gc_law *law, double *h, const gc_normal *no, const double nvec[3],
+                  const double d_theta[3], const double w_rel[3], double M[3])
+{
+  double Mt[3] = { 0, 0, 0 };
+  M[0] = M[1] = M[2] = 0.0;
+  int st = law->sub[GC_KIND_ROLLING]->torque(&law->pair, h + law->off[GC_KIND_ROLLING], no, nvec,
+                                             d_theta, w_rel, M);
+  if (!st)
+    st = law->sub[GC_KIND_TWISTING]->torque(&law->pair, h + law->off[GC_KIND_TWISTING], no, nvec,
+                                            d_theta, w_rel, Mt);
+  for (int d = 0; d < 3; d++)
+    M[d] += Mt[d];
+  if (!st && !isfinite(M[0] + M[1] + M[2]))
+    return GC_ENAN;
+  return st;
+}
+
+int gc_law_init_full(gc_law *law, const gc_preset *nfd, const gc_preset *tfd,
+                     const gc_submodel *rolling, const gc_submodel *twisting, const gc_params *p,
+                     char *msg, size_t n)
+{
+  int st = gc_law_init_preset(law, nfd, tfd, p, msg, n);
+  if (st || (!rolling && !twisting))
+    return st;
+  const gc_submodel *sub[GC_NKINDS];
+  for (int k = 0; k < GC_NKINDS; k++)
+    sub[k] = law->sub[k];
+  sub[GC_KIND_ROLLING] = rolling ? rolling : sub[GC_KIND_ROLLING];
+  sub[GC_KIND_TWISTING] = twisting ? twisting : sub[GC_KIND_TWISTING];
+  const char *nn = law->name_normal, *nt = law->name_tangential;
+  st = gc_law_init(law, sub, p, msg, n);
+  law->name_normal = nn;
+  law->name_tangential = nt;
+  return st;
+}

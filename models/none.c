@@ -24,11 +24,11 @@ static int none_tangential(const gc_pair *pair, double *h, const gc_normal *n, d
   return GC_SUCCESS;
 }
 
-static int none_torque(const gc_pair *pair, double *h, const gc_normal *n, double d_theta,
-                       double theta_dot, double *M)
+static int none_torque(const gc_pair *pair, double *h, const gc_normal *no, const double nvec[3],
+                       const double d_theta[3], const double w_rel[3], double M[3])
 {
-  (void)pair, (void)h, (void)n, (void)d_theta, (void)theta_dot;
-  *M = 0.0;
+  (void)pair, (void)h, (void)no, (void)nvec, (void)d_theta, (void)w_rel;
+  M[0] = M[1] = M[2] = 0.0;
   return GC_SUCCESS;
 }
 

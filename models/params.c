@@ -62,6 +62,14 @@ static const gc_param_def table[GC_NPAR] = {
   [GC_PAR_TFD_TRANSITIONS] = { "tfd_transitions", "tfd_transitions", I(tfd_transitions), "-",
                                0, 1, 0, 0, NULL, "ch. 5, eq. 3.26-3.64",
                                "1 (default) | 0: VQZ varying-P transitions on/off" },
+  [GC_PAR_MU_R] = { "mu_r", "mu_r", D(mu_r), "-", 0, INF, 0, 1, NULL,
+                    "seed 004 (eta); Ai et al. 2011",
+                    "rolling resistance coefficient: |M_r| <= mu_r R* P (rolling spring, const)" },
+  [GC_PAR_BETA_R] = { "beta_r", "beta_r", D(beta_r), "-", 0, INF, 1, 1, NULL, "seed 004 (beta)",
+                      "rolling stiffness coefficient: K_r = beta_r R*^2 K_T0 (rolling spring)" },
+  [GC_PAR_W_REG] = { "w_reg", "w_reg", D(w_reg), "rad/s", 0, INF, 1, 1, NULL,
+                     "regularisation of M = -M_max w/|w|",
+                     "constant-torque rolling / twisting: linear in w below w_reg" },
 };
 
 const gc_param_def *gc_param_def_at(gc_param_id id)

@@ -14,7 +14,8 @@ static const gc_submodel *const rows[] = {
   &gc_tangential_none, &gc_tangential_lsd, &gc_tangential_tsuji, &gc_tangential_wb,
   &gc_tangential_md, &gc_tangential_vqz, &gc_tangential_ep,
   /* rolling, twisting */
-  &gc_rolling_none, &gc_twisting_none,
+  &gc_rolling_none, &gc_rolling_spring, &gc_rolling_const,
+  &gc_twisting_none, &gc_twisting_spring, &gc_twisting_const,
 };
 
 size_t gc_submodel_count(void) { return sizeof rows / sizeof rows[0]; }

@@ -49,6 +49,14 @@
  *    (history block zeroed, Q = 0); while alpha > 0 the history is kept even if P = 0 (inside
  *    the residual dent of an elasto-plastic contact).  With cfg.keep_history = 1 the history
  *    block is kept (force and carried Q set to 0) until the pair leaves the neighbour list;
+ *  - rolling / twisting resistance (cfg.rolling_model, cfg.twisting_model): the couple M of
+ *    the law, driven by the relative angular velocity w_I - w_J of the two particles (w_J = 0
+ *    for a wall or a bead) and d_theta = (w_I - w_J) dt, acts as +M on particle I and -M on J;
+ *    it goes through the same per-pair scratch and fixed-order gather as the forces.  Without
+ *    them nothing is computed (bit for bit the same run).  Its work is not in the energy
+ *    budget yet;
+ *  - Cundall's local damping (cfg.local_damping > 0, numerical): applied per component in space
+ *    axes to the resultant force (contacts + gravity) and torque before the leap-frog update;
  *  - gc_chute_cfg_soybean: particle-plexiglass friction mu = 0.3 (not in the seed); dt = 1/40
  *    of the Hertz duration of two constituent spheres at 1 m/s (3.41e-6 s); skin 0.5 R_c;
  *    touching 3 mm beads on a lattice that tiles the period (chute_bottom.c);
@@ -284,6 +292,14 @@ static int check_cfg(const gc_chute_cfg *c, char *msg, size_t n)
     return err_msg(msg, n, GC_EINVAL, "side_walls", c->side_walls, "{0, 1}");
   if (!(c->dt > 0) || !isfinite(c->dt))
     return err_msg(msg, n, GC_EINVAL, "dt", c->dt, "(0, inf) s");
+  if (!(c->local_damping >= 0 && c->local_damping < 1))
+    return err_msg(msg, n, GC_EINVAL, "local_damping", c->local_damping, "[0, 1)");
+  if ((c->rolling_model && c->rolling_model->kind != GC_KIND_ROLLING) ||
+      (c->twisting_model && c->twisting_model->kind != GC_KIND_TWISTING)) {
+    if (msg && n)
+      snprintf(msg, n, "rolling_model / twisting_model: a sub-model of another kind was given");
+    return GC_EINVAL;
+  }
   if (c->threads < 0 || c->threads > 4096)
     return err_msg(msg, n, GC_EINVAL, "threads", c->threads, "[0, 4096] (0: OpenMP default)");
   if (!c->nfd) {
@@ -303,7 +319,8 @@ static int build_law(gc_law *law, const gc_chute_cfg *cfg, const gc_params *base
   p.R1 = R1;
   p.R2 = R2;
   char m2[256] = "";
-  int st = gc_law_init_preset(law, cfg->nfd, cfg->tfd, &p, m2, sizeof m2);
+  int st = gc_law_init_full(law, cfg->nfd, cfg->tfd, cfg->rolling_model, cfg->twisting_model, &p, m2,
+                            sizeof m2);
   if (st && msg && n)
     snprintf(msg, n, "contact law %s (R1 = %g m, R2 = %g m): %s", what, R1, R2, m2);
   return st;
@@ -935,8 +952,10 @@ static int tangential(const gc_law *law, gc_chute_contact *ct, const gc_normal *
 }
 
 /* One contact between body 1 (a particle sphere) and body 2.  n points from 1 to 2, alpha is
- * the overlap, vrel = v_2(c) - v_1(c).  On return F is the force on body 1 [N]; 0 when apart.
- * Returns 1 in *active if a force acts.  keep: on separation keep the model state (the
+ * the overlap, vrel = v_2(c) - v_1(c), wrel = w_1 - w_2 the relative angular velocity of the
+ * two bodies (read only when the law has rolling or twisting resistance).  On return F is the
+ * force on body 1 [N], M the rolling + twisting couple on body 1 [N m] (0 without them); 0
+ * when apart.  Returns 1 in *active if a force acts.  keep: on separation keep the model state (the
  * history-at-separation option), else reset it.  work[0], work[1]: the normal and tangential
  * work the contact absorbed in this step [J] (trapezoid, see gc_chute_energy):
  *   normal      1/2 (P_{n-1} + P_n) (alpha_n - alpha_{n-1}),  alpha clamped at 0 on separation;
@@ -944,9 +963,10 @@ static int tangential(const gc_law *law, gc_chute_contact *ct, const gc_normal *
  * the power -F_1 . v_rel of the pair's forces on the two bodies (the contact point is the same
  * for both) integrated over the step. */
 static int contact(const gc_law *law, gc_chute_contact *ct, double alpha, const double n[3],
-                   const double vrel[3], double dt, double ds_roll, int keep, double F[3],
-                   int *active, double work[2])
+                   const double vrel[3], const double wrel[3], double dt, double ds_roll,
+                   int keep, double F[3], double M[3], int *active, double work[2])
 {
+  M[0] = M[1] = M[2] = 0.0;
   *active = 0;
   gc_hist_normal *hn = gc_law_hist_normal(law, ct->h);
   work[0] = work[1] = 0.0;
@@ -992,6 +1012,12 @@ static int contact(const gc_law *law, gc_chute_contact *ct, double alpha, const 
       return st;
     work[1] = 0.5 * ((Q0[0] + ct->Q[0]) * dd[0] + (Q0[1] + ct->Q[1]) * dd[1] +
                      (Q0[2] + ct->Q[2]) * dd[2]);
+  }
+  if (gc_law_rolls(law) || gc_law_twists(law)) {
+    const double dth[3] = { wrel[0] * dt, wrel[1] * dt, wrel[2] * dt };
+    st = gc_law_torque(law, ct->h, &no, n, dth, wrel, M);
+    if (st)
+      return st;
   }
   if (no.P > 0.0 || ct->Q[0] != 0.0 || ct->Q[1] != 0.0 || ct->Q[2] != 0.0) {
     for (int d = 0; d < 3; d++)
@@ -1087,7 +1113,11 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr)
     lj[0] = lj[1] = lj[2] = 0.0;
     law = &w->law_pb[ki];
   }
-  double vrel[3] = { vj[0] - vi[0], vj[1] - vi[1], vj[2] - vi[2] }, F[3];
+  double vrel[3] = { vj[0] - vi[0], vj[1] - vi[1], vj[2] - vi[2] }, F[3], M[3];
+  double wrel[3] = { 0, 0, 0 };
+  if (gc_law_rolls(law) || gc_law_twists(law))
+    for (int e = 0; e < 3; e++)
+      wrel[e] = w->wsp[3 * I + e] - (J >= 0 ? w->wsp[3 * J + e] : 0.0);
   double ds_roll = 0.0;
   if (c->cfg.rolling) {
     /* velocity of the contact point at r_i - alpha/2 from centre i along n: the centres'
@@ -1116,8 +1146,8 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr)
   }
   int active;
   double work[2];
-  int st = contact(law, ct, alpha, n, vrel, c->cfg.dt, ds_roll, c->cfg.keep_history, F, &active,
-                   work);
+  int st = contact(law, ct, alpha, n, vrel, wrel, c->cfg.dt, ds_roll, c->cfg.keep_history, F, M,
+                   &active, work);
   w->hist[k] = ct->h[0] != 0.0 || ct->alpha != 0.0; /* the normal header's alpha */
   w->pe[2 * k] = work[0];
   w->pe[2 * k + 1] = work[1];
@@ -1130,6 +1160,11 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr)
   cross3(li, F, pf + 3);
   double mF[3] = { -F[0], -F[1], -F[2] };
   cross3(lj, mF, pf + 6);
+  if (M[0] != 0.0 || M[1] != 0.0 || M[2] != 0.0) /* the rolling / twisting couple */
+    for (int e = 0; e < 3; e++) {
+      pf[3 + e] += M[e];
+      pf[6 + e] -= M[e];
+    }
   w->pact[k] = PACT_WORK | PACT_FORCE;
   return GC_SUCCESS;
 }
@@ -1201,9 +1236,9 @@ static int wall_forces(gc_chute *c, const chute_work *w, size_t p, size_t i, dou
      * is within the skin of the wall */
     int keep = cfg->keep_history && alphas[k] > -cfg->skin;
     int active;
-    double work[2];
-    int st = contact(laws[k], ct, alphas[k], nn[k], vrel, cfg->dt, ds_roll, keep, f, &active,
-                     work);
+    double work[2], mc[3]; /* the wall is at rest: w_1 - w_2 = w_p */
+    int st = contact(laws[k], ct, alphas[k], nn[k], vrel, w->wsp + 3 * p, cfg->dt, ds_roll, keep,
+                     f, mc, &active, work);
     if (st)
       return st;
     pen[k < 2 ? PEN_WN : PEN_BN] += work[0];
@@ -1213,7 +1248,7 @@ static int wall_forces(gc_chute *c, const chute_work *w, size_t p, size_t i, dou
       cross3(lev, f, tq);
       for (int e = 0; e < 3; e++) {
         F[e] += f[e];
-        T[e] += tq[e];
+        T[e] += tq[e] + mc[e];
       }
     }
   }
@@ -1279,13 +1314,30 @@ static int step_particle(gc_chute *c, chute_work *w, long p, const gc_npair *pai
   }
   if (fail)
     return 1;
-  /* leap-frog (sec. 2.1): v_{n+1/2} = v_{n-1/2} + (F/m + g) dt, x_{n+1} = x_n + v_{n+1/2} dt */
   double vsum = 0.0; /* g . (v_{n-1/2} + v_{n+1/2}) for the gravity work */
-  for (int e = 0; e < 3; e++) {
-    vsum += w->g[e] * v[e];
-    v[e] += (F[e] / m + w->g[e]) * dt;
-    vsum += w->g[e] * v[e];
-    x[e] += v[e] * dt;
+  const double ld = c->cfg.local_damping;
+  if (ld > 0.0) {
+    /* Cundall's local damping (seed 004, Cundall & Hart 1992), numerical: each component of
+     * the resultant force (contacts + gravity) and of the torque (space axes) loses
+     * ld |F_k| against the sign of the velocity component at t_{n-1/2} */
+    const double *ws = w->wsp + 3 * p;
+    for (int e = 0; e < 3; e++) {
+      double Fr = F[e] + m * w->g[e];
+      Fr -= ld * fabs(Fr) * (v[e] > 0 ? 1.0 : v[e] < 0 ? -1.0 : 0.0);
+      vsum += w->g[e] * v[e];
+      v[e] += Fr / m * dt;
+      vsum += w->g[e] * v[e];
+      x[e] += v[e] * dt;
+      T[e] -= ld * fabs(T[e]) * (ws[e] > 0 ? 1.0 : ws[e] < 0 ? -1.0 : 0.0);
+    }
+  } else {
+    /* leap-frog (sec. 2.1): v_{n+1/2} = v_{n-1/2} + (F/m + g) dt, x_{n+1} = x_n + v_{n+1/2} dt */
+    for (int e = 0; e < 3; e++) {
+      vsum += w->g[e] * v[e];
+      v[e] += (F[e] / m + w->g[e]) * dt;
+      vsum += w->g[e] * v[e];
+      x[e] += v[e] * dt;
+    }
   }
   pen[PEN_G] = 0.5 * m * dt * vsum;
   /* rotation (eq. 2.14-2.28): torque in body axes M = R(q_n)^T T */

@@ -57,6 +57,16 @@ typedef struct {
    * wall) are filled in by the simulator from the sphere radii of each pair; P_Y should be 0
    * so that it is derived from sY for each pair geometry (eq. 6.19-6.21). */
   const gc_preset *nfd, *tfd;  /* tfd NULL: frictionless */
+  /* rolling and twisting resistance sub-models of every pair (NULL: none); their torque acts
+   * on the particles as a couple (M on the particle of sphere i, -M on that of j) and is
+   * driven by the relative angular velocity w_I - w_J of the two particles (0 for a wall or a
+   * bead).  With none the simulation is bit for bit the one without them. */
+  const gc_submodel *rolling_model, *twisting_model;
+  /* Cundall's non-viscous local damping (seed 004; Cundall & Hart 1992), a NUMERICAL damping
+   * in [0, 1): each component of a particle's resultant force (contacts + gravity) and torque
+   * (space axes) is reduced by local_damping |F_k| against the sign of its velocity
+   * component.  0: off (bit for bit the undamped run).  For quasi-static states only. */
+  double local_damping;
   gc_params pp;         /* particle-particle */
   gc_params pw;         /* particle-side wall (plexiglass) */
   gc_params pb;         /* particle-bottom bead (glass) or flat bottom */

@@ -20,8 +20,8 @@ enum ktype { T_DBL, T_INT, T_PATH, T_WORD };
 enum {
   K_PARAMS, K_SHAPE, K_PL, K_PW, K_PH, K_PR, K_PMASS, K_CLUSTER, K_PDENS, K_NP,
   K_LENGTH, K_WIDTH, K_FILL, K_ANGLE, K_GRAV, K_BOTTOM, K_BEADR, K_BEADS, K_SIDEW,
-  K_WALL, K_BEAD, K_MUPP, K_MUWALL, K_MUBEAD, K_MODEL, K_TFD,
-  K_DT, K_NTCOL, K_VREF, K_SKIN, K_SEED, K_THREADS, K_TEND,
+  K_WALL, K_BEAD, K_MUPP, K_MUWALL, K_MUBEAD, K_MODEL, K_TFD, K_RMODEL, K_TMODEL,
+  K_DT, K_NTCOL, K_VREF, K_SKIN, K_SEED, K_THREADS, K_LDAMP, K_TEND,
   K_SERIES, K_VTK, K_CKPT, K_PSTART, K_PEND, K_PINT, K_PCELL, K_PHEIGHT, K_WALLBAND,
   K_CENTREBAND, K_SURFLO, K_SURFHI, K_BOTLO, K_BOTHI, K_FTIME, K_FSTEPS, K_FMAX, K_FBINS,
   K_BEADCOV, K_BSEED, K_KEEPH, K_ROLL, K_SWIN, K_SBATCH,
@@ -91,6 +91,10 @@ static const ckey keys[K_COUNT] = {
                 "normal model (default: params model, else ep)" },
   [K_TFD] = { "tfd", T_WORD, 0, 0, 0, 0, "", NULL,
               "tangential model or none (default: params tfd, else the normal model's own)" },
+  [K_RMODEL] = { "rolling_model", T_WORD, 0, 0, 0, 0, "", "none",
+                 "rolling resistance: none | spring | const (params mu_r, beta_r, w_reg)" },
+  [K_TMODEL] = { "twisting_model", T_WORD, 0, 0, 0, 0, "", "none",
+                 "twisting resistance: none | spring | const (params mu, w_reg)" },
   [K_DT] = { "dt", T_DBL, 0, INF, 1, 1, "s", NULL, "time step (default: from ntcol)" },
   [K_NTCOL] = { "ntcol", T_INT, GC_DT_REFUSE_NTCOL, 1e6, 0, 0, "", "40",
                 "dt = shortest Hertz contact duration (eq. 3.22) / ntcol" },
@@ -101,6 +105,8 @@ static const ckey keys[K_COUNT] = {
   [K_SEED] = { "seed", T_INT, 0, 4294967295.0, 0, 0, "", "1", "seed of the random placement" },
   [K_THREADS] = { "threads", T_INT, 0, 4096, 0, 0, "", "0",
                   "OpenMP threads of the force loop; 0: the OpenMP default" },
+  [K_LDAMP] = { "local_damping", T_DBL, 0, 1, 0, 1, "-", "0",
+                "Cundall's local damping (numerical, not physical; quasi-static states only)" },
   [K_TEND] = { "t_end", T_DBL, 0, INF, 1, 1, "s", NULL, "simulated time; required" },
   [K_SERIES] = { "series_interval", T_DBL, 0, INF, 1, 1, "s", "1e-3", "time series interval" },
   [K_VTK] = { "vtk_interval", T_DBL, 0, INF, 0, 1, "s", "0", "VTK snapshot interval; 0: none" },
@@ -183,6 +189,10 @@ static int allowed_word(size_t idx, const char *v)
     const gc_preset *m = gc_preset_lookup(v);
     return !strcmp(v, "none") || (m && m->tangential);
   }
+  if (idx == K_RMODEL)
+    return gc_submodel_lookup(GC_KIND_ROLLING, v) != NULL;
+  if (idx == K_TMODEL)
+    return gc_submodel_lookup(GC_KIND_TWISTING, v) != NULL;
   return 1;
 }
 
@@ -193,6 +203,8 @@ static const char *word_choices(size_t idx)
   case K_BOTTOM: return "must be beads, random, flat or none";
   case K_MODEL: return "is not a normal model (see 'granucal models')";
   case K_TFD: return "is not a tangential model or none (see 'granucal models')";
+  case K_RMODEL: return "is not a rolling model: none, spring or const (see 'granucal models')";
+  case K_TMODEL: return "is not a twisting model: none, spring or const (see 'granucal models')";
   default: return "is not allowed";
   }
 }
@@ -531,6 +543,8 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   } else {
     cfg->tfd = NULL;
   }
+  cfg->rolling_model = gc_submodel_lookup(GC_KIND_ROLLING, word(r, K_RMODEL));
+  cfg->twisting_model = gc_submodel_lookup(GC_KIND_TWISTING, word(r, K_TMODEL));
   /* particle-particle: both bodies of the particle material */
   cfg->pp = *pp;
   cfg->pp.R1 = cfg->pp.R2 = 0;
@@ -658,6 +672,7 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   cfg->skin = r->set[K_SKIN] ? r->v[K_SKIN] : 0.2 * rmin;
   cfg->seed = (unsigned long)val(r, K_SEED);
   cfg->threads = (int)val(r, K_THREADS);
+  cfg->local_damping = val(r, K_LDAMP);
 
   /* ---- outputs */
   run->series_interval = val(r, K_SERIES);
@@ -781,6 +796,10 @@ void gc_chute_run_describe(const gc_chute_run *run, FILE *f)
   const gc_chute_cfg *c = &run->sim;
   fprintf(f, "particles: %zu x %zu sphere(s), m = %.6g kg; models %s/%s\n", c->n_particles,
           c->shape.nsph, c->shape.mass, c->nfd->name, c->tfd ? c->tfd->name : "none");
+  if (c->rolling_model || c->twisting_model || c->local_damping > 0)
+    fprintf(f, "rolling resistance %s, twisting resistance %s, local damping %g (numerical)\n",
+            c->rolling_model ? c->rolling_model->name : "none",
+            c->twisting_model ? c->twisting_model->name : "none", c->local_damping);
   if (run->sY_derived)
     fprintf(f, "%s: P_Y = %.6g N converted to sY = %.6g Pa for the file's geometry (eq. 6.19); "
                "P_Y is derived per pair\n", run->params_path, run->PY_file, run->particle.sY1);

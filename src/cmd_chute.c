@@ -255,14 +255,16 @@ int gc_cmd_chute(int argc, char **argv)
     fprintf(stderr, "%s: %s\n", prog, msg);
     goto done;
   }
-  if (make_dir(prog, dir, &created))
-    goto done;
-  if (write_records(prog, dir, argc, cmdline, card, resume, run))
-    goto done;
+  /* the contact laws are checked before anything is written: a bad parameter leaves no
+   * output directory behind */
   if ((st = gc_chute_alloc(&ch, &run->sim, msg, sizeof msg))) {
     fprintf(stderr, "%s: %s: %s\n", prog, card, msg);
     goto done;
   }
+  if (make_dir(prog, dir, &created))
+    goto done;
+  if (write_records(prog, dir, argc, cmdline, card, resume, run))
+    goto done;
   if (!quiet) {
     const gc_chute_bottom_info *b = &ch->bottom;
     if (run->sim.bottom == GC_BOTTOM_BEADS)

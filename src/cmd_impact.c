@@ -18,7 +18,8 @@ static void impact_usage(FILE *f)
   fprintf(f,
           "usage: granucal impact [-m NFD] [-t TFD] [-c CARD] [-s KEY=VALUE]... --vn V\n"
           "                       (--omega W | --ratio MIN,MAX [--count N]) [--vt VT]\n"
-          "                       [--omega2 W2] [--dt DT | --ntcol N] [--rolling] [-o OUT.csv] [-q]\n\n"
+          "                       [--omega2 W2] [--dt DT | --ntcol N] [--rolling]\n"
+          "                       [--rolling-model none|spring|const] [-o OUT.csv] [-q]\n\n"
           "Oblique impacts of spheres on a frictional plane: every sphere arrives with the\n"
           "same normal speed and its own spin, so the incidence at the contact point differs\n"
           "(Walton's hard-sphere test, sec. 5.5 and 8.4.2).  One CSV row per sphere, with the\n"
@@ -39,6 +40,9 @@ static void impact_usage(FILE *f)
           "      --ntcol N      steps per contact duration (default 200, in [10, 1e7]); a --dt\n"
           "                     above t_c/10 is refused\n"
           "      --rolling      apply the rolling correction of sec. 5.2\n"
+          "      --rolling-model NAME  rolling resistance (none, spring, const; 'granucal\n"
+          "                     models'): a couple against w1 - w2, parameters mu_r, beta_r,\n"
+          "                     w_reg from the card / --set\n"
           "  -o, --output FILE  CSV (default: standard output); -q: no summary\n\n"
           "Columns: omega [rad/s], v_st [m/s] (= v_t + omega R + omega2 R2), vn_over_vst,\n"
           "x (= f mu (1+e) v_n/v_st, f = 7/2 for homogeneous spheres), e, beta (= -v_st'/v_st,\n"
@@ -58,11 +62,13 @@ int gc_cmd_impact(int argc, char **argv)
     { "count", required_argument, NULL, 'N' }, { "dt", required_argument, NULL, 'D' },
     { "ntcol", required_argument, NULL, 'C' }, { "rolling", no_argument, NULL, 'L' },
     { "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' },
-    { "omega2", required_argument, NULL, 'X' }, { "help", no_argument, NULL, 'h' },
+    { "omega2", required_argument, NULL, 'X' },
+    { "rolling-model", required_argument, NULL, 'Y' }, { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 }
   };
   const char *prog = "granucal impact";
   const char *nfd_name = NULL, *tfd_name = NULL, *card = NULL, *out = NULL, *ratio = NULL;
+  const char *roll_name = NULL;
   double vn = 0, vt = 0, omega = 0, omega2 = 0;
   int have_vn = 0, have_omega = 0, quiet = 0, c;
   long count = 50;
@@ -99,6 +105,7 @@ int gc_cmd_impact(int argc, char **argv)
       have_ntcol = 1;
       break;
     case 'L': cfg.rolling = 1; break;
+    case 'Y': roll_name = optarg; break;
     case 'o': out = optarg; break;
     case 'q': quiet = 1; break;
     case 'h': impact_usage(stdout); free(sets); return 0;
@@ -169,6 +176,26 @@ int gc_cmd_impact(int argc, char **argv)
   rc = gc_cli_law(prog, nfd_name, tfd_name, &x, &p, card, &law);
   if (rc)
     return rc;
+  if (roll_name) {
+    const gc_submodel *rm = gc_submodel_lookup(GC_KIND_ROLLING, roll_name);
+    if (!rm) {
+      fprintf(stderr, "%s: --rolling-model '%s' is not a rolling model (none, spring, const; "
+              "see 'granucal models')\n", prog, roll_name);
+      return 2;
+    }
+    const gc_submodel *sub[GC_NKINDS];
+    for (int k = 0; k < GC_NKINDS; k++)
+      sub[k] = law.sub[k];
+    sub[GC_KIND_ROLLING] = rm;
+    const char *nn = law.name_normal, *nt = law.name_tangential;
+    char lmsg[512];
+    if (gc_law_init(&law, sub, &p, lmsg, sizeof lmsg)) {
+      fprintf(stderr, "%s: %s%s%s\n", prog, card ? card : "", card ? ": " : "", lmsg);
+      return 1;
+    }
+    law.name_normal = nn;
+    law.name_tangential = nt;
+  }
   if (!gc_law_frictional(&law)) {
     fprintf(stderr, "%s: an oblique impact needs a tangential model (--tfd)\n", prog);
     return 2;

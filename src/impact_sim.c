@@ -5,7 +5,9 @@
  * is v_st = (v_t1 + omega1 R1) - (v_t2 - omega2 R2) (sec. 8.4.2 for a plane), the tangential
  * displacement grows by v_st dt, and the tangential force Q of the model acts against it on
  * sphere 1 and with it on body 2: m1 dv_t1/dt = -Q, I1 domega1/dt = -R1 Q, m2 dv_t2/dt = +Q,
- * I2 domega2/dt = -R2 Q; normally m1 du1/dt = -P, m2 du2/dt = +P. */
+ * I2 domega2/dt = -R2 Q; normally m1 du1/dt = -P, m2 du2/dt = +P.  With a rolling-resistance
+ * sub-model the couple M_r(w1 - w2) of the law acts as I1 domega1/dt += M_r, I2 domega2/dt
+ * -= M_r (a planar impact has no twist). */
 #include "impact_sim.h"
 
 #include <math.h>
@@ -94,6 +96,7 @@ int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doub
 
   double s[GC_HIST_MAX];
   gc_law_history_init(law, s);
+  const int roll = gc_law_rolls(law);
   const gc_hist_normal *hn = gc_law_hist_normal(law, s);
   gc_normal nout;
   gc_tangential tout;
@@ -123,12 +126,24 @@ int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doub
       memset(&tout, 0, sizeof tout);
     }
     double Q = nout.P > 0 ? tout.Q : 0.0;
+    double Mr = 0.0; /* rolling resistance couple on sphere 1 about e_z (-Mr on body 2) */
+    if (roll && (nout.P > 0 || hn->in_contact)) {
+      /* n = e_x (into body 2), t = e_y, spins about e_z = e_x x e_y: w1 - w2 is the relative
+       * rolling rate; no twist in a planar impact (no spin about n) */
+      const double nv[3] = { 1, 0, 0 }, wr[3] = { 0, 0, w - w2 };
+      const double dth[3] = { 0, 0, (w - w2) * dt };
+      double M[3];
+      st = gc_law_torque(law, s, &nout, nv, dth, wr, M);
+      if (st)
+        return st;
+      Mr = M[2];
+    }
     u -= nout.P / m * dt;
     vt -= Q / m * dt;
-    w -= R * Q / I * dt;
+    w -= (R * Q - Mr) / I * dt;
     u2 += nout.P * inv_m2 * dt;
     vt2 += Q * inv_m2 * dt;
-    w2 -= R2_over_I2 * Q * dt;
+    w2 -= (R2_over_I2 * Q + (free2 ? Mr / I2 : 0.0)) * dt;
     if (nout.P > res->P_max)
       res->P_max = nout.P;
     if (fabs(Q) > res->Q_max)

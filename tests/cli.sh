@@ -148,6 +148,10 @@ expect "impact sweep" 0 "sliding theory -0.9" -- \
   "$G" impact -c "$C/t6-nylon.card" --vn 0.2 --ratio 0.02,5 --count 5 -o "$tmp/i1.csv"
 [ "$(wc -l <"$tmp/i1.csv")" -eq 6 ] && awk -F, 'NR == 2 { d = $6 - $7; exit !(d < 1e-6 && d > -1e-6) }' \
   "$tmp/i1.csv" && ok "impact CSV: 5 rows, beta = eq. C.25 when sliding" || ko "impact CSV"
+expect "impact rolling const needs w_reg" 1 "w_reg = 0 out of range (0, inf) rad/s" -- \
+  "$G" impact -c "$C/t8-al-alloy.card" --vn 0.2 --omega 10 --rolling-model const
+expect "impact unknown rolling model" 2 "'bogus' is not a rolling model" -- \
+  "$G" impact -c "$C/t8-al-alloy.card" --vn 0.2 --omega 10 --rolling-model bogus
 expect "impact two spheres" 0 "v_n/v_st" -- \
   "$G" impact -c "$C/t8-al-alloy.card" --vn 0.2 --omega 10 -o "$tmp/i2.csv"
 printf 'model = hertz\ntfd = vqz\nR = 0.01\nE = 1e9\nnu = 0.3\nrho = 1000\nmu = 0.3\nkt_ratio = -1\n' >"$tmp/kt.card"
@@ -177,6 +181,12 @@ expect "chute bad key file:line:col" 1 "bad.chute:$nl:1: unknown key 'frobnicate
 expect "chute angle out of range" 1 "bad2.chute:$nl:13: angle_deg = 95 out of range (-90, 90)" -- \
   "$G" chute -q -o "$tmp/ch0" "$tmp/bad2.chute"
 expect "chute unknown --set key" 2 "unknown key 'Angle'" -- "$G" chute -q -o "$tmp/ch0" -s Angle=3 "$T"
+expect "chute rolling model name" 2 "rolling_model = 'roll' is not a rolling model" -- \
+  "$G" chute -q -o "$tmp/ch0" -s rolling_model=roll "$T"
+expect "chute rolling spring needs beta_r" 1 "beta_r = 0 out of range (0, inf)" -- \
+  "$G" chute -q -o "$tmp/ch0" -s rolling_model=spring "$T"
+expect "chute local_damping range" 2 "local_damping = 1 out of range \\[0, 1)" -- \
+  "$G" chute -q -o "$tmp/ch0" -s local_damping=1 "$T"
 [ ! -e "$tmp/ch0" ] && ok "chute: no output after bad settings" || ko "chute: output left after bad settings"
 expect "chute tiny" 0 "particle-steps/s" -- \
   "$G" chute -o "$tmp/ch1" -s checkpoint_interval=1 --threads 1 "$T"
