@@ -121,8 +121,10 @@ static int ep_virgin_force(const gc_pair *pair, const ep_hist *s, double x, doub
   return ep_virgin_plastic_force(pair, x, guess, P);
 }
 
-/* Unloading curve through the turning point (alpha_max, P_max): eq. 6.33 for alpha_res. */
-static void ep_set_turning_point(const gc_pair *pair, ep_hist *s, double alpha_max, double P_max)
+/* Unloading curve through the turning point (alpha_max, P_max): eq. 6.33 for alpha_res.
+ * Returns a_e = C P_max^(1/3), which ep_fill needs again for the same force. */
+static double ep_set_turning_point(const gc_pair *pair, ep_hist *s, double alpha_max,
+                                   double P_max)
 {
   double ae = pair->C * cbrt(P_max);
   s->alpha_max = alpha_max;
@@ -131,6 +133,7 @@ static void ep_set_turning_point(const gc_pair *pair, ep_hist *s, double alpha_m
   double CR_max = 1.0 + s->CR_exc;
   s->a_p = pair->p.C_a * macaulay(P_max - pair->P_Y);
   s->alpha_res = alpha_max - ae * ae / (CR_max * pair->R_star);
+  return ae;
 }
 
 /* eq. 6.35-6.36: elastic unloading/reloading along the curve of the last turning point. */
@@ -143,10 +146,13 @@ static double ep_unloading_force(const gc_pair *pair, const ep_hist *s, double a
   return ae * ae * ae / (pair->C * pair->C * pair->C);
 }
 
-static void ep_fill(const gc_pair *pair, const ep_hist *s, double P, int virgin, gc_normal *out)
+/* ae_known: C P^(1/3) when the caller has it (a turning point at P was just set), else < 0;
+ * the cube root is the dearest operation of an elastic step. */
+static void ep_fill(const gc_pair *pair, const ep_hist *s, double P, int virgin, double ae_known,
+                    gc_normal *out)
 {
   const gc_params *p = &pair->p;
-  double ae = pair->C * cbrt(P);
+  double ae = ae_known >= 0 ? ae_known : pair->C * cbrt(P);
   double ap = virgin ? p->C_a * macaulay(P - pair->P_Y) : s->a_p;
   double cr = virgin ? 1.0 + p->K_c * macaulay(P - pair->P_Y) : 1.0 + s->CR_exc;
   double a = ae + ap;
@@ -173,7 +179,7 @@ static int ep_normal_step(const gc_pair *pair, double *h, double alpha, double a
   (void)alpha_dot;
   if (!isfinite(alpha))
     return GC_ENAN;
-  double P = 0.0;
+  double P = 0.0, ae = -1.0;
   int virgin, st;
   int increasing = alpha > s->alpha;
   if (pair->p.reload == GC_RELOAD_LITERAL) {
@@ -193,7 +199,7 @@ static int ep_normal_step(const gc_pair *pair, double *h, double alpha, double a
         return st;
       s->loading = 1;
       if (P >= s->P_max)
-        ep_set_turning_point(pair, s, alpha, P);
+        ae = ep_set_turning_point(pair, s, alpha, P);
     } else {
       P = ep_unloading_force(pair, s, alpha);
       s->loading = 0;
@@ -207,7 +213,7 @@ static int ep_normal_step(const gc_pair *pair, double *h, double alpha, double a
       st = ep_virgin_force(pair, s, alpha, &P);
       if (st)
         return st;
-      ep_set_turning_point(pair, s, alpha, P);
+      ae = ep_set_turning_point(pair, s, alpha, P);
     } else {
       P = ep_unloading_force(pair, s, alpha);
     }
@@ -215,7 +221,7 @@ static int ep_normal_step(const gc_pair *pair, double *h, double alpha, double a
   }
   if (!isfinite(P) || P < 0)
     return GC_ENAN;
-  ep_fill(pair, s, P, virgin, out);
+  ep_fill(pair, s, P, virgin, ae, out);
   out->loading = increasing;
   s->alpha_prev2 = s->alpha;
   s->P_prev2 = s->P;
