@@ -458,12 +458,20 @@ void gc_rot_init(const double I[3], const double M_body[3], double dt, const dou
 void gc_rot_step(const double I[3], const double M_body[3], double dt, gc_rot *r)
 {
   double wp[3], d[3], wn[3];
-  for (int k = 0; k < 3; k++)
-    wp[k] = r->w[k] + 0.5 * r->dw[k];  /* (2.14) predicted omega'_n */
-  euler_incr(I, M_body, dt, wp, d);    /* (2.15-2.16) */
-  for (int k = 0; k < 3; k++)
-    wn[k] = r->w[k] + 0.5 * d[k];      /* (2.17) corrected omega_n */
-  euler_incr(I, M_body, dt, wn, d);    /* (2.18-2.19) */
+  if (I[0] == I[1] && I[1] == I[2]) {
+    /* Isotropic body (a sphere): the gyroscopic term w x (I w) vanishes, Delta omega does not
+     * depend on omega, and the predictor-corrector of 2.14-2.19 returns dt M / I at once.
+     * The same numbers as the general branch (there w_a w_b (I_b - I_c) = 0 is added to M). */
+    for (int k = 0; k < 3; k++)
+      d[k] = dt * M_body[k] / I[k];
+  } else {
+    for (int k = 0; k < 3; k++)
+      wp[k] = r->w[k] + 0.5 * r->dw[k];  /* (2.14) predicted omega'_n */
+    euler_incr(I, M_body, dt, wp, d);    /* (2.15-2.16) */
+    for (int k = 0; k < 3; k++)
+      wn[k] = r->w[k] + 0.5 * d[k];      /* (2.17) corrected omega_n */
+    euler_incr(I, M_body, dt, wn, d);    /* (2.18-2.19) */
+  }
   for (int k = 0; k < 3; k++) {
     r->dw[k] = d[k];
     r->w[k] += d[k];                   /* (2.20) omega_{n+1/2} */
