@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -299,7 +300,9 @@ int gc_cmd_chute(int argc, char **argv)
 
   const int tty = !quiet && isatty(STDERR_FILENO);
   const long step0 = ch->step;
+  const size_t builds0 = gc_nlist_builds(ch->nl);
   const double w0 = now_s();
+  const clock_t cpu0 = clock();
   double wlast = w0;
   while (ch->step < run->n_steps) {
     if ((st = gc_chute_step(ch, msg, sizeof msg))) {
@@ -328,6 +331,9 @@ int gc_cmd_chute(int argc, char **argv)
     }
   }
   const double wall = now_s() - w0;
+  /* processor time of the stepping (all threads): on a shared machine the wall-clock rate
+   * depends on the load, this one much less (for one thread) */
+  const double cpu = (double)(clock() - cpu0) / CLOCKS_PER_SEC;
   if (tty)
     fprintf(stderr, "\r\033[K");
   size_t nf;
@@ -349,11 +355,15 @@ int gc_cmd_chute(int argc, char **argv)
     double rate = wall > 0 ? (double)steps / wall : 0.0;
     gc_chute_stats s;
     gc_chute_stats_get(ch, &s);
-    fprintf(stderr, "t = %.6g s: %ld steps in %.3f s, %.4g steps/s, %.4g particle-steps/s\n", ch->t,
-            steps, wall, rate, rate * (double)ch->np);
+    fprintf(stderr, "t = %.6g s: %ld steps in %.3f s (processor time %.3f s), %.4g steps/s, "
+            "%.4g particle-steps/s\n", ch->t, steps, wall, cpu, rate, rate * (double)ch->np);
     fprintf(stderr, "mean velocity (%.5g, %.5g, %.5g) m/s, %zu contacts (%zu particle-particle), "
                     "P_max = %.5g N\n",
             s.v_mean[0], s.v_mean[1], s.v_mean[2], s.n_contacts, s.n_contacts_pp, s.P_max);
+    struct rusage ru;
+    double peak_mb = getrusage(RUSAGE_SELF, &ru) == 0 ? (double)ru.ru_maxrss / 1024.0 : 0.0;
+    fprintf(stderr, "%zu neighbour-list builds, peak memory %.1f MB\n",
+            gc_nlist_builds(ch->nl) - builds0, peak_mb);
     if (nf)
       fprintf(stderr, "contact forces: %.1f per step; %.1f %% <= 0.05 N, %.1f %% <= 0.1 N\n", mc,
               100 * f005, 100 * f01);
