@@ -49,5 +49,14 @@ double gc_vec_normal(const double n[3], const double v[3]);
 /* The factor min(1, |w| / w_reg) / |w| of the regularised constant-torque models: the torque
  * is -limit * w * factor (0 when w = 0). */
 double gc_reg_factor(double w_norm, double w_reg);
+/* Exact restitution of the damped normal contacts (models/restitution.c), for the tension rule
+ * of the damping sub-models (tension = 1: the force may become negative; 0: clipped at 0).
+ * Hertz spring with the dashpot eta sqrt(m* k) alpha^(1/4) alpha_dot (k = (4/3) E* sqrt(R*)):
+ * e(eta), independent of the impact speed, and its inverse.  Linear spring with the dashpot
+ * 2 zeta sqrt(m* k_n) alpha_dot: e(zeta) in closed form, and its inverse. */
+int gc_restitution_hertz(double eta, int tension, double *e);
+int gc_damping_hertz_eta(double e, int tension, double *eta);
+int gc_restitution_linear(double zeta, int tension, double *e);
+int gc_damping_linear_zeta(double e, int tension, double *zeta);
 
 #endif

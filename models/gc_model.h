@@ -59,6 +59,9 @@ typedef struct {
   double k_t, c_t;   /* linear spring-dashpot tangential stiffness [N/m], damping [N s/m] (eq. 4.2) */
   double e_n;        /* normal restitution coefficient [-] in (0, 1] (Walton-Braun K2, Tsuji damping) */
   double m_eff;      /* effective mass of the pair [kg] (Tsuji damping) */
+  double alpha_c;    /* Hunt-Crossley damping factor [s/m]: P = P_el (1 + 3/2 alpha_c alpha_dot) */
+  int tension;       /* damping: 0 (default) the normal force is clipped at 0 (no tension);
+                      * 1 the dashpot may pull (P < 0) until the overlap vanishes */
   int reload;        /* GC_RELOAD_* (elasto-plastic NFD) */
   int tfd_transitions; /* 1: Vu-Quoc-Zhang varying-P transitions (ch. 5); 0: Mindlin-Deresiewicz
                         * constant-P stiffness only (eq. 3.24) */
@@ -89,7 +92,10 @@ typedef struct {
   double C;           /* Hertz a = C P^(1/3) constant, (3 R* / (4 E*))^(1/3) [m N^-1/3] (eq. 6.28) */
   double k_hertz;     /* P = k_hertz alpha^(3/2): (4/3) E* sqrt(R*) [N m^-3/2] */
   double K2;          /* Walton-Braun unloading stiffness K1 / e^2 [N/m] (eq. 4.5) */
-  double beta_damp;   /* Tsuji: damping ratio factor ln e / sqrt(ln^2 e + pi^2) */
+  double beta_damp;   /* Tsuji: -eta / sqrt(5), eta = the exact Hertz inversion of e_n
+                       * (models/restitution.c), so that 2 sqrt(5/6) (-beta) sqrt(2 E* a m*) =
+                       * eta sqrt(m* k_hertz) alpha^(1/4); ln e / sqrt(ln^2 e + pi^2) before */
+  double c_damp;      /* linear_e: dashpot 2 zeta sqrt(m* k_n) from the exact e(zeta) [N s/m] */
 } gc_pair;
 
 /* Normal step result: everything a TFD model may need from the NFD model. */
@@ -175,6 +181,7 @@ typedef enum {
   GC_PAR_P_Y, GC_PAR_C_A, GC_PAR_K_C, GC_PAR_MU, GC_PAR_K_N, GC_PAR_C_N, GC_PAR_K_T,
   GC_PAR_C_T, GC_PAR_E_N, GC_PAR_M_EFF, GC_PAR_KT_RATIO, GC_PAR_RELOAD, GC_PAR_TFD_TRANSITIONS,
   GC_PAR_MU_R, GC_PAR_BETA_R, GC_PAR_W_REG,
+  GC_PAR_ALPHA_C, GC_PAR_TENSION,
   GC_NPAR
 } gc_param_id;
 
@@ -249,7 +256,8 @@ struct gc_submodel {
    * the half period pi sqrt(m/k_n) for the linear ones.  GC_EINVAL if p lacks what it needs. */
   int (*contact_time)(const gc_params *p, double m_eff, double v, double *t);
   /* GC_KIND_DAMPING: adds the dissipative force to out->P after the normal step (hn is the
-   * normal sub-model's header, h this sub-model's slice); P stays >= 0 (no tension). */
+   * normal sub-model's header, h this sub-model's slice); P stays >= 0 unless the parameter
+   * tension = 1 (then the tangential sub-models see max(P, 0), gc_law_tangential). */
   int (*damping)(const gc_pair *pair, gc_hist_normal *hn, double *h, double alpha,
                  double alpha_dot, gc_normal *out);
   /* GC_KIND_TANGENTIAL: normal state after this step's normal step (n), increment of the
@@ -284,9 +292,11 @@ int gc_submodel_check(const gc_submodel *m, const gc_params *p, char *msg, size_
 /* The registry's rows (for tests and for composing a law directly). */
 extern const gc_submodel gc_normal_hertz, gc_normal_lsd, gc_normal_wb, gc_normal_thornton,
     gc_normal_ep;
-extern const gc_submodel gc_damping_none, gc_damping_linear, gc_damping_tsuji;
+extern const gc_submodel gc_damping_none, gc_damping_linear, gc_damping_tsuji, gc_damping_linear_e,
+    gc_damping_hunt_crossley;
 extern const gc_submodel gc_tangential_none, gc_tangential_lsd, gc_tangential_tsuji,
-    gc_tangential_wb, gc_tangential_md, gc_tangential_vqz, gc_tangential_ep;
+    gc_tangential_wb, gc_tangential_md, gc_tangential_vqz, gc_tangential_ep, gc_tangential_mindlin,
+    gc_tangential_brendel_dippel;
 extern const gc_submodel gc_rolling_none, gc_rolling_spring, gc_rolling_const;
 extern const gc_submodel gc_twisting_none, gc_twisting_spring, gc_twisting_const;
 

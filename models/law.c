@@ -127,6 +127,12 @@ int gc_law_normal(const gc_law *law, double *h, double alpha, double alpha_dot, 
 int gc_law_tangential(const gc_law *law, double *h, const gc_normal *n, double d_delta,
                       double delta_dot, double ds_roll, gc_tangential *out)
 {
+  gc_normal clipped;
+  if (n->P < 0) { /* a pulling dashpot (tension = 1): no friction without compression */
+    clipped = *n;
+    clipped.P = 0.0;
+    n = &clipped;
+  }
   int st = law->sub[GC_KIND_TANGENTIAL]->tangential(&law->pair, h + law->off[GC_KIND_TANGENTIAL],
                                                     n, d_delta, delta_dot, ds_roll, out);
   if (!st && !(isfinite(out->Q) && isfinite(out->K_T)))

@@ -9,10 +9,12 @@ static const gc_submodel *const rows[] = {
   /* normal */
   &gc_normal_hertz, &gc_normal_lsd, &gc_normal_wb, &gc_normal_thornton, &gc_normal_ep,
   /* damping */
-  &gc_damping_none, &gc_damping_linear, &gc_damping_tsuji,
+  &gc_damping_none, &gc_damping_linear, &gc_damping_tsuji, &gc_damping_linear_e,
+  &gc_damping_hunt_crossley,
   /* tangential */
   &gc_tangential_none, &gc_tangential_lsd, &gc_tangential_tsuji, &gc_tangential_wb,
-  &gc_tangential_md, &gc_tangential_vqz, &gc_tangential_ep,
+  &gc_tangential_md, &gc_tangential_vqz, &gc_tangential_ep, &gc_tangential_mindlin,
+  &gc_tangential_brendel_dippel,
   /* rolling, twisting */
   &gc_rolling_none, &gc_rolling_spring, &gc_rolling_const,
   &gc_twisting_none, &gc_twisting_spring, &gc_twisting_const,
@@ -66,6 +68,14 @@ static const gc_preset presets[] = {
   { "vqz", "Vu-Quoc-Zhang improved TFD for varying P, rolling correction (ch. 5)", NULL, NULL,
     "vqz" },
   { "ep", "Vu-Quoc-Zhang elasto-plastic NFD (ch. 6) and TFD (ch. 8)", "ep", NULL, "ep" },
+  { "lsd_e", "linear spring-dashpot, C_N from e_n exactly (eq. 4.1-4.2)", "lsd", "linear_e",
+    "lsd" },
+  { "hc", "Hertz with Hunt-Crossley damping (seed 000 eq. 3), no-slip Mindlin spring",
+    "hertz", "hunt_crossley", "mindlin" },
+  { "mindlin", "Mindlin no-slip spring 8 G* a with Coulomb cap (as LAMMPS/Yade)", NULL, NULL,
+    "mindlin" },
+  { "bd", "Brendel-Dippel regularised Coulomb friction (seed 000 eq. 5-6)", NULL, NULL,
+    "brendel_dippel" },
 };
 
 size_t gc_preset_count(void) { return sizeof presets / sizeof presets[0]; }

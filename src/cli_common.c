@@ -121,11 +121,11 @@ void gc_models_print(FILE *f)
       const gc_submodel *m = gc_submodel_at(i);
       if (m->kind != (gc_kind)k)
         continue;
-      fprintf(f, "  %-9s [%2zu] %s%s\n", m->name, m->hist_size, m->description,
+      fprintf(f, "  %-14s [%2zu] %s%s\n", m->name, m->hist_size, m->description,
               (m->flags & GC_SUB_LINEAR) ? " (linear)" : "");
       if (m->params[0] == GC_NPAR)
         continue;
-      fprintf(f, "  %-9s      parameters:", "");
+      fprintf(f, "  %-14s      parameters:", "");
       for (size_t j = 0; j < GC_SUB_MAXPAR && m->params[j] != GC_NPAR; j++)
         fprintf(f, " %s", gc_param_def_at(m->params[j])->key);
       fprintf(f, "\n");

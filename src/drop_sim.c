@@ -84,8 +84,9 @@ int gc_drop_run(const gc_law *law, const gc_drop_cfg *cfg, double v_in, gc_drop_
     if (obs)
       obs(obs_ctx, n * dt, alpha, P, u);
     /* Separation (sec. 6.5.1): the force has dropped to zero while the sphere moves away;
-     * a residual dent may remain. */
-    if (P <= 0.0 && u < 0.0)
+     * a residual dent may remain.  With tension = 1 a pulling dashpot (P < 0) holds the
+     * contact until the overlap is gone (the damping then adds nothing: P = 0). */
+    if (u < 0.0 && (law->pair.p.tension ? P == 0.0 : P <= 0.0))
       break;
   }
   if (n > max_steps)

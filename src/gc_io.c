@@ -532,6 +532,12 @@ int gc_param_set(gc_params *p, gc_card_extra *x, const char *key, const char *va
     p->tfd_transitions = (int)v;
     return GC_SUCCESS;
   }
+  if (strcmp(key, "tension") == 0) {
+    if (v != 0 && v != 1)
+      return set_fail(msg, n, key, value, "must be 0 (clipped) or 1 (allowed)");
+    p->tension = (int)v;
+    return GC_SUCCESS;
+  }
   if (strcmp(key, "rho") == 0) {
     if (!(v > 0 && v <= GC_DENSITY_MAX))
       return set_fail(msg, n, key, value, "out of range (0, 1e5] kg/m^3");
@@ -576,6 +582,8 @@ void gc_card_print_keys(FILE *f)
   fprintf(f, "  %-16s [kg] mass of sphere 2 (default: rho and R2)\n", "m2");
   fprintf(f, "  %-16s continuous (default) | literal: EP reloading rule\n", "reload");
   fprintf(f, "  %-16s 1 (default) | 0: VQZ varying-P transitions on/off\n", "tfd_transitions");
+  fprintf(f, "  %-16s 0 (default) | 1: damping force clipped at 0 | may pull (tension)\n",
+          "tension");
   fprintf(f, "  %-16s normal model name;  tfd: tangential model name\n", "model");
 }
 
@@ -678,6 +686,8 @@ int gc_card_write(FILE *f, const gc_params *p, const gc_card_extra *x)
     fprintf(f, "m2     = %.17g  # [kg]\n", x->mass2);
   fprintf(f, "reload = %s\n", p->reload == GC_RELOAD_LITERAL ? "literal" : "continuous");
   fprintf(f, "tfd_transitions = %d\n", p->tfd_transitions);
+  if (p->tension) /* written only when set, so that the cards written before stay the same */
+    fprintf(f, "tension = %d\n", p->tension);
   return ferror(f) ? GC_EIO : GC_SUCCESS;
 }
 

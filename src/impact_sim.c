@@ -150,7 +150,8 @@ int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doub
       res->Q_max = fabs(Q);
     if (tout.sliding)
       res->n_sliding++;
-    if (nout.P <= 0.0 && u - u2 < 0.0)
+    /* separation; with tension = 1 a pulling dashpot holds the contact until P = 0 */
+    if (u - u2 < 0.0 && (law->pair.p.tension ? nout.P == 0.0 : nout.P <= 0.0))
       break;
   }
   if (n > max_steps)
