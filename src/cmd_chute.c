@@ -262,10 +262,6 @@ int gc_cmd_chute(int argc, char **argv)
     fprintf(stderr, "%s: %s: %s\n", prog, card, msg);
     goto done;
   }
-  if (make_dir(prog, dir, &created))
-    goto done;
-  if (write_records(prog, dir, argc, cmdline, card, resume, run))
-    goto done;
   if (!quiet) {
     const gc_chute_bottom_info *b = &ch->bottom;
     if (run->sim.bottom == GC_BOTTOM_BEADS)
@@ -292,6 +288,12 @@ int gc_cmd_chute(int argc, char **argv)
             ch->step == run->n_steps ? "at" : "after", run->t_end, run->n_steps);
     goto done;
   }
+  /* the output directory and its records only now: a refused resume or a failed placement
+   * leaves nothing behind */
+  if (make_dir(prog, dir, &created))
+    goto done;
+  if (write_records(prog, dir, argc, cmdline, card, resume, run))
+    goto done;
   if ((st = gc_chute_out_open(&out, run, ch, dir, msg, sizeof msg)) ||
       (st = gc_chute_out_record(out, ch, msg, sizeof msg))) {
     fprintf(stderr, "%s: %s\n", prog, msg);

@@ -539,14 +539,20 @@ int gc_param_set(gc_params *p, gc_card_extra *x, const char *key, const char *va
     return GC_SUCCESS;
   }
   if (strcmp(key, "rho") == 0) {
-    if (!(v > 0 && v <= GC_DENSITY_MAX))
-      return set_fail(msg, n, key, value, "out of range (0, 1e5] kg/m^3");
+    if (!(v > 0 && v <= GC_DENSITY_MAX)) {
+      char range[64];
+      snprintf(range, sizeof range, "out of range (0, %.0e] kg/m^3", GC_DENSITY_MAX);
+      return set_fail(msg, n, key, value, range);
+    }
     x->rho = v;
     return GC_SUCCESS;
   }
   if (strcmp(key, "m") == 0 || strcmp(key, "mass") == 0 || strcmp(key, "m2") == 0) {
-    if (!(v > 0 && v <= GC_MASS_MAX))
-      return set_fail(msg, n, key, value, "out of range (0, 1e6] kg");
+    if (!(v > 0 && v <= GC_MASS_MAX)) {
+      char range[64];
+      snprintf(range, sizeof range, "out of range (0, %.0e] kg", GC_MASS_MAX);
+      return set_fail(msg, n, key, value, range);
+    }
     *(strcmp(key, "m2") == 0 ? &x->mass2 : &x->mass) = v;
     return GC_SUCCESS;
   }
