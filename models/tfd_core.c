@@ -293,7 +293,7 @@ static void gc_tfd_frame(const gc_tfd_config *cfg, double mu, const gc_hist_tang
   in->x = fabs(dd);
   /* Q* is reset to the force of the previous step when the direction reverses (eq. 3.24 text,
    * sec. 4.2.2, Alg. 8.1 lines 29-30, 57-58, 87-88); a step with dd = 0 keeps the direction. */
-  int d = dd > 0.0 ? 1 : dd < 0.0 ? -1 : (s->q_dir ? s->q_dir : 1);
+  int d = dd > 0.0 ? 1 : dd < 0.0 ? -1 : (s->q_dir < 0.0 ? -1 : 1); /* no int cast of a stored double: a damaged history must not be UB */
   double Qs = s->Q_star;
   if (dd != 0.0 && s->q_dir != 0 && d != s->q_dir)
     Qs = s->Q;
