@@ -376,6 +376,32 @@ int gc_law_init_full(gc_law *law, const gc_preset *nfd, const gc_preset *tfd,
                      const gc_submodel *rolling, const gc_submodel *twisting, const gc_params *p,
                      char *msg, size_t msglen);
 
+/* ------------------------------------------------------------------ a contact in 3-D
+ *
+ * The state of one contact between two bodies in space (seed sec. 4.2.3): the tangential force
+ * vector carried from the previous step (eq. 4.10-4.11), the last normal force and overlap,
+ * then the law's history block (gc_law_history_size doubles).  A record is plain doubles,
+ * GC_CONTACT3_HEAD + nhist long; a zeroed record is a virgin contact. */
+typedef struct {
+  double Q[3];  /* tangential force on body 1 at the last step, space axes [N] */
+  double P;     /* normal force at the last step [N] (0: not in contact) */
+  double alpha; /* overlap at the last step [m] (0 when apart) */
+  double h[];   /* the law's history block */
+} gc_contact3;
+#define GC_CONTACT3_HEAD 5
+
+/* One step of a contact between body 1 and body 2.  alpha: overlap [m] (<= 0: apart); n: unit
+ * normal from body 1 to body 2 (eq. 4.9); vrel = v_2(c) - v_1(c), the relative velocity of the
+ * two bodies' material at the contact point [m/s]; wrel = w_1 - w_2 [rad/s] (read only when the
+ * law rolls or twists); dt [s]; ds_roll the rolling distance of sec. 5.2 (0: none); keep: on
+ * separation keep the history block (history at separation), else zero it.  Out: F the force
+ * on body 1 [N] (-F on body 2), M the rolling + twisting couple on body 1 [N m], *active = 1 if
+ * a force acts, work[0], work[1] the normal and tangential work the contact absorbed in the
+ * step [J] (trapezoid rule).  GC_ENAN on a non-finite input or result. */
+int gc_contact3_step(const gc_law *law, gc_contact3 *ct, double alpha, const double n[3],
+                     const double vrel[3], const double wrel[3], double dt, double ds_roll,
+                     int keep, double F[3], double M[3], int *active, double work[2]);
+
 /* ------------------------------------------------------------------ shared physics */
 
 /* Hertz constants of a pair: E*, R*, G*, C, k_hertz; validates the elastic parameters. */

@@ -117,13 +117,8 @@ typedef struct {
 void gc_chute_cfg_soybean(gc_chute_cfg *cfg);
 
 /* History of one sphere-sphere contact (the neighbour-list payload) or sphere-wall contact:
- * a record of gc_chute.rec_size bytes, the contact law's history block last. */
-typedef struct {
-  double Q[3];       /* tangential force on the lower-index sphere at the last step, space [N] */
-  double P;          /* normal force at the last step [N] (0: not in contact) */
-  double alpha;      /* overlap at the last step [m] (for the energy budget; 0 when apart) */
-  double h[];        /* the contact law's history block, gc_chute.nhist doubles */
-} gc_chute_contact;
+ * a gc_contact3 record of gc_chute.rec_size bytes, the contact law's history block last. */
+typedef gc_contact3 gc_chute_contact;
 
 typedef struct {
   gc_chute_cfg cfg;

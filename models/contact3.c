@@ -1,0 +1,161 @@
+/* contact3.c - one contact between two bodies in 3-D: the normal, tangential and rolling /
+ * twisting parts of a gc_law driven by the relative motion of the contact point (seed sec.
+ * 4.2.3, eq. 4.9-4.21).  Shared by the chute simulator and libgranucal's users (the LAMMPS
+ * pair style), so that both compute the same force from the same history, bit for bit. */
+#include "gc_model.h"
+
+#include <math.h>
+#include <string.h>
+
+static inline double dot3(const double a[3], const double b[3])
+{
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Tangential force of a contact in 3-D (seed sec. 4.2.3, eq. 4.10-4.21).
+ *   ct     history: ct->Q is the tangential force vector on body 1 at the previous step,
+ *          ct->h the history block, whose tangential slice is the scalar state of the TFD model along the direction t of that force
+ *   no     this step's normal result (P, k_t0 = K_T0)
+ *   n      unit normal from body 1 to body 2;  dd  Delta delta = (1 - n n) v_rel dt
+ * What is done:
+ *   (4.10) Q0 = (1 - n n) Q_old: the old force projected into the current tangent plane;
+ *   (4.11) Q_n = |Q_old| Q0 / |Q0|: same magnitude, direction t = Q0/|Q0|.  The scalar state
+ *          of the TFD model tracks the history along t with the force as a signed number; t is
+ *          chosen along the carried force, so the scalar force must be >= 0: if the state holds
+ *          a negative force (the previous step ended with the force against its t), t has been
+ *          reversed, and the state is mirrored (Q, Q*, delta negated, q_dir flipped).  The
+ *          scalar force is then set to |Q_old| (it may differ from the state's own value by the
+ *          perpendicular increment and the cap of the previous step, eq. 4.20-4.21).
+ *          Without a carried force (Q_old = 0 or normal to the plane) t is the direction of
+ *          Delta delta (then Delta delta_perp = 0) and the scalar force is 0;
+ *   (4.14-4.16) Delta delta_par = (t . Delta delta), Delta delta_perp = Delta delta - Delta
+ *          delta_par t;
+ *   (4.17-4.18) the scalar TFD model (gc_law_tangential: K_T of eq. 4.7 / 3.24 with the
+ *          varying-P transitions of the model) steps Q_par with Delta delta_par;
+ *   (4.19) Q_perp = K_T0 Delta delta_perp (virgin loading), K_T0 = no->k_t0;
+ *   (4.20) Q' = Q_par t + Q_perp;
+ *   (4.21) Q = min(|Q'|, mu P) Q'/|Q'|.
+ * ds_roll: the rolling distance of the step (sec. 5.2, rolling_distance), 0 without the
+ * rolling correction. */
+static int tangential(const gc_law *law, gc_contact3 *ct, const gc_normal *no,
+                      const double n[3], const double dd[3], double dt, double ds_roll)
+{
+  gc_hist_tangential *s = gc_law_hist_tangential(law, ct->h);
+  double t[3], qn = dot3(ct->Q, n);
+  double Q0[3] = { ct->Q[0] - qn * n[0], ct->Q[1] - qn * n[1], ct->Q[2] - qn * n[2] };
+  double m0 = sqrt(dot3(Q0, Q0)), mold = sqrt(dot3(ct->Q, ct->Q));
+  if (m0 > 0.0 && mold > 0.0) {
+    for (int d = 0; d < 3; d++)
+      t[d] = Q0[d] / m0;
+    if (s->Q < 0.0) {
+      s->Q = -s->Q;
+      s->Q_star = -s->Q_star;
+      s->delta = -s->delta;
+      s->q_dir = -s->q_dir;
+    }
+    s->Q = mold;
+  } else {
+    double md = sqrt(dot3(dd, dd));
+    if (md > 0.0) {
+      for (int d = 0; d < 3; d++)
+        t[d] = dd[d] / md;
+    } else {
+      t[0] = t[1] = t[2] = 0.0;
+    }
+    s->Q = 0.0;
+  }
+  double dpar = dot3(dd, t);
+  double dperp[3] = { dd[0] - dpar * t[0], dd[1] - dpar * t[1], dd[2] - dpar * t[2] };
+  gc_tangential to;
+  int st = gc_law_tangential(law, ct->h, no, dpar, dpar / dt, ds_roll, &to);
+  if (st)
+    return st;
+  double Q[3];
+  for (int d = 0; d < 3; d++)
+    Q[d] = to.Q * t[d] + no->k_t0 * dperp[d];
+  double mq = sqrt(dot3(Q, Q)), lim = law->pair.p.mu * no->P;
+  if (mq > lim) {
+    double f = mq > 0 ? lim / mq : 0.0;
+    for (int d = 0; d < 3; d++)
+      Q[d] *= f;
+  }
+  memcpy(ct->Q, Q, sizeof Q);
+  return GC_SUCCESS;
+}
+
+/* One contact between body 1 (a particle sphere) and body 2.  n points from 1 to 2, alpha is
+ * the overlap, vrel = v_2(c) - v_1(c), wrel = w_1 - w_2 the relative angular velocity of the
+ * two bodies (read only when the law has rolling or twisting resistance).  On return F is the
+ * force on body 1 [N], M the rolling + twisting couple on body 1 [N m] (0 without them); 0
+ * when apart.  Returns 1 in *active if a force acts.  keep: on separation keep the model state (the
+ * history-at-separation option), else reset it.  work[0], work[1]: the normal and tangential
+ * work the contact absorbed in this step [J] (trapezoid, see gc_chute_energy):
+ *   normal      1/2 (P_{n-1} + P_n) (alpha_n - alpha_{n-1}),  alpha clamped at 0 on separation;
+ *   tangential  1/2 (Q_{n-1} + Q_n) . Delta delta_n,
+ * the power -F_1 . v_rel of the pair's forces on the two bodies (the contact point is the same
+ * for both) integrated over the step. */
+int gc_contact3_step(const gc_law *law, gc_contact3 *ct, double alpha, const double n[3],
+                   const double vrel[3], const double wrel[3], double dt, double ds_roll,
+                   int keep, double F[3], double M[3], int *active, double work[2])
+{
+  M[0] = M[1] = M[2] = 0.0;
+  *active = 0;
+  gc_hist_normal *hn = gc_law_hist_normal(law, ct->h);
+  work[0] = work[1] = 0.0;
+  if (!(alpha > 0.0)) {
+    /* apart: the last part of the unloading, from alpha_{n-1} to 0 (the tangential part of
+     * that step is not counted: it is of the order of the step error) */
+    work[0] = -0.5 * ct->P * ct->alpha;
+    if (keep) {
+      /* the history block stays; no force is carried over the gap */
+      ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
+      ct->P = 0.0;
+      ct->alpha = 0.0;
+    } else if (hn->in_contact != 0.0 || ct->P != 0.0 || hn->alpha != 0.0 || ct->alpha != 0.0) {
+      /* a contact that separates (alpha <= 0, P = 0) loses its history; the next one is
+       * virgin (the history is zeroed here and initialised at the first touch) */
+      memset(ct->h, 0, law->nhist * sizeof *ct->h);
+      ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
+      ct->P = 0.0;
+      ct->alpha = 0.0;
+    }
+    if (alpha != alpha)
+      return GC_ENAN;
+    return GC_SUCCESS;
+  }
+  if (hn->in_contact == 0.0) { /* first touch (the list zeroes new payloads) */
+    gc_law_history_init(law, ct->h);
+    ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
+  }
+  const double P0 = ct->P, a0 = ct->alpha, Q0[3] = { ct->Q[0], ct->Q[1], ct->Q[2] };
+  double vn = dot3(vrel, n);
+  gc_normal no;
+  int st = gc_law_normal(law, ct->h, alpha, -vn, &no);
+  if (st)
+    return st;
+  ct->P = no.P;
+  ct->alpha = alpha;
+  work[0] = 0.5 * (P0 + no.P) * (alpha - a0);
+  if (gc_law_frictional(law)) {
+    double dd[3] = { (vrel[0] - vn * n[0]) * dt, (vrel[1] - vn * n[1]) * dt,
+                     (vrel[2] - vn * n[2]) * dt };
+    st = tangential(law, ct, &no, n, dd, dt, ds_roll);
+    if (st)
+      return st;
+    work[1] = 0.5 * ((Q0[0] + ct->Q[0]) * dd[0] + (Q0[1] + ct->Q[1]) * dd[1] +
+                     (Q0[2] + ct->Q[2]) * dd[2]);
+  }
+  if (gc_law_rolls(law) || gc_law_twists(law)) {
+    const double dth[3] = { wrel[0] * dt, wrel[1] * dt, wrel[2] * dt };
+    st = gc_law_torque(law, ct->h, &no, n, dth, wrel, M);
+    if (st)
+      return st;
+  }
+  if (no.P > 0.0 || ct->Q[0] != 0.0 || ct->Q[1] != 0.0 || ct->Q[2] != 0.0) {
+    for (int d = 0; d < 3; d++)
+      F[d] = -no.P * n[d] + ct->Q[d];
+    *active = 1;
+  }
+  return GC_SUCCESS;
+}
+
