@@ -18,7 +18,7 @@ static void impact_usage(FILE *f)
   fprintf(f,
           "usage: granucal impact [-m NFD] [-t TFD] [-c CARD] [-s KEY=VALUE]... --vn V\n"
           "                       (--omega W | --ratio MIN,MAX [--count N]) [--vt VT]\n"
-          "                       [--omega2 W2] [--dt DT | --ntcol N] [--rolling]\n"
+          "                       [--omega2 W2] [--dt DT | --ntcol N] [--rolling] [--mid-point]\n"
           "                       [--rolling-model none|spring|const] [-o OUT.csv] [-q]\n\n"
           "Oblique impacts of spheres on a frictional plane: every sphere arrives with the\n"
           "same normal speed and its own spin, so the incidence at the contact point differs\n"
@@ -40,6 +40,9 @@ static void impact_usage(FILE *f)
           "      --ntcol N      steps per contact duration (default 200, in [10, 1e7]); a --dt\n"
           "                     above t_c/10 is refused\n"
           "      --rolling      apply the rolling correction of sec. 5.2\n"
+          "      --mid-point    contact point in the middle of the overlap (levers R - alpha/2,\n"
+          "                     as granucal chute and the LAMMPS plugin); default: on the\n"
+          "                     undeformed surfaces (levers R, R2; sec. 8.4)\n"
           "      --rolling-model NAME  rolling resistance (none, spring, const; 'granucal\n"
           "                     models'): a couple against w1 - w2, parameters mu_r, beta_r,\n"
           "                     w_reg from the card / --set\n"
@@ -61,6 +64,7 @@ int gc_cmd_impact(int argc, char **argv)
     { "omega", required_argument, NULL, 'W' }, { "ratio", required_argument, NULL, 'R' },
     { "count", required_argument, NULL, 'N' }, { "dt", required_argument, NULL, 'D' },
     { "ntcol", required_argument, NULL, 'C' }, { "rolling", no_argument, NULL, 'L' },
+    { "mid-point", no_argument, NULL, 'K' },
     { "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' },
     { "omega2", required_argument, NULL, 'X' },
     { "rolling-model", required_argument, NULL, 'Y' }, { "help", no_argument, NULL, 'h' },
@@ -105,6 +109,7 @@ int gc_cmd_impact(int argc, char **argv)
       have_ntcol = 1;
       break;
     case 'L': cfg.rolling = 1; break;
+    case 'K': cfg.mid_point = 1; break;
     case 'Y': roll_name = optarg; break;
     case 'o': out = optarg; break;
     case 'q': quiet = 1; break;

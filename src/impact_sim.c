@@ -109,7 +109,10 @@ int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doub
     int st = gc_law_normal(law, s, alpha, un, &nout);
     if (st)
       return st;
-    double vs = (vt + w * R) - (vt2 - w2 * R2); /* slip velocity of the contact point */
+    /* levers of the contact point (cfg->mid_point: the middle of the overlap) */
+    const double ha = cfg->mid_point && alpha > 0 ? 0.5 * alpha : 0.0;
+    const double Rl = R - ha, R2l = free2 ? R2 - ha : 0.0;
+    double vs = (vt + w * Rl) - (vt2 - w2 * R2l); /* slip velocity of the contact point */
     double d_delta = vs * dt;
     double ds_roll = 0.0;
     double vrel = vt - vt2;
@@ -140,10 +143,10 @@ int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doub
     }
     u -= nout.P / m * dt;
     vt -= Q / m * dt;
-    w -= (R * Q - Mr) / I * dt;
+    w -= (Rl * Q - Mr) / I * dt;
     u2 += nout.P * inv_m2 * dt;
     vt2 += Q * inv_m2 * dt;
-    w2 -= (R2_over_I2 * Q + (free2 ? Mr / I2 : 0.0)) * dt;
+    w2 -= ((free2 ? R2l / I2 : R2_over_I2) * Q + (free2 ? Mr / I2 : 0.0)) * dt;
     if (nout.P > res->P_max)
       res->P_max = nout.P;
     if (fabs(Q) > res->Q_max)

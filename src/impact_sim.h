@@ -15,6 +15,9 @@ typedef struct {
   double dt;       /* time step [s]; 0: from ntcol */
   int ntcol;       /* steps per Hertz contact duration when dt = 0 */
   int rolling;     /* 1: apply the rolling correction of sec. 5.2 */
+  int mid_point;   /* 0: the contact point is on the undeformed surfaces, levers R and R2 (sec.
+                    * 8.4, the default); 1: in the middle of the overlap, levers R - alpha/2
+                    * and R2 - alpha/2, as `granucal chute` and the LAMMPS plugin take it */
   long max_steps;  /* 0: 10^8 */
   /* body 2: a plane fixed in space when mass2 is 0 or infinite, else a free sphere */
   double mass2;    /* [kg] */

@@ -210,6 +210,17 @@ int granucal_law_rotational(const granucal_law *law)
   return gc_law_rolls(&law->law) || gc_law_twists(&law->law);
 }
 
+int granucal_law_reads(const granucal_law *law, const char *name)
+{
+  const gc_param_def *d = law && name ? gc_param_lookup(name) : NULL;
+  if (!d)
+    return 0;
+  for (int k = 0; k < GC_NKINDS; k++)
+    if (gc_submodel_reads(law->law.sub[k], gc_param_id_of(d)))
+      return 1;
+  return 0;
+}
+
 int granucal_law_contact_time(const granucal_law *law, double m_eff, double v, double *t)
 {
   if (!law || !t || !(m_eff > 0) || !(v > 0) || !isfinite(m_eff) || !isfinite(v))
