@@ -15,5 +15,6 @@ int gc_cmd_fit(int argc, char **argv);
 int gc_cmd_chute(int argc, char **argv);
 int gc_cmd_data(int argc, char **argv);
 int gc_cmd_compare(int argc, char **argv);
+int gc_cmd_export(int argc, char **argv);
 
 #endif

@@ -20,6 +20,7 @@ static const struct {
   { "compare", gc_cmd_compare, "contact models against a reference curve (FEA, sec. 6.4)" },
   { "chute", gc_cmd_chute, "flow of rigid particles down an inclined chute (ch. 9)" },
   { "data", gc_cmd_data, "read a compression or drop CSV as fit reads it, print it in SI units" },
+  { "export", gc_cmd_export, "write a LAMMPS deck of a chute card (pair style granucal plugin)" },
   { "models", gc_cmd_models, "list the contact models" },
 };
 

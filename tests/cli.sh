@@ -344,5 +344,23 @@ expect "fit from FEA paths" 0 "load-path points in 3 files" -- \
   "$D/fea/al-ABC-500N.csv" "$D/fea/al-ADE-1000N.csv" "$D/fea/al-AFG-1500N.csv"
 grep -q '^C_a' "$tmp/fea.params" && ok "fit from paths writes C_a" || ko "fit from paths: no C_a"
 
+# granucal export lammps: the deck of a chute card; its bead and particle counts are granucal's
+expect "export lammps" 0 "wrote .*chute.in (24 particles" -- \
+  "$G" export lammps -o "$tmp/deck" "$D/chute/tiny.chute"
+for f in chute.in chute-granular.in pp.params pb.params beads.lmp particles.lmp bodies.rigid README; do
+  [ -s "$tmp/deck/$f" ] || ko "export lammps: $f missing"
+done
+n=$(grep -c '^create_atoms 1 ' "$tmp/deck/particles.lmp")
+[ "$n" = 96 ] && ok "export: 24 clusters of 4 spheres" || ko "export: $n sphere atoms, want 96"
+grep -q "^pair_style granucal normal ep tangential ep" "$tmp/deck/chute.in" && ok "export: plugin pair style" ||
+  ko "export: no pair_style granucal line"
+grep -q "APPROXIMATION" "$tmp/deck/chute-granular.in" && ok "export: fallback labelled" ||
+  ko "export: fallback not labelled an approximation"
+"$G" contact -c "$tmp/deck/pp.params" --ramp 0.1 >/dev/null 2>&1 && ok "export: pp.params reads back" ||
+  ko "export: pp.params is not a granucal parameter file"
+expect "export bad key" 1 "n_particles" -- "$G" export lammps -o "$tmp/deck2" -s n_particles=-3 "$D/chute/tiny.chute"
+[ ! -e "$tmp/deck2/chute.in" ] && ok "export: no deck after a bad card" || ko "export left a deck"
+expect "export unknown target" 2 "unknown target" -- "$G" export yade "$D/chute/tiny.chute"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
