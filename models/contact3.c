@@ -34,14 +34,26 @@ static inline double dot3(const double a[3], const double b[3])
  *          varying-P transitions of the model) steps Q_par with Delta delta_par;
  *   (4.19) Q_perp = K_T0 Delta delta_perp (virgin loading), K_T0 = no->k_t0;
  *   (4.20) Q' = Q_par t + Q_perp;
- *   (4.21) Q = min(|Q'|, mu P) Q'/|Q'|.
+ *   (4.21) Q = min(|Q'|, mu P) Q'/|Q'| when |Q'| <= mu P.  When the cap engages, the direction
+ *          is that of the elastic trial force Q_tr = |Q_old| t + K_T0 Delta delta (the radial
+ *          return of Cundall-Strack / LAMMPS), not that of Q': a sliding contact's Q_par is
+ *          already mu P, the parallel increment is absorbed by the TFD's own cap while
+ *          Q_perp = K_T0 Delta delta_perp enters in full, so Q'/|Q'| turns the force by
+ *          atan(K_T0 |Delta delta_perp| / (mu P)).  With k = K_T0 |Delta delta| / (mu P) > 2
+ *          (fast slip, stiff contact, light load) that overshoots the slip direction every
+ *          step: a rounding-size perpendicular slip grows into a 2-cycle at +-theta,
+ *          2 cos theta = k cos 2 theta (theta -> 45 deg), and the sliding friction along the
+ *          slip is mu P cos theta (0.71-0.99 of mu P in the chute, granucal-chute(5); 0.72 for
+ *          the block of tests/test_slope.c at k = 67).  Q_tr's angle to the slip direction only
+ *          shrinks, and in 2-D (no perpendicular part) Q_tr is along +-t like Q', so nothing
+ *          changes there.
  * ds_roll: the rolling distance of the step (sec. 5.2, rolling_distance), 0 without the
  * rolling correction. */
 static int tangential(const gc_law *law, gc_contact3 *ct, const gc_normal *no,
                       const double n[3], const double dd[3], double dt, double ds_roll)
 {
   gc_hist_tangential *s = gc_law_hist_tangential(law, ct->h);
-  double t[3], qn = dot3(ct->Q, n);
+  double t[3], qn = dot3(ct->Q, n), qc = 0.0; /* qc: the carried force's magnitude */
   double Q0[3] = { ct->Q[0] - qn * n[0], ct->Q[1] - qn * n[1], ct->Q[2] - qn * n[2] };
   double m0 = sqrt(dot3(Q0, Q0)), mold = sqrt(dot3(ct->Q, ct->Q));
   if (m0 > 0.0 && mold > 0.0) {
@@ -53,7 +65,7 @@ static int tangential(const gc_law *law, gc_contact3 *ct, const gc_normal *no,
       s->delta = -s->delta;
       s->q_dir = -s->q_dir;
     }
-    s->Q = mold;
+    s->Q = qc = mold;
   } else {
     double md = sqrt(dot3(dd, dd));
     if (md > 0.0) {
@@ -75,9 +87,19 @@ static int tangential(const gc_law *law, gc_contact3 *ct, const gc_normal *no,
     Q[d] = to.Q * t[d] + no->k_t0 * dperp[d];
   double mq = sqrt(dot3(Q, Q)), lim = law->pair.p.mu * no->P;
   if (mq > lim) {
-    double f = mq > 0 ? lim / mq : 0.0;
+    /* eq. 4.21 with the direction of the elastic trial force (see above) */
+    double Qt[3];
     for (int d = 0; d < 3; d++)
-      Q[d] *= f;
+      Qt[d] = qc * t[d] + no->k_t0 * dd[d];
+    double mt = sqrt(dot3(Qt, Qt));
+    if (mt > 0.0 && dot3(Qt, Q) > 0.0) {
+      for (int d = 0; d < 3; d++)
+        Q[d] = Qt[d] * (lim / mt);
+    } else {
+      double f = mq > 0 ? lim / mq : 0.0;
+      for (int d = 0; d < 3; d++)
+        Q[d] *= f;
+    }
   }
   memcpy(ct->Q, Q, sizeof Q);
   return GC_SUCCESS;
