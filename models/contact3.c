@@ -172,6 +172,10 @@ int gc_contact3_step(const gc_law *law, gc_contact3 *ct, double alpha, const dou
     st = gc_law_torque(law, ct->h, &no, n, dth, wrel, M);
     if (st)
       return st;
+    /* the couple's work: M on body 1, -M on body 2, so the contact absorbs -M . (w1 - w2) dt
+     * (with the half-step spins, as the tangential work uses the half-step slip); counted
+     * with the tangential work */
+    work[1] -= (M[0] * wrel[0] + M[1] * wrel[1] + M[2] * wrel[2]) * dt;
   }
   if (no.P > 0.0 || ct->Q[0] != 0.0 || ct->Q[1] != 0.0 || ct->Q[2] != 0.0) {
     for (int d = 0; d < 3; d++)

@@ -53,8 +53,8 @@
  *    the law, driven by the relative angular velocity w_I - w_J of the two particles (w_J = 0
  *    for a wall or a bead) and d_theta = (w_I - w_J) dt, acts as +M on particle I and -M on J;
  *    it goes through the same per-pair scratch and fixed-order gather as the forces.  Without
- *    them nothing is computed (bit for bit the same run).  Its work is not in the energy
- *    budget yet;
+ *    them nothing is computed (bit for bit the same run).  Its work, -M . (w_I - w_J) dt, is
+ *    counted with the tangential work of the energy budget;
  *  - Cundall's local damping (cfg.local_damping > 0, numerical): applied per component in space
  *    axes to the resultant force (contacts + gravity) and torque before the leap-frog update;
  *  - gc_chute_cfg_soybean: particle-plexiglass friction mu = 0.3 (not in the seed); dt = 1/40
@@ -1460,10 +1460,11 @@ void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], dou
  * recorded in the header; 3: the energy budget, the record's overlap and the random-bottom keys
  * (issue 14), or the info record and CRC (issue 11); 4: both): magic, format version, the info
  * record (granucal version, byte-order mark and the state layout as named sizes), the header
+ * (5: with the rolling and twisting sub-models, whose history slices may have equal sizes)
  * (configuration, history layout), the state blocks, the neighbour list, "END\n", then the
  * CRC-32 (zlib) of every byte before it.  Any single flipped bit, a truncation or a file from a
  * build with another layout is refused with a message. */
-#define CKPT_VERSION 4u
+#define CKPT_VERSION 5u
 
 typedef struct {
   uint64_t np, nsph, nbeads, ns, nwall;
@@ -1475,6 +1476,7 @@ typedef struct {
   uint64_t bottom_seed;
   int32_t bottom, side_walls, keep_history, rolling;
   char nfd[32], tfd[32];
+  char rolling_model[32], twisting_model[32]; /* sub-model names ("none" without) */
   gc_shape shape;
   gc_params pp, pw, pb;
 } ckpt_head;
@@ -1544,6 +1546,10 @@ static void ckpt_fill(const gc_chute *c, ckpt_head *h)
   h->rolling = cf->rolling;
   snprintf(h->nfd, sizeof h->nfd, "%s", cf->nfd ? cf->nfd->name : "");
   snprintf(h->tfd, sizeof h->tfd, "%s", cf->tfd ? cf->tfd->name : "");
+  snprintf(h->rolling_model, sizeof h->rolling_model, "%s",
+           cf->rolling_model ? cf->rolling_model->name : "none");
+  snprintf(h->twisting_model, sizeof h->twisting_model, "%s",
+           cf->twisting_model ? cf->twisting_model->name : "none");
   memcpy(&h->shape, &cf->shape, sizeof h->shape);
   memcpy(&h->pp, &cf->pp, sizeof h->pp);
   memcpy(&h->pw, &cf->pw, sizeof h->pw);
@@ -1768,6 +1774,14 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
   if (strncmp(h.nfd, mine.nfd, sizeof h.nfd) || strncmp(h.tfd, mine.tfd, sizeof h.tfd)) {
     snprintf(msg, msglen, "%s: checkpoint is from a different configuration: models %.31s/%.31s "
              "in the file, %.31s/%.31s here", path, h.nfd, h.tfd, mine.nfd, mine.tfd);
+    st = GC_EINVAL;
+    goto done;
+  }
+  if (strncmp(h.rolling_model, mine.rolling_model, sizeof h.rolling_model) ||
+      strncmp(h.twisting_model, mine.twisting_model, sizeof h.twisting_model)) {
+    snprintf(msg, msglen, "%s: checkpoint is from a different configuration: rolling / twisting "
+             "models %.31s/%.31s in the file, %.31s/%.31s here", path, h.rolling_model,
+             h.twisting_model, mine.rolling_model, mine.twisting_model);
     st = GC_EINVAL;
     goto done;
   }

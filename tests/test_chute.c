@@ -808,6 +808,20 @@ static void test_checkpoint(void)
   CU_ASSERT_EQUAL(st, GC_EFORMAT);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "contact-history layout differs: 20 doubles"));
   gc_chute_free(o);
+  /* a rolling model whose history slice has the size of none's (const: 0 doubles) would read
+   * the same layout with another meaning: refused by name (checkpoint format 5) */
+  other = cfg;
+  other.rolling_model = gc_submodel_lookup(GC_KIND_ROLLING, "const");
+  other.pp.mu_r = other.pw.mu_r = other.pb.mu_r = 0.01;
+  other.pp.w_reg = other.pw.w_reg = other.pb.w_reg = 1.0;
+  o = alloc_ok(&other);
+  CU_ASSERT_EQUAL(o->nhist, a->nhist);
+  st = gc_chute_checkpoint_read(o, path, msg, sizeof msg);
+  CU_ASSERT_EQUAL(st, GC_EINVAL);
+  if (!strstr(msg, "rolling / twisting models none/none in the file, const/none"))
+    fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "rolling / twisting models none/none in the file, const/none"));
+  gc_chute_free(o);
   /* not a checkpoint */
   char *junk = gc_test_write_tmp("hello\n");
   CU_ASSERT_EQUAL(gc_chute_checkpoint_read(b, junk, msg, sizeof msg), GC_EFORMAT);
