@@ -15,7 +15,7 @@
 #include "gc_io.h"
 
 /* A parameter at (or within 1e-6 relative of) one of its bounds. */
-static int at_bound(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], int j)
+static int at_bound(const gc_fit_problem *pb, const double *p, int j)
 {
   if (!pb->set.is_free[j])
     return 0;
@@ -39,8 +39,8 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
   const gc_fit_data *d = pb->data;
   const gc_fit_setup *s = &pb->set;
   const double *p = res->p;
-  fprintf(f, "granucal fit: elasto-plastic NFD model 'ep' (Vu-Quoc & Zhang) of a sphere on a rigid "
-             "plane, appendix E\n");
+  fprintf(f, "granucal fit: normal model '%s' (%s) of a sphere on a rigid plane, appendix E\n",
+          s->model->name, s->model->description);
   fprintf(f, "  data       %zu compression points%s%s%s, %zu drops%s%s%s\n", d->n_comp,
           d->comp_path[0] ? " (" : "", d->comp_path, d->comp_path[0] ? ")" : "", d->n_drop,
           d->drop_path[0] ? " (" : "", d->drop_path, d->drop_path[0] ? ")" : "");
@@ -77,7 +77,7 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
 
   fprintf(f, "\n  %-10s %-6s %13s %13s   %-27s %s\n", "parameter", "unit", "initial", "fitted",
           "95 % interval (linearised)", "status");
-  for (int j = 0; j < GC_FIT_NPAR; j++) {
+  for (int j = 0; j < s->npar; j++) {
     char ci[64] = "", status[96];
     if (s->is_free[j] && id) {
       if (at_bound(pb, p, j) && isfinite(id->ci_hi[j]))
@@ -97,11 +97,16 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
                b < 0 ? s->lo[j] : s->hi[j]);
     else
       snprintf(status, sizeof status, "free in [%g, %g]", s->lo[j], s->hi[j]);
-    fprintf(f, "  %-10s %-6s %13.6g %13.6g   %-27s %s\n", gc_fit_par_name(j), gc_fit_par_unit(j),
+    fprintf(f, "  %-10s %-6s %13.6g %13.6g   %-27s %s\n", gc_fit_name(&pb->set, j), gc_fit_unit(&pb->set, j),
             s->trial[j], p[j], ci, status);
   }
-  double nu = p[GC_FIT_NU], Es = p[GC_FIT_E] / (1 - nu * nu), sY, AY;
-  if (id && isfinite(id->Estar_hi) && id->Estar_hi > id->Estar_lo)
+  const int iE = gc_fit_find(s, GC_PAR_E1), inu = gc_fit_find(s, GC_PAR_NU1);
+  const int Enu = iE >= 0 && inu >= 0; /* E* = E/(1-nu^2) is what a Hertz-type model sees */
+  double nu = inu >= 0 ? p[inu] : s->base.nu1, Es = (iE >= 0 ? p[iE] : s->base.E1) / (1 - nu * nu);
+  double sY, AY;
+  if (!Enu)
+    ;
+  else if (id && isfinite(id->Estar_hi) && id->Estar_hi > id->Estar_lo)
     fprintf(f, "  %-10s %-6s %13s %13.6g   [%.4g, %.4g]\n", "E*", "Pa", "", Es, id->Estar_lo,
             id->Estar_hi);
   else
@@ -162,24 +167,31 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
   if (!id)
     return;
   fprintf(f, "\nidentifiability (Jacobian of the weighted residuals wrt ln p at the result):\n");
-  fprintf(f, "  singular values, all five parameters:");
-  for (int k = 0; k < GC_FIT_NPAR; k++)
+  fprintf(f, "  singular values, all %s parameters:",
+          s->npar == 5 ? "five" : s->npar == 4 ? "four" : s->npar == 3 ? "three" : s->npar == 2 ? "two" : "the");
+  for (int k = 0; k < s->npar; k++)
     fprintf(f, " %.3g", id->sv_all[k]);
-  fprintf(f, "\n  direction of the smallest one (E, nu, P_Y, C_a, K_c):");
-  for (int j = 0; j < GC_FIT_NPAR; j++)
+  fprintf(f, "\n  direction of the smallest one (");
+  for (int j = 0; j < s->npar; j++)
+    fprintf(f, "%s%s", j ? ", " : "", gc_fit_name(s, j));
+  fprintf(f, "):");
+  for (int j = 0; j < s->npar; j++)
     fprintf(f, " %+.3f", id->null_all[j]);
-  fprintf(f, "\n  E and nu are NOT separable from these data: the normal model depends on them only\n"
+  fprintf(f, "\n");
+  if (Enu) {
+  fprintf(f, "  E and nu are NOT separable from these data: the normal model depends on them only\n"
              "  through E* = E/(1-nu^2) (P_Y is a fitted force, so nu does not enter through A_Y).\n"
              "  Changing nu at fixed E* changes the residuals by %.2g of what the same change of E*\n"
              "  does.  Only E* is determined: fix one of E and nu and fit the other", id->nu_at_fixed_Estar);
-  if (s->is_free[GC_FIT_E] && s->is_free[GC_FIT_NU])
+  if (s->is_free[iE] && s->is_free[inu])
     fprintf(f, " (e.g. --fix nu=0.4).\n  Here both are free: their correlation is %+.4f, their "
                "individual values are arbitrary\n  along E/(1-nu^2) = %.5g Pa.\n", id->Enu_corr, Es);
   else
-    fprintf(f, " (done here:\n  %s is fixed).\n", s->is_free[GC_FIT_NU] ? "E" : "nu");
+    fprintf(f, " (done here:\n  %s is fixed).\n", s->is_free[inu] ? "E" : "nu");
+  }
   fprintf(f, "  free parameters:");
   for (int a = 0; a < pb->nfree; a++)
-    fprintf(f, " %s", gc_fit_par_name(pb->idx[a]));
+    fprintf(f, " %s", gc_fit_name(&pb->set, pb->idx[a]));
   fprintf(f, "; singular values");
   for (int a = 0; a < pb->nfree; a++)
     fprintf(f, " %.3g", id->sv_free[a]);
@@ -187,12 +199,12 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
           id->rank_deficient ? " (numerically rank deficient)" : "");
   fprintf(f, "  correlations of the free ln p:\n  %8s", "");
   for (int b = 0; b < pb->nfree; b++)
-    fprintf(f, " %8s", gc_fit_par_name(pb->idx[b]));
+    fprintf(f, " %8s", gc_fit_name(&pb->set, pb->idx[b]));
   fprintf(f, "\n");
   for (int a = 0; a < pb->nfree; a++) {
-    fprintf(f, "  %8s", gc_fit_par_name(pb->idx[a]));
+    fprintf(f, "  %8s", gc_fit_name(&pb->set, pb->idx[a]));
     for (int b = 0; b < pb->nfree; b++)
-      fprintf(f, " %+8.3f", id->corr[a * GC_FIT_NPAR + b]);
+      fprintf(f, " %+8.3f", id->corr[a * GC_FIT_MAXPAR + b]);
     fprintf(f, "\n");
   }
   if (id->dof > 0)
@@ -202,22 +214,22 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
     fprintf(f, "  intervals: none (%zu residuals for %d parameters leave no degrees of freedom)\n",
             id->n_res, id->nfree);
   int notes = 0;
-  for (int j = 0; j < GC_FIT_NPAR; j++) {
+  for (int j = 0; j < s->npar; j++) {
     int b = at_bound(pb, p, j);
-    if (s->is_free[j] && !isfinite(id->se_log[j]) && !(j == GC_FIT_E || j == GC_FIT_NU)) {
+    if (s->is_free[j] && !isfinite(id->se_log[j]) && !(Enu && (j == iE || j == inu))) {
       fprintf(f, "  note: %s is not identifiable from these data: the residuals hardly depend on it,\n"
                  "        so its value is arbitrary%s; fix it (--fix %s=VALUE).\n",
-              gc_fit_par_name(j), b ? " (here it stopped at a bound)" : "", gc_fit_par_name(j));
+              gc_fit_name(&pb->set, j), b ? " (here it stopped at a bound)" : "", gc_fit_name(&pb->set, j));
       notes++;
     } else if (b) {
       fprintf(f, "  note: %s is at its %s bound: the data push it further, so its interval is not "
                  "meaningful;\n        widen the bound (--bounds %s=LO:HI) or fix it (--fix %s=VALUE).\n",
-              gc_fit_par_name(j), b < 0 ? "lower" : "upper", gc_fit_par_name(j), gc_fit_par_name(j));
+              gc_fit_name(&pb->set, j), b < 0 ? "lower" : "upper", gc_fit_name(&pb->set, j), gc_fit_name(&pb->set, j));
       notes++;
     } else if (s->is_free[j] && isfinite(id->ci_hi[j]) && id->ci_lo[j] > 0 &&
                id->ci_hi[j] / id->ci_lo[j] > 10) {
       fprintf(f, "  note: %s is poorly determined (its interval spans a factor %.3g).\n",
-              gc_fit_par_name(j), id->ci_hi[j] / id->ci_lo[j]);
+              gc_fit_name(&pb->set, j), id->ci_hi[j] / id->ci_lo[j]);
       notes++;
     }
   }
@@ -227,25 +239,24 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
 int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *res,
                         const gc_card_extra *x, const char *comment)
 {
-  gc_params q = pb->set.base;
+  const gc_fit_setup *s = &pb->set;
+  gc_params q;
   const double *p = res->p;
-  q.E1 = p[GC_FIT_E];
-  q.nu1 = p[GC_FIT_NU];
-  q.P_Y = p[GC_FIT_PY];
-  q.C_a = p[GC_FIT_CA];
-  q.K_c = p[GC_FIT_KC];
+  gc_fit_params_at(s, p, &q);
   double sY = 0, AY = 0;
-  if (gc_fit_yield_stress(&pb->set, p, &sY, &AY) == GC_SUCCESS)
+  int have_sY = gc_fit_yield_stress(s, p, &sY, &AY) == GC_SUCCESS;
+  if (have_sY)
     q.sY1 = sY;
   gc_card_extra e;
   gc_card_extra_default(&e);
   if (x)
     e = *x;
-  snprintf(e.nfd, sizeof e.nfd, "ep");
+  snprintf(e.nfd, sizeof e.nfd, "%s", s->model->name);
   if (!(e.mass > 0) && !(e.rho > 0))
-    e.mass = pb->set.mass;
-  fprintf(f, "# granucal parameter file (key = value, see granucal-params(5)): elasto-plastic NFD\n"
-             "# model 'ep' fitted by `granucal fit` (dissertation appendix E).\n");
+    e.mass = s->mass;
+  fprintf(f, "# granucal parameter file (key = value, see granucal-params(5)): normal model '%s'\n"
+             "# (%s) fitted by `granucal fit` (dissertation appendix E).\n", s->model->name,
+          s->model->description);
   /* the comment (provenance: version, command, date, input checksums), one "# " per line */
   for (const char *q = comment; q && *q;) {
     const char *e = strchr(q, '\n');
@@ -255,10 +266,12 @@ int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *
   }
   fprintf(f, "# objective F = %.7g (eq. E.5; %g at the trial values) after %ld evaluations\n",
           res->val.F, F_trial(pb), res->nevals);
-  fprintf(f, "# E* = E/(1-nu^2) = %.6g Pa is what the data determine; E and nu are not separable.\n",
-          p[GC_FIT_E] / (1 - p[GC_FIT_NU] * p[GC_FIT_NU]));
-  fprintf(f, "# sY = %.6g Pa is derived from P_Y by eq. E.16 (A_Y(nu) = %.4f); P_Y > 0 takes "
-             "precedence when read.\n", sY, AY);
+  if (gc_fit_find(s, GC_PAR_E1) >= 0 && gc_fit_find(s, GC_PAR_NU1) >= 0)
+    fprintf(f, "# E* = E/(1-nu^2) = %.6g Pa is what the data determine; E and nu are not separable.\n",
+            q.E1 / (1 - q.nu1 * q.nu1));
+  if (have_sY)
+    fprintf(f, "# sY = %.6g Pa is derived from P_Y by eq. E.16 (A_Y(nu) = %.4f); P_Y > 0 takes "
+               "precedence when read.\n", sY, AY);
   int st = gc_card_write(f, &q, &e);
   return st ? st : (ferror(f) ? GC_EIO : GC_SUCCESS);
 }
@@ -506,9 +519,9 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
              "pre{background:#f6f6f6;padding:0.6em;overflow-x:auto;font-size:90%%}\n"
              ".verdict{border-left:4px solid #0072b2;background:#eef6fb}\n"
              "img{max-width:100%%}figure{margin:1em 0}</style></head><body>\n");
-  fprintf(f, "<h1>Calibration of the elasto-plastic contact model 'ep'</h1>\n"
+  fprintf(f, "<h1>Calibration of the contact model '%s'</h1>\n"
              "<p>Dissertation appendix E: %zu compression points, %zu drops; solver %s (",
-          pb->data->n_comp, pb->data->n_drop, gc_fit_alg_name(o->algorithm));
+          s->model->name, pb->data->n_comp, pb->data->n_drop, gc_fit_alg_name(o->algorithm));
   html_text(f, gc_fit_alg_description(o->algorithm), (size_t)-1);
   fprintf(f, ").</p>\n<pre>");
   html_text(f, comment ? comment : "", (size_t)-1);
@@ -517,7 +530,7 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
   fprintf(f, "</pre>\n<h2>Parameters</h2>\n<table><tr><th>parameter</th><th>unit</th>"
              "<th>initial</th><th>result</th><th>95 %% interval (linearised)</th>"
              "<th>95 %% profile interval</th><th>status</th></tr>\n");
-  for (int j = 0; j < GC_FIT_NPAR; j++) {
+  for (int j = 0; j < s->npar; j++) {
     char ci[64] = "", pi[64] = "", st[96];
     if (s->is_free[j] && id)
       snprintf(ci, sizeof ci, isfinite(id->ci_hi[j]) ? "[%.4g, %.4g]" : "not determined",
@@ -532,15 +545,18 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
     else
       snprintf(st, sizeof st, "free in [%g, %g]", s->lo[j], s->hi[j]);
     fprintf(f, "<tr><td class=\"l\">%s</td><td>%s</td><td>%.6g</td><td>%.6g</td><td>%s</td>"
-               "<td>%s</td><td class=\"l\">%s</td></tr>\n", gc_fit_par_name(j),
-            gc_fit_par_unit(j), s->trial[j], p[j], ci, pi, st);
+               "<td>%s</td><td class=\"l\">%s</td></tr>\n", gc_fit_name(&pb->set, j),
+            gc_fit_unit(&pb->set, j), s->trial[j], p[j], ci, pi, st);
   }
-  double nu = p[GC_FIT_NU], Es = p[GC_FIT_E] / (1 - nu * nu);
-  fprintf(f, "<tr><td class=\"l\">E*</td><td>Pa</td><td></td><td>%.6g</td><td>", Es);
-  if (id && isfinite(id->Estar_hi))
-    fprintf(f, "[%.4g, %.4g]", id->Estar_lo, id->Estar_hi);
-  fprintf(f, "</td><td></td><td class=\"l\">E/(1-nu^2), what the data determine</td></tr>\n"
-             "</table>\n<p>Objective F = %.7g (1 at the initial values), %ld evaluations, "
+  if (gc_fit_find(s, GC_PAR_E1) >= 0 && gc_fit_find(s, GC_PAR_NU1) >= 0) {
+    const int iE = gc_fit_find(s, GC_PAR_E1), inu = gc_fit_find(s, GC_PAR_NU1);
+    double Es = p[iE] / (1 - p[inu] * p[inu]);
+    fprintf(f, "<tr><td class=\"l\">E*</td><td>Pa</td><td></td><td>%.6g</td><td>", Es);
+    if (id && isfinite(id->Estar_hi))
+      fprintf(f, "[%.4g, %.4g]", id->Estar_lo, id->Estar_hi);
+    fprintf(f, "</td><td></td><td class=\"l\">E/(1-nu^2), what the data determine</td></tr>\n");
+  }
+  fprintf(f, "</table>\n<p>Objective F = %.7g (1 at the initial values), %ld evaluations, "
              "%.3f s.</p>\n", res->val.F, res->nevals, res->seconds);
   fprintf(f, "<h2>Compression test</h2>\n");
   html_png(f, png[0], "P against alpha: data, fitted model, Hertz with the same E*; residuals below");

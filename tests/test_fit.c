@@ -479,7 +479,7 @@ static void test_recovery(void)
     gc_fit_result r = run(&pb, algs[i], algs[i] == GC_FIT_SBPLX ? 12000 : 0);
     for (int j = 0; j < GC_FIT_NPAR; j++) {
       if (fabs(r.p[j] / truth[j] - 1) > 0.01)
-        fprintf(stderr, "\n  %s: %s = %g, true %g\n", gc_fit_alg_name(algs[i]), gc_fit_par_name(j),
+        fprintf(stderr, "\n  %s: %s = %g, true %g\n", gc_fit_alg_name(algs[i]), gc_fit_name(&s, j),
                 r.p[j], truth[j]);
       GC_ASSERT_REL(r.p[j], truth[j], 0.01);
     }
@@ -509,7 +509,7 @@ static void test_recovery(void)
   for (int j = 0; j < GC_FIT_NPAR; j++)
     if (s.is_free[j]) {
       if (!(truth[j] >= id.ci_lo[j] && truth[j] <= id.ci_hi[j]))
-        fprintf(stderr, "\n  %s = %g outside [%g, %g]\n", gc_fit_par_name(j), truth[j], id.ci_lo[j],
+        fprintf(stderr, "\n  %s = %g outside [%g, %g]\n", gc_fit_name(&s, j), truth[j], id.ci_lo[j],
                 id.ci_hi[j]);
       CU_ASSERT(truth[j] >= id.ci_lo[j] && truth[j] <= id.ci_hi[j]);
     }
@@ -585,7 +585,7 @@ static void test_params_file(void)
   init_problem(&pb, &s, &d);
   gc_fit_result r;
   memset(&r, 0, sizeof r);
-  memcpy(r.p, seed_p, sizeof r.p);
+  memcpy(r.p, seed_p, sizeof seed_p);
   r.val = gc_fit_eval(&pb, r.p, NULL);
   char *path = gc_test_write_tmp("");
   FILE *f = fopen(path, "w");
