@@ -444,9 +444,14 @@ int gc_cmd_fit(int argc, char **argv)
                 other_list, other_list[0] ? ", which granucal fit cannot calibrate)" : "");
       else
         fprintf(stderr, "%s: --%s '%s': model '%s' reads %s, but granucal fit cannot calibrate it "
-                        "(given by the test, a sphere of R and m on a rigid plane, a switch, or "
-                        "without effect on the model's normal force); the parameters it fits: %s\n",
-                prog, opt, name, model->name, d->name, fit_list);
+                        "(%s); the parameters it fits: %s\n", prog, opt, name, model->name, d->name,
+                d->is_int ? "a switch, not a number"
+                : gc_param_id_of(d) == GC_PAR_P_Y || gc_param_id_of(d) == GC_PAR_SY1
+                    ? "P_Y and sY are one parameter: name one of them, not both"
+                : gc_fit_scene_param(gc_param_id_of(d))
+                    ? "the test gives it: a sphere of the card's R and m on a rigid plane"
+                    : "it does not change the model's normal force",
+                fit_list);
       rc = 2;
       break;
     }

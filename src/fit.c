@@ -22,7 +22,7 @@
 
 /* The scene of every test the fit models, a sphere of the card's radius R1 and mass m on a rigid
  * plane: these parameters are given by it, never fitted. */
-static int scene_param(gc_param_id id)
+int gc_fit_scene_param(gc_param_id id)
 {
   return id == GC_PAR_R1 || id == GC_PAR_R2 || id == GC_PAR_E2 || id == GC_PAR_NU2 ||
          id == GC_PAR_SY2 || id == GC_PAR_M_EFF;
@@ -148,8 +148,8 @@ int gc_fit_model_params(const gc_preset *model, const gc_params *base, double ma
       continue;
     const gc_param_def *d = gc_param_def_at(id);
     int yield_pair = gc_fit_model_reads(model, GC_PAR_P_Y) && gc_fit_model_reads(model, GC_PAR_SY1);
-    if (d->is_int || scene_param(id) || (yield_pair && id == yield_other)) {
-      if (other && !scene_param(id) && !(yield_pair && id == yield_other))
+    if (d->is_int || gc_fit_scene_param(id) || (yield_pair && id == yield_other)) {
+      if (other && !gc_fit_scene_param(id) && !(yield_pair && id == yield_other))
         other[(*nother)++] = id;
       continue;
     }
@@ -678,7 +678,7 @@ int gc_fit_setup_model(gc_fit_setup *s, const gc_preset *model, int want_sY, con
   s->model = model;
   s->base = *base;
   s->mass = mass;
-  if (mass > 0)
+  if (mass > 0 && gc_fit_model_reads(model, GC_PAR_M_EFF))
     s->base.m_eff = mass; /* a sphere on a rigid plane: the reduced mass is the sphere's */
   gc_drop_cfg_default(&s->drop);
   s->drop.mass = mass;

@@ -59,6 +59,9 @@ enum { GC_FIT_E = 0, GC_FIT_NU = 1, GC_FIT_PY = 2, GC_FIT_CA = 3, GC_FIT_KC = 4 
 int gc_fit_model_params(const gc_preset *model, const gc_params *base, double mass, int want_sY,
                         gc_param_id ids[GC_FIT_MAXPAR], int *n, gc_param_id *other, int *nother,
                         char *msg, size_t msglen);
+/* 1 if the test gives parameter id (R1, and the rigid plane's R2, E2, nu2, sY2, and m_eff = m):
+ * never fitted. */
+int gc_fit_scene_param(gc_param_id id);
 /* 1 if the model's normal or damping sub-model reads parameter id. */
 int gc_fit_model_reads(const gc_preset *model, gc_param_id id);
 

@@ -180,9 +180,11 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
   fprintf(f, "\n");
   if (Enu) {
   fprintf(f, "  E and nu are NOT separable from these data: the normal model depends on them only\n"
-             "  through E* = E/(1-nu^2) (P_Y is a fitted force, so nu does not enter through A_Y).\n"
+             "  through E* = E/(1-nu^2)%s.\n"
              "  Changing nu at fixed E* changes the residuals by %.2g of what the same change of E*\n"
-             "  does.  Only E* is determined: fix one of E and nu and fit the other", id->nu_at_fixed_Estar);
+             "  does.  Only E* is determined: fix one of E and nu and fit the other",
+          gc_fit_find(s, GC_PAR_P_Y) >= 0 ? " (P_Y is a fitted force, so nu does not enter through A_Y)" : "",
+          id->nu_at_fixed_Estar);
   if (s->is_free[iE] && s->is_free[inu])
     fprintf(f, " (e.g. --fix nu=0.4).\n  Here both are free: their correlation is %+.4f, their "
                "individual values are arbitrary\n  along E/(1-nu^2) = %.5g Pa.\n", id->Enu_corr, Es);
