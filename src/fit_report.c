@@ -289,7 +289,7 @@ static const char plot_script[] =
     "# Inputs: compression.csv, compression-model.csv, restitution.csv, restitution-model.csv,\n"
     "# convergence.csv (written by granucal fit).  Outputs: compression.png (P vs alpha, data,\n"
     "# model and Hertz as in fig. E.8, residuals below), restitution.png (e vs v_in as in\n"
-    "# fig. E.9, residuals below), convergence.png (objective vs evaluations).\n"
+    "# fig. E.9, residuals below), convergence.png (objective vs evaluations, every start).\n"
     "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
     "  set terminal pngcairo size 900,760 noenhanced font 'Sans,11' linewidth 1.5\n"
     "} else {\n"
@@ -311,7 +311,7 @@ static const char plot_script[] =
     "set title 'Compression test: normal force vs single-side displacement (cf. fig. E.8)'\n"
     "set xlabel ''\n"
     "set ylabel 'P [N]'\n"
-    "plot 'compression-model.csv' skip 1 using ($1*1e6):2 with lines lw 2 title 'EP model (fitted)', \\\n"
+    "plot 'compression-model.csv' skip 1 using ($1*1e6):2 with lines lw 2 title 'model (fitted)', \\\n"
     "     '' skip 1 using ($1*1e6):3 with lines dt 2 lw 1.5 title 'Hertz (same E*)', \\\n"
     "     'compression.csv' skip 1 using ($1*1e6):2 with points pt 7 ps 1.3 lc rgb 'black' title 'data'\n"
     "set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
@@ -340,7 +340,7 @@ static const char plot_script[] =
     "set xlabel ''\n"
     "set ylabel 'e'\n"
     "set offsets 0, 0, graph 0.08, graph 0.08\n"
-    "plot 'restitution-model.csv' skip 1 using 1:2 with lines lw 2 title 'EP model (fitted); Hertz: e = 1', \\\n"
+    "plot 'restitution-model.csv' skip 1 using 1:2 with lines lw 2 title 'model (fitted); Hertz: e = 1', \\\n"
     "     'restitution.csv' skip 1 using 1:2:(has_sd ? $5 : 0) with yerrorbars pt 7 ps 1.3 lc rgb 'black' title (has_sd ? 'data +- sd' : 'data'), \\\n"
     "     '' skip 1 using 1:3 with points pt 6 ps 1.8 lc rgb '#d55e00' title 'model at the data', \\\n"
     "     '' skip 1 using 1:2:(has_n ? sprintf('  n = %d', int($6)) : '') with labels left offset 1,0 notitle\n"
@@ -358,33 +358,47 @@ static const char plot_script[] =
     "set autoscale x\n"
     "set offsets 0, 0, 0, 0\n"
     "\n"
-    "# --- convergence: against objective evaluations (comparable between solvers); the excess\n"
-    "# over the final value on a log scale shows the rate\n"
+    "# --- convergence: every start of a multi-start run (issue 13), one line each against the\n"
+    "# objective evaluations of that start (comparable between solvers: gradient and Jacobian\n"
+    "# evaluations count), the chosen start drawn thick and in colour, the others thin and grey;\n"
+    "# F on a log scale (starts far from the optimum are orders of magnitude higher).  Below, the\n"
+    "# excess over the final F of the chosen start, on a log scale, shows the rate.\n"
+    "# convergence.csv: one block per start (blocks separated by two blank lines: gnuplot's index).\n"
     "set output 'convergence.png'\n"
     "set multiplot\n"
     "set origin 0, 0.45\n"
     "set size 1, 0.55\n"
-    "set title sprintf('Objective (eq. E.5) of the %s fit', solver)\n"
+    "set lmargin 12\n"
+    "set title sprintf('Objective (eq. E.5) of the %s fit: %d start%s, start %d chosen', solver, nstarts, nstarts > 1 ? 's' : '', chosen)\n"
     "set xlabel ''\n"
-    "set ylabel 'best F so far'\n"
+    "# log scale when F spans more than a factor 20 (a narrow range gets linear, labelled tics)\n"
+    "stats 'convergence.csv' skip 1 using ($4 > 0 ? $4 : 1/0) nooutput\n"
+    "if (STATS_max > 20 * STATS_min) {\n"
+    "  set logscale y; set format y '%.0e'; set ylabel 'best F so far (log)'\n"
+    "} else {\n"
+    "  unset logscale y; set format y '%.3g'; set ylabel 'best F so far'\n"
+    "}\n"
     "set key top right box opaque\n"
-    "set offsets 0, 0, graph 0.05, graph 0.05\n"
-    "stats 'convergence.csv' skip 1 using 3 nooutput\n"
-    "Ffin = STATS_min\n"
-    "plot 'convergence.csv' skip 1 using 2:3 with steps lw 2 lc rgb '#0072b2' title 'F', \\\n"
-    "     '' skip 1 using 2:3 with points pt 7 ps 0.7 lc rgb '#0072b2' notitle\n"
+    "grey = '#b0b0b0'\n"
+    "first_other = (chosen == 1 ? 2 : 1)\n"
+    "plot for [i=1:nstarts] 'convergence.csv' skip 1 index (i-1) using 3:($4 > 0 ? $4 : 1/0) with steps lw 1 lc rgb grey title (i == first_other && i != chosen ? sprintf('other starts (%d)', nstarts - 1) : ''), \\\n"
+    "     'convergence.csv' skip 1 index (chosen-1) using 3:($4 > 0 ? $4 : 1/0) with steps lw 3 lc rgb '#0072b2' title sprintf('start %d (chosen)', chosen)\n"
     "set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
-    "set offsets 0, 0, 0, 0\n"
     "set origin 0, 0\n"
     "set size 1, 0.45\n"
     "unset title\n"
-    "set xlabel 'objective evaluations (gradient and Jacobian evaluations included)'\n"
-    "set ylabel 'F - F_final'\n"
+    "set xlabel 'objective evaluations of the start (gradient and Jacobian evaluations included)'\n"
+    "set ylabel 'F - F_final (log)'\n"
     "set logscale y\n"
     "set format y '%.0e'\n"
+    "stats 'convergence.csv' skip 1 index (chosen-1) using 4 nooutput\n"
+    "Ffin = STATS_min\n"
+    "thr(F) = (F - Ffin) > 1e-12 * abs(Ffin) ? F - Ffin : 1/0\n"
     "unset key\n"
-    "plot 'convergence.csv' skip 1 using 2:(($3 - Ffin) > 1e-12 * Ffin ? $3 - Ffin : 1/0) with linespoints pt 7 ps 0.7 lw 2 lc rgb '#0072b2'\n"
+    "plot for [i=1:nstarts] 'convergence.csv' skip 1 index (i-1) using 3:(thr($4)) with steps lw 1 lc rgb grey, \\\n"
+    "     'convergence.csv' skip 1 index (chosen-1) using 3:(thr($4)) with steps lw 3 lc rgb '#0072b2'\n"
     "unset logscale y\n"
+    "set format y '%g'\n"
     "unset multiplot\n"
     "set output\n";
 
@@ -565,7 +579,8 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
   fprintf(f, "<h2>Drop tests</h2>\n");
   html_png(f, png[1], "e against v_in: data (with sd where given), model; residuals below");
   fprintf(f, "<h2>Convergence</h2>\n");
-  html_png(f, png[2], "best objective against evaluations of the solver used");
+  html_png(f, png[2], "objective against evaluations of the solver used: every start of a "
+                      "multi-start run (grey), the chosen one in colour");
   fprintf(f, "<h2>Full summary</h2>\n<pre>");
   html_text(f, summary ? summary : "", (size_t)-1);
   fprintf(f, "</pre>\n<p>Data and plot script beside this page: compression.csv, "
@@ -609,7 +624,8 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
     gc_fit_print_summary(f, pb, o, res, id, v);
     if (comment && *comment)
       fprintf(f, "\n%s\n", comment);
-    fprintf(f, "\nobjective history: convergence.csv (iteration, evaluations, best F so far)\n");
+    fprintf(f, "\nobjective history: convergence.csv (start, iteration, evaluations of that start, "
+               "best F so far of that start, 1 for the chosen start), one block per start\n");
   }
   ok &= close_ok(f);
   f = open_in(&t, "fit.params");
@@ -681,17 +697,43 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
       }
     }
     ok &= close_ok(f);
+    /* every start's history, one block each (two blank lines between blocks), so that the plot
+     * can draw them all with the chosen one highlighted */
+    const gc_fit_trace *tr = res->nall ? res->all : res->trace;
+    size_t ntr = res->nall ? res->nall : res->ntrace;
+    int chosen = res->best_start > 0 ? res->best_start : 1, nstarts = 0;
     f = open_in(&t, "convergence.csv");
     if (f) {
-      fprintf(f, "iteration,evaluations,F\n");
-      for (size_t i = 0; i < res->ntrace; i++)
-        fprintf(f, "%ld,%ld,%.12g\n", res->trace[i].iter, res->trace[i].nevals, res->trace[i].F);
+      fprintf(f, "start,iteration,evaluations,F,chosen\n");
+      int prev = 0;
+      for (size_t i = 0; i < ntr; i++) {
+        int st = res->nall ? tr[i].start : chosen;
+        if (st != prev) {
+          if (prev)
+            fprintf(f, "\n\n");
+          prev = st;
+          nstarts++;
+        }
+        fprintf(f, "%d,%ld,%ld,%.12g,%d\n", st, tr[i].iter, tr[i].nevals, tr[i].F, st == chosen);
+      }
     }
     ok &= close_ok(f);
+    /* the block of the chosen start (starts without a history, if any, have no block) */
+    int chosen_block = 1;
+    for (size_t i = 0, b = 0, prev = 0; i < ntr; i++) {
+      size_t st = (size_t)(res->nall ? tr[i].start : chosen);
+      if (st != prev) {
+        b++;
+        prev = st;
+      }
+      if ((int)st == chosen)
+        chosen_block = (int)b;
+    }
     f = open_in(&t, "plot-fit.gp");
     if (f) {
-      fprintf(f, "solver = '%s'; has_sd = %d; has_n = %d\n", gc_fit_alg_name(o->algorithm),
-              d->has_sd, d->has_n);
+      fprintf(f, "solver = '%s'; has_sd = %d; has_n = %d; nstarts = %d; chosen = %d\n",
+              gc_fit_alg_name(o->algorithm), d->has_sd, d->has_n, nstarts > 0 ? nstarts : 1,
+              chosen_block);
       fputs(plot_script, f);
     }
     ok &= close_ok(f);

@@ -697,6 +697,92 @@ static void test_report(void)
   gc_fit_data_free(&d);
 }
 
+/* Issue 13: the objective history of every start is kept (res.all, start after start; the best
+ * start's equals res.trace) and the report's convergence.csv holds one block per start, the
+ * chosen one flagged, which plot-fit.gp draws as one line each. */
+static void test_all_starts_history(void)
+{
+  gc_fit_data d;
+  gc_fit_setup s;
+  gc_card_extra x;
+  soybean(&d, &s, &x);
+  s.is_free[GC_FIT_NU] = 0;
+  gc_fit_problem pb;
+  init_problem(&pb, &s, &d);
+  gc_fit_options o;
+  gc_fit_options_default(&o);
+  o.starts = 3;
+  gc_fit_result r;
+  char msg[512];
+  CU_ASSERT_EQUAL_FATAL(gc_fit_run(&pb, &o, &r, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(r.nstarts, 3);
+  size_t nbest = 0, first_best = 0;
+  int prev = 0, order_ok = 1;
+  for (size_t i = 0; i < r.nall; i++) {
+    order_ok &= r.all[i].start >= prev && r.all[i].start >= 1 && r.all[i].start <= 3;
+    if (r.all[i].start == r.best_start && nbest++ == 0)
+      first_best = i;
+    prev = r.all[i].start;
+  }
+  CU_ASSERT(order_ok);
+  CU_ASSERT_EQUAL_FATAL(nbest, r.ntrace);
+  for (size_t i = 0; i < r.ntrace; i++)
+    CU_ASSERT_EQUAL(r.all[first_best + i].F, r.trace[i].F);
+  /* the report's CSV: three blocks, the chosen one flagged */
+  char dir[] = "/tmp/granucal-conv-XXXXXX";
+  CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+  char sub[64], p[600];
+  snprintf(sub, sizeof sub, "%s/rep", dir);
+  int warn = 0;
+  CU_ASSERT_EQUAL_FATAL(gc_fit_write_report(sub, &pb, &o, &r, NULL, NULL, &x, "test", &warn, msg,
+                                            sizeof msg), GC_SUCCESS);
+  snprintf(p, sizeof p, "%s/convergence.csv", sub);
+  FILE *f = fopen(p, "r");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  char line[256];
+  int blocks = 0, blank = 2, flagged_ok = 1;
+  size_t rows = 0;
+  CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f)); /* header */
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '\n') {
+      blank++;
+      continue;
+    }
+    if (blank >= 2)
+      blocks++;
+    blank = 0;
+    int st, ch;
+    long it, ev;
+    double F;
+    CU_ASSERT_EQUAL(sscanf(line, "%d,%ld,%ld,%lf,%d", &st, &it, &ev, &F, &ch), 5);
+    flagged_ok &= st == blocks && ch == (st == r.best_start);
+    rows++;
+  }
+  fclose(f);
+  CU_ASSERT_EQUAL(blocks, 3);
+  CU_ASSERT_EQUAL(rows, r.nall);
+  CU_ASSERT(flagged_ok);
+  if (!warn) {
+    snprintf(p, sizeof p, "%s/convergence.png", sub);
+    struct stat sb;
+    CU_ASSERT(stat(p, &sb) == 0 && sb.st_size > 1000);
+  }
+  DIR *dp = opendir(sub);
+  struct dirent *e;
+  while (dp && (e = readdir(dp)))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+      snprintf(p, sizeof p, "%s/%s", sub, e->d_name);
+      remove(p);
+    }
+  if (dp)
+    closedir(dp);
+  rmdir(sub);
+  rmdir(dir);
+  gc_fit_result_free(&r);
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+}
+
 /* ------------------------------------------------------------------ other models */
 
 /* Closed-loop recovery for the models other than 'ep' (issue 10, part 3): synthetic data made by
@@ -830,6 +916,7 @@ int gc_test_add_fit(void)
       !CU_add_test(s, "identifiability: E and nu through E*", test_identify) ||
       !CU_add_test(s, "parameter file reads back", test_params_file) ||
       !CU_add_test(s, "--report directory", test_report) ||
+      !CU_add_test(s, "every start's history (issue 13)", test_all_starts_history) ||
       !CU_add_test(s, "other models: closed-loop recovery", test_model_recovery) ||
       !CU_add_test(s, "other models: parameter sets", test_model_params))
     return CU_get_error();
