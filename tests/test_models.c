@@ -264,6 +264,7 @@ static void test_fit_params_from_table(void)
     { "tsuji", { "E", "nu", "e_n", NULL } },
     { "wb", { "k_n", "e_n", NULL } },
     { "lsd", { "k_n", "c_n", NULL } },
+    { "lsd_e", { "k_n", "e_n", NULL } },
     { "hc", { "E", "nu", "alpha_c", NULL } },
   };
   char msg[256];
