@@ -281,7 +281,7 @@ int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *
 /* ---------------------------------------------------------------- --report */
 
 /* The gnuplot script of a report.  It is preceded by the lines
- *   solver = '<name>'; has_sd = 0|1; has_n = 0|1
+ *   solver = '<name>'; has_sd = 0|1; has_n = 0|1; nstarts = N; chosen = K; has_hertz = 0|1
  * written by gc_fit_write_report. */
 static const char plot_script[] =
     "# plot-fit.gp - plots of a `granucal fit --report` directory; run from inside it:\n"
@@ -312,7 +312,7 @@ static const char plot_script[] =
     "set xlabel ''\n"
     "set ylabel 'P [N]'\n"
     "plot 'compression-model.csv' skip 1 using ($1*1e6):2 with lines lw 2 title 'model (fitted)', \\\n"
-    "     '' skip 1 using ($1*1e6):3 with lines dt 2 lw 1.5 title 'Hertz (same E*)', \\\n"
+    "     '' skip 1 using ($1*1e6):(has_hertz ? $3 : 1/0) with lines dt 2 lw 1.5 title (has_hertz ? 'Hertz (same E*)' : ''), \\\n"
     "     'compression.csv' skip 1 using ($1*1e6):2 with points pt 7 ps 1.3 lc rgb 'black' title 'data'\n"
     "set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
     "set offsets 0, 0, graph 0.15, graph 0.15\n"
@@ -731,9 +731,11 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
     }
     f = open_in(&t, "plot-fit.gp");
     if (f) {
-      fprintf(f, "solver = '%s'; has_sd = %d; has_n = %d; nstarts = %d; chosen = %d\n",
-              gc_fit_alg_name(o->algorithm), d->has_sd, d->has_n, nstarts > 0 ? nstarts : 1,
-              chosen_block);
+      /* a model that does not read E (wb, lsd) has no Hertz curve of the same E* */
+      fprintf(f, "solver = '%s'; has_sd = %d; has_n = %d; nstarts = %d; chosen = %d; "
+                 "has_hertz = %d\n", gc_fit_alg_name(o->algorithm), d->has_sd, d->has_n,
+              nstarts > 0 ? nstarts : 1, chosen_block,
+              law.pair.k_hertz > 0 && gc_fit_model_reads(pb->set.model, GC_PAR_E1));
       fputs(plot_script, f);
     }
     ok &= close_ok(f);
