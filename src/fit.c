@@ -67,13 +67,17 @@ static void probe_path(const gc_law *law, double R, double P[N_PROBE])
 }
 
 /* 1 if changing parameter id of q by 10 % changes the probe forces of the model (or the law
- * cannot tell: it fails at one of the two values); 0 if the law's normal force ignores it. */
+ * cannot tell: it fails at one of the two values or on part of the path); 0 if the law's normal
+ * force ignores it. */
 static int changes_force(const gc_preset *model, const gc_params *q, const double P0[N_PROBE],
                          gc_param_id id)
 {
   double v = gc_param_get(q, id);
   if (!isfinite(v))
     return 1;
+  for (int k = 0; k < N_PROBE; k++)
+    if (isnan(P0[k]))
+      return 1; /* the law fails on part of the probe: it cannot tell there, keep the parameter */
   const gc_param_def *d = gc_param_def_at(id);
   gc_params q1 = *q;
   /* a parameter at 0 (mu, kt_ratio "derive from nu"): probe with a positive value */
