@@ -796,6 +796,7 @@ static void test_all_starts_history(void)
  * m = 0.149 g, eq. E.17).
  *   hertz     E = 130 MPa                   (compression only: an elastic drop gives e = 1)
  *   thornton  E = 130 MPa, sY1 = 3 MPa      (the sY form of the yield parameter, eq. 6.19)
+ *   thornton  E = 130 MPa, P_Y = 0.8 N      (the P_Y form)
  *   tsuji     E = 130 MPa, e_n = 0.7        (compression and drops)
  *   wb        k_n = 5e4 N/m, e_n = 0.7      (compression and drops; wb reads no E) */
 static void test_model_recovery(void)
@@ -808,6 +809,7 @@ static void test_model_recovery(void)
   } cases[] = {
     { "hertz", 0, 0, { "E", "nu", NULL }, { 130e6, 0.4 }, { 100e6, 0.4 } },
     { "thornton", 1, 1, { "E", "nu", "sY" }, { 130e6, 0.4, 3e6 }, { 110e6, 0.4, 2.4e6 } },
+    { "thornton", 0, 1, { "E", "nu", "P_Y" }, { 130e6, 0.4, 0.8 }, { 110e6, 0.4, 0.6 } },
     { "tsuji", 0, 1, { "E", "nu", "e_n" }, { 130e6, 0.4, 0.7 }, { 100e6, 0.4, 0.8 } },
     { "wb", 0, 1, { "k_n", "e_n", NULL }, { 5e4, 0.7 }, { 4e4, 0.85 } },
   };
@@ -856,6 +858,60 @@ static void test_model_recovery(void)
     gc_fit_problem_free(&pb);
     gc_fit_data_free(&d);
   }
+}
+
+/* A load path replayed through the contact driver for a model other than 'ep': Walton-Braun's
+ * K1 = k_n and e_n from a load (to 30 um) - unload (to 0) - reload (to 20 um) path, 120 points,
+ * made by the model (k_n = 5e4 N/m, e_n = 0.7), fitted from k_n = 4e4, e_n = 0.85: K1 is the
+ * loading slope and K2 = K1 / e_n^2 the unloading one (eq. 4.3-4.5), so both come back within
+ * 1e-3 (reached: rounding level). */
+static void test_model_path_recovery(void)
+{
+  gc_fit_data d;
+  gc_fit_setup s;
+  gc_card_extra x;
+  soybean(&d, &s, &x);
+  gc_fit_data_free(&d);
+  memset(&d, 0, sizeof d);
+  size_t n = 120;
+  const double knots[4] = { 0, 30e-6, 0, 20e-6 };
+  char *text = malloc(64 + n * 64), *q = text;
+  q += sprintf(q, "t [s],alpha [m],P [N]\n");
+  for (size_t i = 0; i < n; i++) {
+    double u = 3.0 * (double)i / (double)(n - 1);
+    int seg = u >= 3 ? 2 : (int)u;
+    double f = u - seg;
+    q += sprintf(q, "%zu,%.10e,1\n", i, knots[seg] + f * (knots[seg + 1] - knots[seg]));
+  }
+  char *path = gc_test_write_tmp(text);
+  free(text);
+  char msg[512] = "";
+  CU_ASSERT_EQUAL_FATAL(gc_fit_read_path(&d, path, msg, sizeof msg), GC_SUCCESS);
+  gc_params base = s.base;
+  base.k_n = 4e4;
+  base.e_n = 0.85;
+  CU_ASSERT_EQUAL_FATAL(gc_fit_setup_model(&s, gc_preset_lookup("wb"), 0, &base, x.mass, msg,
+                                           sizeof msg), GC_SUCCESS);
+  const double truth[2] = { 5e4, 0.7 };
+  CU_ASSERT_EQUAL_FATAL(gc_fit_synthesize(&s, &d, truth, 0, 0, 1, msg, sizeof msg), GC_SUCCESS);
+  /* the synthetic unloading reaches P = 0 at alpha_res = 30 um (1 - e^2) = 15.3 um */
+  double Pmin_unload = INFINITY;
+  for (size_t i = n / 3; i < 2 * n / 3; i++)
+    Pmin_unload = fmin(Pmin_unload, d.path_P[i]);
+  CU_ASSERT_EQUAL(Pmin_unload, 0.0);
+  gc_fit_problem pb;
+  init_problem(&pb, &s, &d);
+  gc_fit_result r = run(&pb, GC_FIT_LM, 0);
+  for (int j = 0; j < 2; j++) {
+    fprintf(stderr, "%swb (path) %s = %.8g (true %.6g, %+.1e)", j ? ", " : "\n  ", gc_fit_name(&s, j),
+            r.p[j], truth[j], r.p[j] / truth[j] - 1);
+    GC_ASSERT_REL(r.p[j], truth[j], 1e-3);
+  }
+  gc_fit_result_free(&r);
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+  remove(path);
+  free(path);
 }
 
 /* A parameter the model does not read is not in its vector (the CLI refuses it by name, see
@@ -918,6 +974,7 @@ int gc_test_add_fit(void)
       !CU_add_test(s, "--report directory", test_report) ||
       !CU_add_test(s, "every start's history (issue 13)", test_all_starts_history) ||
       !CU_add_test(s, "other models: closed-loop recovery", test_model_recovery) ||
+      !CU_add_test(s, "other models: load-path recovery (wb)", test_model_path_recovery) ||
       !CU_add_test(s, "other models: parameter sets", test_model_params))
     return CU_get_error();
   return CUE_SUCCESS;
