@@ -21,7 +21,7 @@ _granucal()
                 --history --output --quiet --help" ;;
     impact) opts="--model --tfd --card --set --vn --vt --omega --ratio --count --dt --ntcol
                   --rolling --output --quiet --help" ;;
-    fit) opts="-c --card -s --set -o --output -A --algorithm --fix --free --bounds --w-a --w-e
+    fit) opts="-c --card -m --model -s --set -o --output -A --algorithm --fix --free --bounds --w-a --w-e
                --point-weights --eps --delta --max-iter --max-evals --polish --starts --seed
                --dt --gravity --report --compression --drops --undetermined -v --verbose
                -q --quiet -h --help" ;;

@@ -1,5 +1,6 @@
-/* cmd_fit.c - `granucal fit`: calibrate the elasto-plastic NFD model from single-particle
- * compression and drop tests (dissertation appendix E); see fit.h. */
+/* cmd_fit.c - `granucal fit`: calibrate a normal contact model (default: the elasto-plastic NFD
+ * model 'ep') from single-particle compression and drop tests and load paths (dissertation
+ * appendix E); see fit.h. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,15 +18,15 @@
 static void fit_usage(FILE *f)
 {
   fprintf(f,
-          "usage: granucal fit [-c] CARD [-s KEY=VALUE]... DATA.csv... [-o OUT.params]\n"
+          "usage: granucal fit [-c] CARD [-m MODEL] [-s KEY=VALUE]... DATA.csv... [-o OUT.params]\n"
           "                    [-A ALGORITHM] [--fix NAME[=VALUE]]... [--free NAME|all]...\n"
           "                    [--bounds NAME=LO:HI]... [--w-a W] [--w-e W] [--point-weights none|n|sd]\n"
           "                    [--eps EPS] [--delta DELTA] [--max-iter N] [--max-evals N]\n"
           "                    [--polish ALGORITHM|none] [--starts N] [--seed S]\n"
           "                    [--dt DT] [--gravity] [--report DIR] [--undetermined hold|fit]\n"
           "                    [-v] [-q]\n\n"
-          "Find the parameters E, nu, P_Y, C_a, K_c of the elasto-plastic normal contact model 'ep'\n"
-          "(Vu-Quoc & Zhang) that minimise the objective of appendix E,\n"
+          "Find the parameters of a normal contact model (default: E, nu, P_Y, C_a, K_c of the\n"
+          "elasto-plastic model 'ep' of Vu-Quoc & Zhang) that minimise the objective of appendix E,\n"
           "  F = w_a F_a / F_a(trial) + w_e F_e / F_e(trial),  F_a = sum (P_model(alpha_i) - P_i)^2,\n"
           "  F_e = sum (e_model(v_in,k) - e_k)^2,\n"
           "for a sphere (radius R, mass m from the card) on a rigid plane: P_model from the model's\n"
@@ -46,6 +47,12 @@ static void fit_usage(FILE *f)
           "               be given; the kinds can be combined.\n\n"
           "  -c, --card FILE        material card: R [m], m [kg] (or rho), trial E, nu, P_Y (or sY),\n"
           "                         C_a, K_c\n"
+          "  -m, --model MODEL      the model to fit (default: the card's 'model', else ep): any\n"
+          "                         model with a normal part (ep, thornton, hertz, tsuji, wb, lsd,\n"
+          "                         lsd_e, hc); its fittable parameters are the ones its normal and\n"
+          "                         damping parts read that change the force of a sphere on a\n"
+          "                         rigid plane (ep: E nu P_Y C_a K_c; thornton: E nu P_Y (or sY);\n"
+          "                         hertz: E nu; tsuji: E nu e_n; wb: k_n e_n; lsd: k_n c_n; ...)\n"
           "  -s, --set K=V          set a card value (repeatable), e.g. an initial value\n"
           "      --compression FILE  compression data (instead of a positional file)\n"
           "      --drops FILE       drop data (instead of a positional file)\n"
@@ -54,9 +61,12 @@ static void fit_usage(FILE *f)
   for (int a = 0; a < GC_FIT_NALG; a++)
     fprintf(f, "                           %-11s %s\n", gc_fit_alg_name(a), gc_fit_alg_description(a));
   fprintf(f,
-          "      --fix NAME[=V]     hold a parameter (E, nu, P_Y, C_a, K_c) at V or its initial value\n"
-          "      --free NAME|all    fit a parameter (default: all five, as appendix E)\n"
-          "      --bounds NAME=LO:HI  bounds (default: initial value / 10 to * 10; nu 0.05 to 0.49)\n"
+          "      --fix NAME[=V]     hold a parameter of the model at V or its initial value\n"
+          "      --free NAME|all    fit a parameter (default: all of the model's, as appendix E);\n"
+          "                         naming sY (sY1) fits the yield stress instead of P_Y\n"
+          "      --bounds NAME=LO:HI  bounds (default: initial value / 10 to * 10; a parameter\n"
+          "                         bounded above by the table, hi: max(initial / 10, hi / 10) to\n"
+          "                         hi (open: 2 %% inside), i.e. nu 0.05 to 0.49, e_n 0.1 to 1)\n"
           "      --w-a W, --w-e W   weights of eq. E.5 (default 0.1 and 0.9, the seed's)\n"
           "      --point-weights none|n|sd  weigh the drops by the repeat count or 1/sd^2 (default\n"
           "                         none, as appendix E)\n"
@@ -107,6 +117,7 @@ int gc_cmd_fit(int argc, char **argv)
 {
   static const struct option opts[] = {
     { "card", required_argument, NULL, 'c' },      { "set", required_argument, NULL, 's' },
+    { "model", required_argument, NULL, 'm' },
     { "output", required_argument, NULL, 'o' },    { "algorithm", required_argument, NULL, 'A' },
     { "fix", required_argument, NULL, OPT_FIX },    { "free", required_argument, NULL, OPT_FREE },
     { "bounds", required_argument, NULL, OPT_BOUNDS }, { "w-a", required_argument, NULL, OPT_WA },
@@ -125,7 +136,7 @@ int gc_cmd_fit(int argc, char **argv)
     { "help", no_argument, NULL, 'h' },             { NULL, 0, NULL, 0 }
   };
   const char *prog = "granucal fit";
-  const char *card = NULL, *out = NULL, *report = NULL;
+  const char *card = NULL, *out = NULL, *report = NULL, *model_name = NULL;
   /* every compression and drop file given (options or by header) is used */
   const char **comps = calloc((size_t)argc + 1, sizeof *comps);
   const char **dropf = calloc((size_t)argc + 1, sizeof *dropf);
@@ -160,10 +171,11 @@ int gc_cmd_fit(int argc, char **argv)
   /* the command line as typed, for the provenance record (getopt_long permutes argv) */
   char *cmdline[argc + 1];
   memcpy(cmdline, argv, (size_t)(argc + 1) * sizeof *argv);
-  while ((c = getopt_long(argc, argv, ":c:s:o:A:vqh", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":c:m:s:o:A:vqh", opts, NULL)) != -1) {
     double v;
     switch (c) {
     case 'c': card = optarg; break;
+    case 'm': model_name = optarg; break;
     case 's': sets[nsets++] = optarg; break;
     case 'o': out = optarg; break;
     case 'A':
@@ -309,10 +321,18 @@ int gc_cmd_fit(int argc, char **argv)
   rc = gc_cli_load_params(prog, card, sets, nsets, &p, &x);
   if (rc)
     goto done;
-  if (x.nfd[0] && strcmp(x.nfd, "ep") != 0) {
-    fprintf(stderr, "%s: %s: the card names model '%s'; granucal fit calibrates the elasto-plastic "
-                    "model 'ep'\n", prog, card ? card : "--set", x.nfd);
-    rc = 1;
+  /* the model: -m, else the card's, else ep (appendix E) */
+  if (!model_name)
+    model_name = x.nfd[0] ? x.nfd : "ep";
+  const gc_preset *model = gc_preset_lookup(model_name);
+  if (!model || !gc_preset_part(model, GC_KIND_NORMAL)) {
+    fprintf(stderr, "%s: '%s' is not a normal model; granucal fit calibrates one of:", prog,
+            model_name);
+    for (size_t i = 0; i < gc_preset_count(); i++)
+      if (gc_preset_at(i)->normal)
+        fprintf(stderr, " %s", gc_preset_at(i)->name);
+    fprintf(stderr, "\n");
+    rc = 2;
     goto done;
   }
   double mass = gc_cli_mass(&p, &x);
@@ -372,7 +392,13 @@ int gc_cmd_fit(int argc, char **argv)
   }
 
   gc_fit_setup set;
-  if (gc_fit_setup_default(&set, &p, mass, msg, sizeof msg)) {
+  int want_sY = 0; /* the yield parameter in its sY form when an option names sY */
+  for (size_t i = 0; i < nops; i++) {
+    const char *arg = ops[i].arg;
+    size_t nl = strcspn(arg, "=");
+    want_sY |= (nl == 2 && strncmp(arg, "sY", 2) == 0) || (nl == 3 && strncmp(arg, "sY1", 3) == 0);
+  }
+  if (gc_fit_setup_model(&set, model, want_sY, &p, mass, msg, sizeof msg)) {
     fprintf(stderr, "%s: %s%s%s\n", prog, card ? card : "", card ? ": " : "", msg);
     gc_fit_data_free(&data);
     rc = 1;
@@ -389,14 +415,43 @@ int gc_cmd_fit(int argc, char **argv)
     size_t nl = eq ? (size_t)(eq - arg) : strlen(arg);
     snprintf(name, sizeof name, "%.*s", (int)(nl < sizeof name ? nl : sizeof name - 1), arg);
     if (ops[i].kind == OPT_FREE && strcmp(name, "all") == 0 && !eq) {
-      for (int j = 0; j < GC_FIT_NPAR; j++)
+      for (int j = 0; j < set.npar; j++)
         set.is_free[j] = 1;
       continue;
     }
-    int j = gc_fit_par_lookup(name);
+    int j = gc_fit_lookup(&set, name);
     if (j < 0) {
-      fprintf(stderr, "%s: --%s '%s': unknown parameter (E, nu, P_Y, C_a, K_c)\n", prog,
-              ops[i].kind == OPT_FIX ? "fix" : ops[i].kind == OPT_FREE ? "free" : "bounds", name);
+      const char *opt = ops[i].kind == OPT_FIX ? "fix" : ops[i].kind == OPT_FREE ? "free" : "bounds";
+      const gc_param_def *d = gc_param_lookup(name);
+      char fit_list[256] = "", other_list[256] = "";
+      for (int k = 0; k < set.npar; k++)
+        snprintf(fit_list + strlen(fit_list), sizeof fit_list - strlen(fit_list), "%s%s",
+                 k ? ", " : "", gc_fit_name(&set, k));
+      gc_param_id ids[GC_FIT_MAXPAR], other[GC_NPAR];
+      int nids = 0, nother = 0;
+      char sub[256];
+      if (gc_fit_model_params(model, &set.base, mass, want_sY, ids, &nids, other, &nother, sub,
+                              sizeof sub) == GC_SUCCESS)
+        for (int k = 0; k < nother; k++)
+          snprintf(other_list + strlen(other_list), sizeof other_list - strlen(other_list),
+                   "%s%s", k ? ", " : "", gc_param_def_at(other[k])->key);
+      if (!d)
+        fprintf(stderr, "%s: --%s '%s': unknown parameter (model '%s' fits %s)\n", prog, opt,
+                name, model->name, fit_list);
+      else if (!gc_fit_model_reads(model, gc_param_id_of(d)))
+        fprintf(stderr, "%s: --%s '%s': model '%s' does not read %s; the parameters it fits: %s%s%s%s\n",
+                prog, opt, name, model->name, d->name, fit_list, other_list[0] ? " (it also reads " : "",
+                other_list, other_list[0] ? ", which granucal fit cannot calibrate)" : "");
+      else
+        fprintf(stderr, "%s: --%s '%s': model '%s' reads %s, but granucal fit cannot calibrate it "
+                        "(%s); the parameters it fits: %s\n", prog, opt, name, model->name, d->name,
+                d->is_int ? "a switch, not a number"
+                : gc_param_id_of(d) == GC_PAR_P_Y || gc_param_id_of(d) == GC_PAR_SY1
+                    ? "P_Y and sY are one parameter: name one of them, not both"
+                : gc_fit_scene_param(gc_param_id_of(d))
+                    ? "the test gives it: a sphere of the card's R and m on a rigid plane"
+                    : "it does not change the model's normal force",
+                fit_list);
       rc = 2;
       break;
     }
@@ -471,7 +526,7 @@ int gc_cmd_fit(int argc, char **argv)
       fprintf(stderr, "%s: warning: no identifiability profile: %s\n", prog, vmsg);
     int nheld = 0;
     gc_fit_setup set2 = pb.set;
-    for (int j = 0; have_verdict && hold && j < GC_FIT_NPAR; j++) {
+    for (int j = 0; have_verdict && hold && j < pb.set.npar; j++) {
       const gc_fit_profile *pr = &verdict->prof[j];
       if (pr->j < 0 || pr->cls == GC_FIT_DETERMINED)
         continue;
@@ -506,7 +561,7 @@ int gc_cmd_fit(int argc, char **argv)
         res = res2;
       }
     } else {
-      for (int j = 0; j < GC_FIT_NPAR; j++)
+      for (int j = 0; j < GC_FIT_MAXPAR; j++)
         verdict->held[j] = 0;
     }
   }

@@ -18,30 +18,223 @@
 
 #define GC_G 9.80665 /* standard gravity [m/s^2], as `granucal drop` */
 
-/* The fitted parameters of the EP normal sub-model, in the order of GC_FIT_*: their names
- * (card keys), units and aliases come from the parameter table (models/params.c). */
-static const gc_param_id fit_ids[GC_FIT_NPAR] = { GC_PAR_E1, GC_PAR_NU1, GC_PAR_P_Y, GC_PAR_C_A,
-                                                  GC_PAR_K_C };
+/* ---------------------------------------------------------------- the parameter vector */
 
-gc_param_id gc_fit_par_id(int j) { return j >= 0 && j < GC_FIT_NPAR ? fit_ids[j] : GC_NPAR; }
-
-const char *gc_fit_par_name(int j)
+/* The scene of every test the fit models, a sphere of the card's radius R1 and mass m on a rigid
+ * plane: these parameters are given by it, never fitted. */
+int gc_fit_scene_param(gc_param_id id)
 {
-  return j >= 0 && j < GC_FIT_NPAR ? gc_param_def_at(fit_ids[j])->key : "?";
+  return id == GC_PAR_R1 || id == GC_PAR_R2 || id == GC_PAR_E2 || id == GC_PAR_NU2 ||
+         id == GC_PAR_SY2 || id == GC_PAR_M_EFF;
 }
 
-const char *gc_fit_par_unit(int j)
+int gc_fit_model_reads(const gc_preset *model, gc_param_id id)
 {
-  return j >= 0 && j < GC_FIT_NPAR ? gc_param_def_at(fit_ids[j])->unit : "?";
+  const gc_submodel *nm = gc_preset_part(model, GC_KIND_NORMAL);
+  const gc_submodel *dm = gc_preset_part(model, GC_KIND_DAMPING);
+  return (nm && gc_submodel_reads(nm, id)) || (dm && gc_submodel_reads(dm, id));
 }
 
-int gc_fit_par_lookup(const char *name)
+/* The normal force of law along a probe path (n_probe steps into P): loading from 1e-7 R to
+ * 0.1 R on a geometric grid at alpha_dot = +1 m/s, unloading back to 0 at -1 m/s and reloading
+ * to 0.03 R.  Wide enough to pass the yield point of any grain the fit is meant for and to
+ * exercise every unloading rule; the rates let a damping act.  NaN after a failed step. */
+#define N_PROBE_LOAD 24
+#define N_PROBE (2 * N_PROBE_LOAD + 1 + N_PROBE_LOAD / 2)
+static void probe_path(const gc_law *law, double R, double P[N_PROBE])
 {
-  const gc_param_def *d = gc_param_lookup(name);
-  for (int j = 0; d && j < GC_FIT_NPAR; j++)
-    if (gc_param_id_of(d) == fit_ids[j])
+  double h[GC_HIST_MAX];
+  gc_law_history_init(law, h);
+  int ok = 1;
+  for (int k = 0; k < N_PROBE; k++) {
+    double alpha, rate;
+    if (k < N_PROBE_LOAD) {
+      alpha = R * 1e-7 * pow(1e6, (double)k / (N_PROBE_LOAD - 1));
+      rate = 1.0;
+    } else if (k < 2 * N_PROBE_LOAD) {
+      alpha = R * 1e-7 * pow(1e6, (double)(2 * N_PROBE_LOAD - 1 - k) / (N_PROBE_LOAD - 1)) *
+              (k == 2 * N_PROBE_LOAD - 1 ? 0.0 : 1.0);
+      rate = -1.0;
+    } else {
+      int i = k - 2 * N_PROBE_LOAD;
+      alpha = 0.03 * R * (double)i / (N_PROBE_LOAD / 2);
+      rate = 1.0;
+    }
+    gc_normal out;
+    ok = ok && gc_law_normal(law, h, alpha, rate, &out) == GC_SUCCESS && isfinite(out.P);
+    P[k] = ok ? out.P : NAN;
+  }
+}
+
+/* 1 if changing parameter id of q by 10 % changes the probe forces of the model (or the law
+ * cannot tell: it fails at one of the two values or on part of the path); 0 if the law's normal
+ * force ignores it. */
+static int changes_force(const gc_preset *model, const gc_params *q, const double P0[N_PROBE],
+                         gc_param_id id)
+{
+  double v = gc_param_get(q, id);
+  if (!isfinite(v))
+    return 1;
+  for (int k = 0; k < N_PROBE; k++)
+    if (isnan(P0[k]))
+      return 1; /* the law fails on part of the probe: it cannot tell there, keep the parameter */
+  const gc_param_def *d = gc_param_def_at(id);
+  gc_params q1 = *q;
+  /* a parameter at 0 (mu, kt_ratio "derive from nu"): probe with a positive value */
+  gc_param_put(&q1, id, v > 0 ? 0.9 * v : isfinite(d->hi) ? 0.5 * d->hi : 1.0);
+  gc_law law;
+  char msg[8];
+  if (gc_law_init_preset(&law, model, NULL, &q1, msg, sizeof msg))
+    return 1;
+  double P1[N_PROBE];
+  probe_path(&law, q->R1, P1);
+  for (int k = 0; k < N_PROBE; k++) {
+    if (isnan(P0[k]) != isnan(P1[k]))
+      return 1;
+    if (!isnan(P0[k]) && fabs(P1[k] - P0[k]) > 1e-12 * fmax(fabs(P0[k]), 1e-300))
+      return 1;
+  }
+  return 0;
+}
+
+/* The value of parameter id at base for the fit: P_Y from sY (eq. 6.19) when only sY is given,
+ * sY1 from P_Y (its inverse, eq. E.16) when only P_Y is given. */
+static int base_value(const gc_params *base, gc_param_id id, double *v, char *msg, size_t n)
+{
+  *v = gc_param_get(base, id);
+  if (id == GC_PAR_P_Y && !(*v > 0) && base->sY1 > 0) {
+    gc_pair pair;
+    gc_params b = *base;
+    b.P_Y = 0;
+    int st = gc_pair_setup(&pair, &b, msg, n);
+    if (!st)
+      st = gc_yield_force(&pair, v, NULL);
+    if (st) {
+      if (st != GC_EINVAL || !*msg)
+        snprintf(msg, n, "cannot derive P_Y from sY: %s", gc_strerror(st));
+      return st;
+    }
+  } else if (id == GC_PAR_SY1 && !(*v > 0) && base->P_Y > 0) {
+    gc_pair pair;
+    double AY;
+    int st = gc_pair_setup(&pair, base, msg, n);
+    if (!st)
+      st = gc_yield_coefficient(base->nu1, &AY);
+    if (st) {
+      if (st != GC_EINVAL || !*msg)
+        snprintf(msg, n, "cannot derive sY from P_Y: %s", gc_strerror(st));
+      return st;
+    }
+    *v = gc_yield_pressure_of_force(base->P_Y, pair.R_star, pair.E_star) / AY;
+  }
+  return GC_SUCCESS;
+}
+
+int gc_fit_model_params(const gc_preset *model, const gc_params *base, double mass, int want_sY,
+                        gc_param_id ids[GC_FIT_MAXPAR], int *np, gc_param_id *other, int *nother,
+                        char *msg, size_t n)
+{
+  *np = 0;
+  if (nother)
+    *nother = 0;
+  if (!model || !gc_preset_part(model, GC_KIND_NORMAL)) {
+    snprintf(msg, n, "'%s' has no normal part: granucal fit calibrates a normal model (see "
+                     "'granucal models')", model ? model->name : "?");
+    return GC_EINVAL;
+  }
+  /* P_Y and sY1 are one parameter (eq. 6.19, P_Y > 0 overrides sY): one form only */
+  gc_param_id yield_other = want_sY ? GC_PAR_P_Y : GC_PAR_SY1;
+  gc_param_id cand[GC_NPAR];
+  int nc = 0;
+  for (int i = 0; i < GC_NPAR; i++) {
+    gc_param_id id = (gc_param_id)i;
+    if (!gc_fit_model_reads(model, id))
+      continue;
+    const gc_param_def *d = gc_param_def_at(id);
+    int yield_pair = gc_fit_model_reads(model, GC_PAR_P_Y) && gc_fit_model_reads(model, GC_PAR_SY1);
+    if (d->is_int || gc_fit_scene_param(id) || (yield_pair && id == yield_other)) {
+      if (other && !gc_fit_scene_param(id) && !(yield_pair && id == yield_other))
+        other[(*nother)++] = id;
+      continue;
+    }
+    cand[nc++] = id;
+  }
+  /* ask the law which of them change its normal force at the initial values */
+  gc_params q = *base;
+  q.m_eff = mass > 0 ? mass : base->m_eff;
+  for (int k = 0; k < nc; k++) {
+    double v;
+    int st = base_value(base, cand[k], &v, msg, n);
+    if (st)
+      return st;
+    gc_param_put(&q, cand[k], v);
+  }
+  if (want_sY)
+    q.P_Y = 0;
+  gc_law law;
+  double P0[N_PROBE];
+  if (!(q.R1 > 0)) {
+    snprintf(msg, n, "R1 = %g out of range (0, inf) m: the fit needs the particle radius", q.R1);
+    return GC_EINVAL;
+  }
+  int st = gc_law_init_preset(&law, model, NULL, &q, msg, n);
+  if (st) {
+    char sub[256];
+    snprintf(sub, sizeof sub, "%s", msg);
+    snprintf(msg, n, "initial values of model '%s': %s", model->name, sub);
+    return st;
+  }
+  probe_path(&law, q.R1, P0);
+  const int probe = 1;
+  for (int k = 0; k < nc; k++) {
+    if (probe && !changes_force(model, &q, P0, cand[k])) {
+      if (other)
+        other[(*nother)++] = cand[k];
+      continue;
+    }
+    if (*np == GC_FIT_MAXPAR) {
+      snprintf(msg, n, "model '%s' has more than %d fittable parameters", model->name,
+               GC_FIT_MAXPAR);
+      return GC_EINVAL;
+    }
+    ids[(*np)++] = cand[k];
+  }
+  if (*np == 0) {
+    snprintf(msg, n, "model '%s' has no parameter granucal fit can calibrate", model->name);
+    return GC_EINVAL;
+  }
+  return GC_SUCCESS;
+}
+
+int gc_fit_find(const gc_fit_setup *s, gc_param_id id)
+{
+  for (int j = 0; j < s->npar; j++)
+    if (s->pid[j] == id)
       return j;
   return -1;
+}
+
+int gc_fit_lookup(const gc_fit_setup *s, const char *name)
+{
+  const gc_param_def *d = gc_param_lookup(name);
+  return d ? gc_fit_find(s, gc_param_id_of(d)) : -1;
+}
+
+const char *gc_fit_name(const gc_fit_setup *s, int j)
+{
+  return j >= 0 && j < s->npar ? gc_param_def_at(s->pid[j])->key : "?";
+}
+
+const char *gc_fit_unit(const gc_fit_setup *s, int j)
+{
+  return j >= 0 && j < s->npar ? gc_param_def_at(s->pid[j])->unit : "?";
+}
+
+void gc_fit_params_at(const gc_fit_setup *s, const double *p, gc_params *q)
+{
+  *q = s->base;
+  for (int j = 0; j < s->npar; j++)
+    gc_param_put(q, s->pid[j], p[j]);
 }
 
 /* ---------------------------------------------------------------- data */
@@ -479,69 +672,71 @@ int gc_fit_data_append(gc_fit_data *dst, const gc_fit_data *s, char *msg, size_t
 int gc_fit_setup_default(gc_fit_setup *s, const gc_params *base, double mass, char *msg,
                          size_t n)
 {
+  return gc_fit_setup_model(s, gc_preset_lookup("ep"), 0, base, mass, msg, n);
+}
+
+int gc_fit_setup_model(gc_fit_setup *s, const gc_preset *model, int want_sY, const gc_params *base,
+                       double mass, char *msg, size_t n)
+{
   memset(s, 0, sizeof *s);
+  s->model = model;
   s->base = *base;
   s->mass = mass;
+  if (mass > 0 && gc_fit_model_reads(model, GC_PAR_M_EFF))
+    s->base.m_eff = mass; /* a sphere on a rigid plane: the reduced mass is the sphere's */
   gc_drop_cfg_default(&s->drop);
   s->drop.mass = mass;
   s->drop.max_steps = 10000000L; /* 10 s of contact at 1e-6 s: a bound, never reached */
   s->w_a = 0.1;
   s->w_e = 0.9;
   s->point_weights = GC_FIT_PW_NONE;
-  double P_Y = base->P_Y;
-  if (!(P_Y > 0) && base->sY1 > 0) {
-    /* P_Y from sY by eq. 6.19 with the pair's E*, R* */
-    gc_pair pair;
-    int st = gc_pair_setup(&pair, base, msg, n);
-    if (!st)
-      st = gc_yield_force(&pair, &P_Y, NULL);
-    if (st) {
-      if (st != GC_EINVAL || !*msg)
-        snprintf(msg, n, "cannot derive P_Y from sY: %s", gc_strerror(st));
+  int st = gc_fit_model_params(model, base, mass, want_sY, s->pid, &s->npar, NULL, NULL, msg, n);
+  if (st)
+    return st;
+  for (int j = 0; j < s->npar; j++) {
+    st = base_value(base, s->pid[j], &s->trial[j], msg, n);
+    if (st)
       return st;
+  }
+  if (want_sY)
+    s->base.P_Y = 0; /* the law derives P_Y from the fitted sY1 */
+  for (int j = 0; j < s->npar; j++) {
+    const gc_param_def *d = gc_param_def_at(s->pid[j]);
+    s->is_free[j] = 1;
+    if (isfinite(d->hi)) {
+      /* bounded above (nu1 < 0.5, e_n <= 1): the upper tenth of the range */
+      double hi = d->hi_open ? d->hi - 0.02 * fabs(d->hi) : d->hi;
+      s->hi[j] = hi;
+      s->lo[j] = fmax(s->trial[j] / 10.0, d->hi / 10.0);
+    } else {
+      s->lo[j] = s->trial[j] / 10.0;
+      s->hi[j] = s->trial[j] * 10.0;
     }
   }
-  for (int j = 0; j < GC_FIT_NPAR; j++)
-    s->trial[j] = gc_param_get(base, fit_ids[j]);
-  s->trial[GC_FIT_PY] = P_Y;
-  for (int j = 0; j < GC_FIT_NPAR; j++) {
-    s->is_free[j] = 1;
-    s->lo[j] = s->trial[j] / 10.0;
-    s->hi[j] = s->trial[j] * 10.0;
-  }
-  s->lo[GC_FIT_NU] = 0.05;
-  s->hi[GC_FIT_NU] = 0.49;
   return GC_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- the law */
 
-static void set_params(const gc_fit_setup *set, const double p[GC_FIT_NPAR], gc_params *q)
-{
-  *q = set->base;
-  for (int j = 0; j < GC_FIT_NPAR; j++)
-    gc_param_put(q, fit_ids[j], p[j]);
-}
-
-/* The EP normal law (no tangential part) at the parameter vector p.  The fit always gives
- * P_Y itself (the compression data fix it, not sY). */
-static int law_from(const gc_preset *ep, const gc_fit_setup *set, const double p[GC_FIT_NPAR],
-                    gc_law *law, char *msg, size_t n)
+/* The model's normal law (with its damping, no tangential part) at the parameter vector p: the
+ * same composition `granucal drop` and `granucal contact` build for the model.  In the P_Y form
+ * the fit gives P_Y itself (the compression data fix it, not sY), so it must be > 0. */
+static int law_from(const gc_fit_setup *set, const double *p, gc_law *law, char *msg, size_t n)
 {
   gc_params q;
-  set_params(set, p, &q);
+  gc_fit_params_at(set, p, &q);
   memset(law, 0, sizeof *law);
-  if (!(q.P_Y > 0) || !isfinite(q.P_Y)) {
+  if (gc_fit_find(set, GC_PAR_P_Y) >= 0 && (!(q.P_Y > 0) || !isfinite(q.P_Y))) {
     snprintf(msg, n, "P_Y = %g out of range (0, inf) N", q.P_Y);
     return GC_EINVAL;
   }
-  return gc_law_init_preset(law, ep, NULL, &q, msg, n);
+  return gc_law_init_preset(law, set->model, NULL, &q, msg, n);
 }
 
-int gc_fit_law(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], gc_law *law)
+int gc_fit_law(const gc_fit_problem *pb, const double *p, gc_law *law)
 {
   char msg[8];
-  return law_from(pb->ep, &pb->set, p, law, msg, sizeof msg);
+  return law_from(&pb->set, p, law, msg, sizeof msg);
 }
 
 /* P_model at each alpha_i (fresh state, monotonic loading) and the drops. */
@@ -575,7 +770,7 @@ static int simulate(const gc_law *law, const gc_drop_cfg *cfg, const gc_fit_data
   return first;
 }
 
-int gc_fit_predict(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *P_model,
+int gc_fit_predict(const gc_fit_problem *pb, const double *p, double *P_model,
                    gc_drop_result *drops)
 {
   gc_law law;
@@ -628,7 +823,7 @@ static int replay_paths(gc_fit_problem *pb, const gc_law *law, double *P_path)
   return GC_SUCCESS;
 }
 
-int gc_fit_predict_path(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *P_path)
+int gc_fit_predict_path(gc_fit_problem *pb, const double *p, double *P_path)
 {
   gc_law law;
   int st = gc_fit_law(pb, p, &law);
@@ -638,7 +833,7 @@ int gc_fit_predict_path(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double 
 }
 #define GC_FIT_PENALTY_E 10.0
 
-gc_fit_value gc_fit_eval(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *r)
+gc_fit_value gc_fit_eval(gc_fit_problem *pb, const double *p, double *r)
 {
   const gc_fit_data *d = pb->data;
   gc_fit_value v = { 0, 0, 0 };
@@ -696,9 +891,9 @@ gc_fit_value gc_fit_eval(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double
 
 /* ---------------------------------------------------------------- the problem */
 
-void gc_fit_x_to_p(const gc_fit_problem *pb, const double *x, double p[GC_FIT_NPAR])
+void gc_fit_x_to_p(const gc_fit_problem *pb, const double *x, double *p)
 {
-  for (int j = 0; j < GC_FIT_NPAR; j++)
+  for (int j = 0; j < pb->set.npar; j++)
     p[j] = pb->set.trial[j];
   for (int k = 0; k < pb->nfree; k++) {
     int j = pb->idx[k];
@@ -706,7 +901,7 @@ void gc_fit_x_to_p(const gc_fit_problem *pb, const double *x, double p[GC_FIT_NP
   }
 }
 
-void gc_fit_p_to_x(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *x)
+void gc_fit_p_to_x(const gc_fit_problem *pb, const double *p, double *x)
 {
   for (int k = 0; k < pb->nfree; k++) {
     int j = pb->idx[k];
@@ -729,10 +924,10 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
   pb->set = *set;
   pb->data = d;
   pb->set.drop.mass = set->mass;
-  pb->ep = gc_preset_lookup("ep");
-  if (!pb->ep) {
-    snprintf(msg, n, "the elasto-plastic model 'ep' is not available");
-    return GC_ENOTSUP;
+  pb->model = set->model;
+  if (!pb->model || set->npar < 1 || set->npar > GC_FIT_MAXPAR) {
+    snprintf(msg, n, "no model to fit (set up with gc_fit_setup_model)");
+    return GC_EINVAL;
   }
   if (d->n_comp + d->n_drop + d->n_path == 0) {
     snprintf(msg, n, "no data: give compression, drop and/or load-path data");
@@ -758,8 +953,8 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
     snprintf(msg, n, "dt = %g out of range (0, inf) s", set->drop.dt);
     return GC_EINVAL;
   }
-  for (int j = 0; j < GC_FIT_NPAR; j++) {
-    const char *nm = gc_fit_par_name(j);
+  for (int j = 0; j < set->npar; j++) {
+    const char *nm = gc_fit_name(set, j);
     double t = set->trial[j], lo = set->lo[j], hi = set->hi[j];
     if (!isfinite(t)) {
       snprintf(msg, n, "%s = %g is not finite", nm, t);
@@ -774,11 +969,17 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
     }
     if (!(lo > 0) || !(lo <= t) || !(t <= hi) || !isfinite(hi)) {
       snprintf(msg, n, "%s: bounds [%g, %g] %s must satisfy 0 < lo <= initial value %g <= hi < inf",
-               nm, lo, hi, gc_fit_par_unit(j), t);
+               nm, lo, hi, gc_fit_unit(set, j), t);
       return GC_EINVAL;
     }
-    if (j == GC_FIT_NU && !(hi < 0.5)) {
-      snprintf(msg, n, "nu: upper bound %g out of range (0, 0.5)", hi);
+    if (!gc_param_in_range(set->pid[j], hi)) {
+      /* the table's range, positive (the search is on ln p) */
+      const gc_param_def *dd = gc_param_def_at(set->pid[j]);
+      char lo_s[32] = "(0", hi_s[32];
+      if (dd->lo > 0)
+        snprintf(lo_s, sizeof lo_s, "%c%g", dd->lo_open ? '(' : '[', dd->lo);
+      snprintf(hi_s, sizeof hi_s, "%g%c", dd->hi, dd->hi_open ? ')' : ']');
+      snprintf(msg, n, "%s: upper bound %g out of range %s, %s", nm, hi, lo_s, hi_s);
       return GC_EINVAL;
     }
     pb->idx[pb->nfree++] = j;
@@ -788,7 +989,7 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
     return GC_EINVAL;
   }
   gc_law law;
-  int st = law_from(pb->ep, &pb->set, set->trial, &law, msg, n);
+  int st = law_from(&pb->set, set->trial, &law, msg, n);
   if (st) {
     char sub[256];
     snprintf(sub, sizeof sub, "%s", msg);
@@ -857,29 +1058,33 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
 
 /* ---------------------------------------------------------------- derived quantities */
 
-int gc_fit_yield_stress(const gc_fit_setup *set, const double p[GC_FIT_NPAR], double *sY,
+int gc_fit_yield_stress(const gc_fit_setup *set, const double *p, double *sY,
                         double *A_Y)
 {
+  int jP = gc_fit_find(set, GC_PAR_P_Y);
+  if (jP < 0)
+    return GC_ENOTSUP; /* no yield force among the fitted parameters */
+  gc_params q;
+  gc_fit_params_at(set, p, &q);
   double ay;
-  int st = gc_yield_coefficient(p[GC_FIT_NU], &ay);
+  int st = gc_yield_coefficient(q.nu1, &ay);
   if (st)
     return st;
-  double nu = p[GC_FIT_NU], R = set->base.R1;
-  double Es = p[GC_FIT_E] / (1.0 - nu * nu);
+  double nu = q.nu1, R = set->base.R1;
+  double Es = q.E1 / (1.0 - nu * nu);
   /* eq. E.16 (6.19 for a sphere on a rigid plane): P_Y = pi^3 R^2 (A_Y sY)^3 / (6 E*^2) */
-  *sY = gc_yield_pressure_of_force(p[GC_FIT_PY], R, Es) / ay;
+  *sY = gc_yield_pressure_of_force(p[jP], R, Es) / ay;
   if (A_Y)
     *A_Y = ay;
   return GC_SUCCESS;
 }
 
-int gc_fit_synthesize(const gc_fit_setup *set, gc_fit_data *d, const double p[GC_FIT_NPAR],
+int gc_fit_synthesize(const gc_fit_setup *set, gc_fit_data *d, const double *p,
                       double noise_P_rel, double noise_e, unsigned long seed, char *msg,
                       size_t n)
 {
-  const gc_preset *ep = gc_preset_lookup("ep");
   gc_law law;
-  int st = ep ? law_from(ep, set, p, &law, msg, n) : GC_ENOTSUP;
+  int st = set->model ? law_from(set, p, &law, msg, n) : GC_EINVAL;
   if (st)
     return st;
   gc_drop_cfg cfg = set->drop;

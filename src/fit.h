@@ -1,11 +1,13 @@
-/* fit.h - calibration of the elasto-plastic NFD model ("ep") from single-particle compression
- * and drop tests (dissertation appendix E, Algorithm D.1; ../shared/MODELS.md).
+/* fit.h - calibration of a normal contact model (default: the elasto-plastic NFD model "ep")
+ * from single-particle compression and drop tests and load paths (dissertation appendix E,
+ * Algorithm D.1; ../shared/MODELS.md).
  *
  * Data: compression points (alpha_i, P_i), i = 1..m1 (alpha the single-side displacement, half
  * the platen approach) and drops (v_in,k, e_k), k = 1..m2.  Model: a sphere of radius R and mass
- * m on a rigid plane; P_model(alpha_i) is the EP normal step at alpha_i from a fresh state
+ * m on a rigid plane; P_model(alpha_i) is the law's normal step at alpha_i from a fresh state
  * (monotonic loading), e_model(v_in,k) = v_out / v_in of a simulated drop (gc_drop_run, leap-frog,
- * dt = 1e-6 s by default).
+ * dt = 1e-6 s by default).  The law is the one `granucal drop / contact` build for the model
+ * (gc_law_init_preset, normal and damping parts): the fit has no branch on a model's name.
  *
  * Objective (eq. E.1-E.7):
  *   F = w_a F_a / F_a(trial) + w_e F_e / F_e(trial),
@@ -19,13 +21,19 @@
  * r (m1 + m2 entries) has F = |r|^2:
  *   r_i = sqrt(w_a / F_a(trial)) (P_model,i - P_i),  r_k = sqrt(w_e c_k / F_e(trial)) (e_model,k - e_k).
  *
- * Parameters: E, nu, P_Y, C_a, K_c (sY is derived by eq. E.16 / 6.19 for reporting).  Any subset
- * can be fixed.  The solvers other than Algorithm D.1 work on log-parameters
- * x_j = ln(p_j / trial_j) inside bounds [lo_j, hi_j] (all > 0).
+ * Parameters: the model's fittable parameters (gc_fit_model_params): those its normal and
+ * damping sub-models read (gc_submodel.params) that the table (models/params.c) has as real
+ * numbers, less the scene of the test (R1, the rigid plane R2 = E2 = 0, nu2, sY2, the mass
+ * m_eff) and less the ones that do not change the law's normal force (asked from the law by
+ * simulated drops: nu1 of 'wb' enters only its tangential stiffness, mu and kt_ratio only the
+ * tangential part).  P_Y and sY1 are one parameter in two forms (eq. 6.19; P_Y > 0 overrides
+ * sY): P_Y unless sY1 is asked for.  For 'ep' the vector is E, nu, P_Y, C_a, K_c (GC_FIT_E ..
+ * GC_FIT_KC).  Any subset can be fixed.  The solvers other than Algorithm D.1 work on
+ * log-parameters x_j = ln(p_j / trial_j) inside bounds [lo_j, hi_j] (all > 0).
  *
- * E and nu enter the normal model only through E* = E / (1 - nu^2) once P_Y is a fitted
- * quantity, so they cannot both be identified from these data: gc_fit_identify measures this
- * and the report says so. */
+ * E and nu enter the Hertz-type normal models only through E* = E / (1 - nu^2) once P_Y is a
+ * fitted quantity, so they cannot both be identified from these data: gc_fit_identify measures
+ * this and the report says so. */
 #ifndef GC_FIT_H
 #define GC_FIT_H
 
@@ -36,16 +44,26 @@
 #include "gc_io.h"
 #include "gc_model.h"
 
+/* Largest parameter vector of any model. */
+#define GC_FIT_MAXPAR 8
+/* The vector of the 'ep' model and its order (the default model; appendix E). */
 #define GC_FIT_NPAR 5
 enum { GC_FIT_E = 0, GC_FIT_NU = 1, GC_FIT_PY = 2, GC_FIT_CA = 3, GC_FIT_KC = 4 };
 
-/* "E", "nu", "P_Y", "C_a", "K_c" and their units. */
-const char *gc_fit_par_name(int j);
-const char *gc_fit_par_unit(int j);
-/* The parameter-table id of fit parameter j (GC_NPAR if j is out of range). */
-gc_param_id gc_fit_par_id(int j);
-/* Index of a parameter by name (also the card aliases E1, nu1), -1 if unknown. */
-int gc_fit_par_lookup(const char *name);
+/* The fittable parameters of a model (see above), in the table's order, into ids[]; *n of them.
+ * want_sY: the yield parameter in its sY1 form instead of P_Y.  base gives the values at which
+ * the law is asked which parameters change its force (R1, mass and initial values); mass [kg]
+ * the drops' mass.  The parameters the sub-models read but that are not fittable go to
+ * other[] (*nother; may be NULL), for messages.  GC_EINVAL (msg says why) if the model has no
+ * normal part or the law cannot be built at base. */
+int gc_fit_model_params(const gc_preset *model, const gc_params *base, double mass, int want_sY,
+                        gc_param_id ids[GC_FIT_MAXPAR], int *n, gc_param_id *other, int *nother,
+                        char *msg, size_t msglen);
+/* 1 if the test gives parameter id (R1, and the rigid plane's R2, E2, nu2, sY2, and m_eff = m):
+ * never fitted. */
+int gc_fit_scene_param(gc_param_id id);
+/* 1 if the model's normal or damping sub-model reads parameter id. */
+int gc_fit_model_reads(const gc_preset *model, gc_param_id id);
 
 /* ---------------------------------------------------------------- data */
 
@@ -105,23 +123,42 @@ int gc_fit_csv_kind(const char *path, char *msg, size_t msglen);
 enum { GC_FIT_PW_NONE = 0, GC_FIT_PW_COUNT = 1, GC_FIT_PW_SD = 2 };
 
 typedef struct {
+  const gc_preset *model;  /* the model fitted (a preset with a normal part) */
+  int npar;                /* its parameter vector: pid[0 .. npar - 1] */
+  gc_param_id pid[GC_FIT_MAXPAR];
   gc_params base;          /* R1 and everything the fit does not touch; R2 = E2 = 0 (plane) */
   double mass;             /* [kg] */
   gc_drop_cfg drop;        /* mass is filled in from mass; dt 1e-6 s, leap-frog, g = 0 */
   double w_a, w_e;         /* weights of eq. E.5 (0.1, 0.9 in the seed) */
   int point_weights;       /* GC_FIT_PW_* for the drops */
-  double trial[GC_FIT_NPAR];   /* trial values / initial guess (E.6-E.7 normalisation) */
-  int is_free[GC_FIT_NPAR];
-  double lo[GC_FIT_NPAR], hi[GC_FIT_NPAR];  /* bounds, 0 < lo <= trial <= hi */
+  double trial[GC_FIT_MAXPAR];   /* trial values / initial guess (E.6-E.7 normalisation) */
+  int is_free[GC_FIT_MAXPAR];
+  double lo[GC_FIT_MAXPAR], hi[GC_FIT_MAXPAR];  /* bounds, 0 < lo <= trial <= hi */
   double norm_Fa, norm_Fe; /* F_a(trial), F_e(trial) given by the caller (a profile or a refit
                             * with some parameters held must minimise the same F); 0: computed
                             * at the trial values */
 } gc_fit_setup;
 
-/* Defaults: all five parameters free with trial values from base (P_Y from sY when only sY is
- * given), bounds [trial / 10, trial * 10] and nu in [0.05, 0.49], w_a = 0.1, w_e = 0.9. */
+/* The model 'ep' with gc_fit_setup_model's defaults (appendix E). */
 int gc_fit_setup_default(gc_fit_setup *s, const gc_params *base, double mass, char *msg,
                          size_t msglen);
+/* Defaults for model: its fittable parameters (gc_fit_model_params) all free with trial values
+ * from base (P_Y from sY when only sY is given; sY1 from P_Y in the sY1 form), w_a = 0.1,
+ * w_e = 0.9, m_eff = mass (a sphere on a rigid plane) and the search box
+ *   [trial / 10, trial * 10] for a parameter whose table range is unbounded above,
+ *   [max(trial / 10, hi / 10), hi] for one bounded above by hi (nu1: [0.05, 0.49], e_n:
+ *   [max(trial / 10, 0.1), 1]), an open end moved inside by 2 % of it. */
+int gc_fit_setup_model(gc_fit_setup *s, const gc_preset *model, int want_sY, const gc_params *base,
+                       double mass, char *msg, size_t msglen);
+/* Index of parameter id in the setup's vector, -1 if the model has no such fit parameter. */
+int gc_fit_find(const gc_fit_setup *s, gc_param_id id);
+/* Index of a parameter by name or card key in the setup's vector, -1 if not there. */
+int gc_fit_lookup(const gc_fit_setup *s, const char *name);
+/* Name (card key: "E", "nu", "P_Y", ...) and unit of entry j of the setup's vector. */
+const char *gc_fit_name(const gc_fit_setup *s, int j);
+const char *gc_fit_unit(const gc_fit_setup *s, int j);
+/* The contact parameters at the fit vector p (base with p's entries put in). */
+void gc_fit_params_at(const gc_fit_setup *s, const double *p, gc_params *q);
 
 typedef struct {
   double F;       /* normalised objective (eq. E.5) */
@@ -131,13 +168,13 @@ typedef struct {
 typedef struct {
   gc_fit_setup set;
   const gc_fit_data *data;
-  const gc_preset *ep;
+  const gc_preset *model;
   double Fa_ref, Fe_ref;   /* F_a(trial), F_e(trial) (eq. E.6-E.7) */
   double sa, se;           /* residual scales sqrt(w_a / Fa_ref), sqrt(w_e / Fe_ref); 0 if unused */
   double *c, *sqc;         /* drop point weights c_k (mean 1) and their square roots */
   void *path_recs;         /* gc_contact_rec scratch for the path replays (n_path) */
   size_t n_res;            /* m1 + m2 + path points (residuals in this order) */
-  int nfree, idx[GC_FIT_NPAR];  /* free parameters in order */
+  int nfree, idx[GC_FIT_MAXPAR];  /* free parameters in order */
   long nevals;             /* objective evaluations since init */
   long nfail;              /* evaluations where the model failed (penalised) */
 } gc_fit_problem;
@@ -149,28 +186,28 @@ void gc_fit_problem_free(gc_fit_problem *pb);
 
 /* Build the EP contact law of the full parameter vector p without allocating (the A_Y(nu) of the
  * law is not computed: it is only reported).  GC_EINVAL if p is outside the model's range. */
-int gc_fit_law(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], gc_law *law);
+int gc_fit_law(const gc_fit_problem *pb, const double *p, gc_law *law);
 /* Model predictions at p: P_model (n_comp) and drop results (n_drop); either may be NULL. */
-int gc_fit_predict(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *P_model,
+int gc_fit_predict(const gc_fit_problem *pb, const double *p, double *P_model,
                    gc_drop_result *drops);
 /* The model's force along the load paths at p (n_path entries). */
-int gc_fit_predict_path(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *P_path);
+int gc_fit_predict_path(gc_fit_problem *pb, const double *p, double *P_path);
 /* Objective and residuals (r may be NULL) at p.  Allocation-free; counts one evaluation.  A
  * model failure gives a large finite penalty (counted in nfail), never NaN. */
-gc_fit_value gc_fit_eval(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *r);
+gc_fit_value gc_fit_eval(gc_fit_problem *pb, const double *p, double *r);
 
 /* Free vector <-> full vector: x_j = ln(p_j / trial_j) for the free parameters. */
-void gc_fit_x_to_p(const gc_fit_problem *pb, const double *x, double p[GC_FIT_NPAR]);
-void gc_fit_p_to_x(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], double *x);
+void gc_fit_x_to_p(const gc_fit_problem *pb, const double *x, double *p);
+void gc_fit_p_to_x(const gc_fit_problem *pb, const double *p, double *x);
 
 /* Yield stress from P_Y by eq. E.16 / 6.19: sY = (6 E*^2 P_Y / (pi^3 R^2))^(1/3) / A_Y(nu). */
-int gc_fit_yield_stress(const gc_fit_setup *set, const double p[GC_FIT_NPAR], double *sY,
+int gc_fit_yield_stress(const gc_fit_setup *set, const double *p, double *sY,
                         double *A_Y);
 
 /* Replace the data by synthetic data from parameters p (same alpha_i, v_in,k), with Gaussian
  * noise of standard deviation noise_P_rel * P (relative) and noise_e (absolute), from GSL's
  * mt19937 seeded with seed.  Uses pb's setup (geometry, drop configuration). */
-int gc_fit_synthesize(const gc_fit_setup *set, gc_fit_data *d, const double p[GC_FIT_NPAR],
+int gc_fit_synthesize(const gc_fit_setup *set, gc_fit_data *d, const double *p,
                       double noise_P_rel, double noise_e, unsigned long seed, char *msg,
                       size_t msglen);
 
@@ -209,13 +246,14 @@ typedef struct {
 void gc_fit_options_default(gc_fit_options *o);
 
 typedef struct {
+  int start;           /* 1-based start of a multi-start run */
   long iter;           /* iteration (SD, LM) or evaluation (NLopt) number */
   long nevals;         /* evaluations so far */
   double F;            /* best objective so far */
 } gc_fit_trace;
 
 typedef struct {
-  double p[GC_FIT_NPAR];  /* best parameters */
+  double p[GC_FIT_MAXPAR];  /* best parameters */
   gc_fit_value val;       /* objective at p */
   long nevals;            /* objective evaluations used (all starts, including gradients) */
   long niter;             /* iterations (SD, LM) of the best start */
@@ -226,10 +264,15 @@ typedef struct {
   char stop[160];         /* why the best start stopped */
   gc_fit_trace *trace;    /* objective history of the best start */
   size_t ntrace, trace_cap;
+  gc_fit_trace *all;      /* objective histories of every start, start after start (issue 13:
+                           * the convergence plot draws them all) */
+  size_t nall, all_cap;
+  int nstarts;            /* starts run */
 } gc_fit_result;
 
 /* Run the chosen solver (with multi-start) from the trial values.  The objective history of the
- * best start goes to res->trace; with o->log, the iteration history is printed. */
+ * best start goes to res->trace, those of all starts to res->all; with o->log, the iteration
+ * history is printed. */
 int gc_fit_run(gc_fit_problem *pb, const gc_fit_options *o, gc_fit_result *res, char *msg,
                size_t msglen);
 void gc_fit_result_free(gc_fit_result *res);
@@ -241,16 +284,16 @@ typedef struct {
   int nfree, dof;              /* dof = n_res - nfree */
   double s2;                   /* residual variance F / dof */
   double *J;                   /* n_res x 5 Jacobian of r wrt ln p (all five), row-major */
-  double sv_all[GC_FIT_NPAR];  /* singular values of J (all five, descending) */
-  double null_all[GC_FIT_NPAR];/* right singular vector of the smallest one */
+  double sv_all[GC_FIT_MAXPAR];  /* singular values of J (all five, descending) */
+  double null_all[GC_FIT_MAXPAR];/* right singular vector of the smallest one */
   double nu_at_fixed_Estar;    /* |dr/dln nu at fixed E*| / |dr/dln E*| (0: nu has no effect) */
-  double sv_free[GC_FIT_NPAR]; /* singular values of the free columns */
+  double sv_free[GC_FIT_MAXPAR]; /* singular values of the free columns */
   double cond_free;            /* sv_max / sv_min of the free columns */
   int rank_deficient;          /* free columns numerically dependent */
-  double corr[GC_FIT_NPAR * GC_FIT_NPAR];  /* correlations of the free ln p: corr[a * 5 + b] for
+  double corr[GC_FIT_MAXPAR * GC_FIT_MAXPAR];  /* correlations of the free ln p: corr[a * 5 + b] for
                                 * free indices a, b (the order of pb->idx) */
-  double se_log[GC_FIT_NPAR];  /* standard errors of ln p (INFINITY: not identifiable) */
-  double ci_lo[GC_FIT_NPAR], ci_hi[GC_FIT_NPAR];  /* 95 % intervals of p */
+  double se_log[GC_FIT_MAXPAR];  /* standard errors of ln p (INFINITY: not identifiable) */
+  double ci_lo[GC_FIT_MAXPAR], ci_hi[GC_FIT_MAXPAR];  /* 95 % intervals of p */
   double Estar, Estar_lo, Estar_hi;  /* E* and its 95 % interval */
   double tq;                   /* Student t quantile used */
   int Enu_free;                /* both E and nu free */
@@ -259,7 +302,7 @@ typedef struct {
 
 /* Jacobian by central differences with step h in ln p, its SVD, correlations and approximate
  * confidence intervals (linearised, s^2 from the residual). */
-int gc_fit_identify(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double h, gc_fit_ident *id,
+int gc_fit_identify(gc_fit_problem *pb, const double *p, double h, gc_fit_ident *id,
                     char *msg, size_t msglen);
 void gc_fit_ident_free(gc_fit_ident *id);
 
@@ -280,41 +323,41 @@ typedef struct {
   int npts;
   double x[GC_FIT_PROF_N + 1];      /* grid values (ascending) */
   double F[GC_FIT_PROF_N + 1];      /* profile objective (INFINITY where the refit failed) */
-  double q[GC_FIT_PROF_N + 1][GC_FIT_NPAR];  /* the re-optimised parameters */
+  double q[GC_FIT_PROF_N + 1][GC_FIT_MAXPAR];  /* the re-optimised parameters */
   double F_min, dF;                 /* minimum and the threshold s^2 F_{0.95}(1, dof) */
   double lo, hi;                    /* 95 % profile interval */
   int open_lo, open_hi;             /* the interval reaches the search bound on that side */
   int cls;                          /* GC_FIT_DETERMINED ... */
 } gc_fit_profile;
 
-int gc_fit_profile_run(const gc_fit_problem *pb, const double p_opt[GC_FIT_NPAR], int j,
+int gc_fit_profile_run(const gc_fit_problem *pb, const double *p_opt, int j,
                        gc_fit_profile *pr, char *msg, size_t msglen);
 
 /* Candidate extra measurements ranked by what they add to the Jacobian (see fit_profile.c). */
 #define GC_FIT_ADVICE_STEPS 3
 typedef struct {
-  int nA, A[GC_FIT_NPAR];           /* the analysed parameters (the free ones of the full fit) */
+  int nA, A[GC_FIT_MAXPAR];           /* the analysed parameters (the free ones of the full fit) */
   double sv_min0;                   /* smallest singular value of the data's Jacobian on A */
-  double factor0[GC_FIT_NPAR];      /* 95 % interval factor exp(2 t se) of each analysed
+  double factor0[GC_FIT_MAXPAR];      /* 95 % interval factor exp(2 t se) of each analysed
                                      * parameter (INFINITY: not determined) */
   int nsteps;
   char what[GC_FIT_ADVICE_STEPS][128];   /* greedy choice, step by step */
   double sv_min[GC_FIT_ADVICE_STEPS];    /* after adding steps 0..k */
-  double factor[GC_FIT_ADVICE_STEPS][GC_FIT_NPAR];
+  double factor[GC_FIT_ADVICE_STEPS][GC_FIT_MAXPAR];
   int ncand;                        /* candidates evaluated */
-  int nirr, irr[GC_FIT_NPAR];       /* parameters without effect on the data or any candidate
+  int nirr, irr[GC_FIT_MAXPAR];       /* parameters without effect on the data or any candidate
                                      * (left out of A) */
   double P_peak;                    /* largest contact force of the data and candidates [N] */
 } gc_fit_advice;
 
 typedef struct {
   int mode;                         /* 1: parameters the data do not determine were held */
-  int analysed[GC_FIT_NPAR];        /* free in the full fit */
-  gc_fit_profile prof[GC_FIT_NPAR]; /* by parameter; prof[j].j < 0 when not profiled */
-  int held[GC_FIT_NPAR];
-  double hold[GC_FIT_NPAR];         /* their values in the final fit */
-  int hold_from_card[GC_FIT_NPAR];  /* 1: the card's value (inside the profile interval) */
-  double p_full[GC_FIT_NPAR], F_full;  /* the fit with everything free */
+  int analysed[GC_FIT_MAXPAR];        /* free in the full fit */
+  gc_fit_profile prof[GC_FIT_MAXPAR]; /* by parameter; prof[j].j < 0 when not profiled */
+  int held[GC_FIT_MAXPAR];
+  double hold[GC_FIT_MAXPAR];         /* their values in the final fit */
+  int hold_from_card[GC_FIT_MAXPAR];  /* 1: the card's value (inside the profile interval) */
+  double p_full[GC_FIT_MAXPAR], F_full;  /* the fit with everything free */
   double Estar_range[2];            /* E* over the profile of the first held parameter */
   int have_advice;
   gc_fit_advice adv;
@@ -322,17 +365,17 @@ typedef struct {
 
 /* Profile every free parameter at the full fit p_full (E is skipped when nu is free too: only
  * E* is determined) and classify it. */
-int gc_fit_verdict_profile(const gc_fit_problem *pb, const double p_full[GC_FIT_NPAR], double F_full,
+int gc_fit_verdict_profile(const gc_fit_problem *pb, const double *p_full, double F_full,
                            gc_fit_verdict *v, char *msg, size_t msglen);
 /* Rank candidate extra measurements (drops at other v_in, points of an unloading curve from the
  * largest compression, compression points outside the measured range) by how much each raises
  * the smallest singular value of the Jacobian on v->analysed, greedily up to
  * GC_FIT_ADVICE_STEPS, at the final parameters p with the final Jacobian id. */
-int gc_fit_advise(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], const gc_fit_ident *id,
+int gc_fit_advise(const gc_fit_problem *pb, const double *p, const gc_fit_ident *id,
                   gc_fit_verdict *v, char *msg, size_t msglen);
 /* The plain-language verdict: what is determined, what is only bounded, what was held, what to
  * measure next. */
-void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double p[GC_FIT_NPAR],
+void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double *p,
                           const gc_fit_ident *id, const gc_fit_verdict *v);
 
 /* ---------------------------------------------------------------- reports */

@@ -54,7 +54,7 @@ static int svd(const double *A, size_t m, size_t lda, const int *cols, int nc, d
   return st;
 }
 
-int gc_fit_identify(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double h, gc_fit_ident *id,
+int gc_fit_identify(gc_fit_problem *pb, const double *p, double h, gc_fit_ident *id,
                     char *msg, size_t n)
 {
   memset(id, 0, sizeof *id);
@@ -64,7 +64,8 @@ int gc_fit_identify(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double h, g
   id->dof = (int)m - pb->nfree;
   if (!(h > 0))
     h = 1e-4;
-  id->J = calloc(m * GC_FIT_NPAR, sizeof *id->J);
+  const int np = pb->set.npar;
+  id->J = calloc(m * GC_FIT_MAXPAR, sizeof *id->J);
   double *rp = malloc(m * sizeof *rp), *rm = malloc(m * sizeof *rm), *r0 = malloc(m * sizeof *r0);
   if (!id->J || !rp || !rm || !r0) {
     free(rp);
@@ -78,9 +79,9 @@ int gc_fit_identify(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double h, g
   gc_fit_value v0 = gc_fit_eval(pb, p, r0);
   /* central differences in ln p_j; one-sided where the model fails on one side (nu close to
    * 0.5, say) */
-  for (int j = 0; j < GC_FIT_NPAR; j++) {
-    double q[GC_FIT_NPAR];
-    memcpy(q, p, sizeof q);
+  for (int j = 0; j < np; j++) {
+    double q[GC_FIT_MAXPAR];
+    memcpy(q, p, (size_t)pb->set.npar * sizeof *q);
     q[j] = p[j] * exp(h);
     long f0 = pb->nfail;
     gc_fit_eval(pb, q, rp);
@@ -92,7 +93,7 @@ int gc_fit_identify(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double h, g
     for (size_t i = 0; i < m; i++) {
       double d = okp && okm ? (rp[i] - rm[i]) / (2 * h) : okp ? (rp[i] - r0[i]) / h
                                                           : okm ? (r0[i] - rm[i]) / h : 0.0;
-      id->J[i * GC_FIT_NPAR + (size_t)j] = d;
+      id->J[i * GC_FIT_MAXPAR + (size_t)j] = d;
     }
   }
   pb->nevals = ne; /* the analysis is not part of the solver's count */
@@ -102,18 +103,22 @@ int gc_fit_identify(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double h, g
   free(r0);
 
   gsl_error_handler_t *old = gsl_set_error_handler_off();
-  int all[GC_FIT_NPAR] = { 0, 1, 2, 3, 4 };
-  double V[GC_FIT_NPAR * GC_FIT_NPAR];
-  int st = svd(id->J, m, GC_FIT_NPAR, all, GC_FIT_NPAR, id->sv_all, V);
+  int all[GC_FIT_MAXPAR] = { 0 };
+  for (int j = 0; j < np; j++)
+    all[j] = j;
+  double V[GC_FIT_MAXPAR * GC_FIT_MAXPAR];
+  int st = svd(id->J, m, GC_FIT_MAXPAR, all, np, id->sv_all, V);
   if (!st)
-    for (int j = 0; j < GC_FIT_NPAR; j++)
-      id->null_all[j] = V[j * GC_FIT_NPAR + GC_FIT_NPAR - 1];
+    for (int j = 0; j < np; j++)
+      id->null_all[j] = V[j * np + np - 1];
 
-  /* d r / d ln nu at fixed E*: d ln E = -(2 nu^2 / (1 - nu^2)) d ln nu keeps E* */
-  double nu = p[GC_FIT_NU], g_nu = 2 * nu * nu / (1 - nu * nu);
+  /* d r / d ln nu at fixed E*: d ln E = -(2 nu^2 / (1 - nu^2)) d ln nu keeps E* (models with
+   * both E1 and nu1 among their parameters: the Hertz-type ones) */
+  const int iE = gc_fit_find(&pb->set, GC_PAR_E1), inu = gc_fit_find(&pb->set, GC_PAR_NU1);
+  double nu = inu >= 0 ? p[inu] : pb->set.base.nu1, g_nu = 2 * nu * nu / (1 - nu * nu);
   double a2 = 0, b2 = 0;
-  for (size_t i = 0; i < m; i++) {
-    double JE = id->J[i * GC_FIT_NPAR + GC_FIT_E], Jn = id->J[i * GC_FIT_NPAR + GC_FIT_NU];
+  for (size_t i = 0; iE >= 0 && inu >= 0 && i < m; i++) {
+    double JE = id->J[i * GC_FIT_MAXPAR + (size_t)iE], Jn = id->J[i * GC_FIT_MAXPAR + (size_t)inu];
     double d = Jn - g_nu * JE;
     a2 += d * d;
     b2 += JE * JE;
@@ -123,9 +128,9 @@ int gc_fit_identify(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double h, g
   /* free columns: singular values, regularised covariance for the correlations, pseudo-inverse
    * for the standard errors (infinite along numerically null directions) */
   int nfr = pb->nfree;
-  double Vf[GC_FIT_NPAR * GC_FIT_NPAR];
+  double Vf[GC_FIT_MAXPAR * GC_FIT_MAXPAR];
   if (!st)
-    st = svd(id->J, m, GC_FIT_NPAR, pb->idx, nfr, id->sv_free, Vf);
+    st = svd(id->J, m, GC_FIT_MAXPAR, pb->idx, nfr, id->sv_free, Vf);
   gsl_set_error_handler(old);
   if (st) {
     gc_fit_ident_free(id);
@@ -141,7 +146,7 @@ int gc_fit_identify(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double h, g
   id->s2 = id->dof > 0 ? v0.F / id->dof : NAN;
   id->tq = id->dof > 0 ? gsl_cdf_tdist_Pinv(0.975, (double)id->dof) : NAN;
   double lam = (1e-8 * smax) * (1e-8 * smax);
-  double Creg[GC_FIT_NPAR * GC_FIT_NPAR], Cp[GC_FIT_NPAR * GC_FIT_NPAR];
+  double Creg[GC_FIT_MAXPAR * GC_FIT_MAXPAR], Cp[GC_FIT_MAXPAR * GC_FIT_MAXPAR];
   for (int a = 0; a < nfr; a++)
     for (int b = 0; b < nfr; b++) {
       double sr = 0, sp = 0;
@@ -156,7 +161,7 @@ int gc_fit_identify(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double h, g
     }
   for (int a = 0; a < nfr; a++)
     for (int b = 0; b < nfr; b++)
-      id->corr[a * GC_FIT_NPAR + b] = Creg[a * nfr + b] / sqrt(Creg[a * nfr + a] * Creg[b * nfr + b]);
+      id->corr[a * GC_FIT_MAXPAR + b] = Creg[a * nfr + b] / sqrt(Creg[a * nfr + a] * Creg[b * nfr + b]);
   for (int a = 0; a < nfr; a++) {
     int j = pb->idx[a];
     int null_load = 0;
@@ -169,13 +174,13 @@ int gc_fit_identify(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double h, g
     id->ci_hi[j] = isfinite(se) ? p[j] * exp(id->tq * se) : INFINITY;
   }
   /* E* = E / (1 - nu^2): gradient of ln E* wrt the free ln p */
-  id->Estar = p[GC_FIT_E] / (1 - nu * nu);
-  double g[GC_FIT_NPAR] = { 0 };
+  id->Estar = (iE >= 0 ? p[iE] : pb->set.base.E1) / (1 - nu * nu);
+  double g[GC_FIT_MAXPAR] = { 0 };
   int any = 0;
   for (int a = 0; a < nfr; a++) {
-    if (pb->idx[a] == GC_FIT_E)
+    if (pb->idx[a] == iE)
       g[a] = 1.0, any = 1;
-    if (pb->idx[a] == GC_FIT_NU)
+    if (pb->idx[a] == inu)
       g[a] = g_nu, any = 1;
   }
   double var = 0, gn = 0, proj = 0;
@@ -198,12 +203,12 @@ int gc_fit_identify(gc_fit_problem *pb, const double p[GC_FIT_NPAR], double h, g
     id->Estar_lo = id->Estar_hi = id->Estar;
   int kE = -1, kn = -1;
   for (int a = 0; a < nfr; a++) {
-    if (pb->idx[a] == GC_FIT_E)
+    if (pb->idx[a] == iE)
       kE = a;
-    if (pb->idx[a] == GC_FIT_NU)
+    if (pb->idx[a] == inu)
       kn = a;
   }
   id->Enu_free = kE >= 0 && kn >= 0;
-  id->Enu_corr = id->Enu_free ? id->corr[kE * GC_FIT_NPAR + kn] : 0.0;
+  id->Enu_corr = id->Enu_free ? id->corr[kE * GC_FIT_MAXPAR + kn] : 0.0;
   return GC_SUCCESS;
 }

@@ -18,11 +18,11 @@
 
 /* Minimise F over the free parameters other than j with p_j = val, from start, with pb's
  * normalisation (so that every point of a profile evaluates the same F). */
-static int refit_fixed(const gc_fit_problem *pb, const double start[GC_FIT_NPAR], int j, double val,
-                       double out[GC_FIT_NPAR], double *F, char *msg, size_t n)
+static int refit_fixed(const gc_fit_problem *pb, const double *start, int j, double val,
+                       double *out, double *F, char *msg, size_t n)
 {
   gc_fit_setup s = pb->set;
-  for (int k = 0; k < GC_FIT_NPAR; k++)
+  for (int k = 0; k < s.npar; k++)
     if (s.is_free[k])
       s.trial[k] = fmin(fmax(start[k], s.lo[k]), s.hi[k]);
   s.trial[j] = val;
@@ -30,7 +30,7 @@ static int refit_fixed(const gc_fit_problem *pb, const double start[GC_FIT_NPAR]
   s.norm_Fa = pb->Fa_ref > 0 ? pb->Fa_ref : 0.0;
   s.norm_Fe = pb->Fe_ref > 0 ? pb->Fe_ref : 0.0;
   int others = 0;
-  for (int k = 0; k < GC_FIT_NPAR; k++)
+  for (int k = 0; k < s.npar; k++)
     others += s.is_free[k];
   gc_fit_problem q;
   if (!others) {
@@ -58,7 +58,7 @@ static int refit_fixed(const gc_fit_problem *pb, const double start[GC_FIT_NPAR]
   return st;
 }
 
-int gc_fit_profile_run(const gc_fit_problem *pb, const double p_opt[GC_FIT_NPAR], int j,
+int gc_fit_profile_run(const gc_fit_problem *pb, const double *p_opt, int j,
                        gc_fit_profile *pr, char *msg, size_t n)
 {
   memset(pr, 0, sizeof *pr);
@@ -88,7 +88,7 @@ int gc_fit_profile_run(const gc_fit_problem *pb, const double p_opt[GC_FIT_NPAR]
   }
   pr->npts = np;
   gc_fit_problem c = *pb; /* counters only; shares the weights */
-  memcpy(pr->q[iopt], p_opt, sizeof pr->q[iopt]);
+  memcpy(pr->q[iopt], p_opt, (size_t)pb->set.npar * sizeof *p_opt);
   long nf = c.nfail;
   gc_fit_value v0 = gc_fit_eval(&c, p_opt, NULL);
   pr->F[iopt] = c.nfail == nf ? v0.F : INFINITY;
@@ -107,7 +107,7 @@ int gc_fit_profile_run(const gc_fit_problem *pb, const double p_opt[GC_FIT_NPAR]
       imin = i;
   pr->F_min = pr->F[imin];
   if (!isfinite(pr->F_min)) {
-    snprintf(msg, n, "%s: the model fails along the whole profile", gc_fit_par_name(j));
+    snprintf(msg, n, "%s: the model fails along the whole profile", gc_fit_name(&pb->set, j));
     return GC_ENOCONV;
   }
   double s2 = pr->F_min / dof;
@@ -143,20 +143,21 @@ int gc_fit_profile_run(const gc_fit_problem *pb, const double p_opt[GC_FIT_NPAR]
   return GC_SUCCESS;
 }
 
-int gc_fit_verdict_profile(const gc_fit_problem *pb, const double p_full[GC_FIT_NPAR], double F_full,
+int gc_fit_verdict_profile(const gc_fit_problem *pb, const double *p_full, double F_full,
                            gc_fit_verdict *v, char *msg, size_t n)
 {
   memset(v, 0, sizeof *v);
-  memcpy(v->p_full, p_full, sizeof v->p_full);
+  memcpy(v->p_full, p_full, (size_t)pb->set.npar * sizeof *p_full);
   v->F_full = F_full;
-  int both = pb->set.is_free[GC_FIT_E] && pb->set.is_free[GC_FIT_NU];
-  for (int j = 0; j < GC_FIT_NPAR; j++) {
+  const int iE = gc_fit_find(&pb->set, GC_PAR_E1), inu = gc_fit_find(&pb->set, GC_PAR_NU1);
+  int both = iE >= 0 && inu >= 0 && pb->set.is_free[iE] && pb->set.is_free[inu];
+  for (int j = 0; j < GC_FIT_MAXPAR; j++)
     v->prof[j].j = -1;
-    v->analysed[j] = pb->set.is_free[j] && !(both && j == GC_FIT_NU);
-  }
-  for (int j = 0; j < GC_FIT_NPAR; j++) {
+  for (int j = 0; j < pb->set.npar; j++)
+    v->analysed[j] = pb->set.is_free[j] && !(both && j == inu);
+  for (int j = 0; j < pb->set.npar; j++) {
     /* with E and nu both free only E* is determined: profile nu (E follows it), not E */
-    if (!pb->set.is_free[j] || (both && j == GC_FIT_E))
+    if (!pb->set.is_free[j] || (both && j == iE))
       continue;
     int st = gc_fit_profile_run(pb, p_full, j, &v->prof[j], msg, n);
     if (st)
@@ -175,7 +176,7 @@ typedef struct {
 } cand;
 
 /* The observable of a candidate under the law of p: e, or P [N]. */
-static int observe(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], const cand *c, double *y)
+static int observe(const gc_fit_problem *pb, const double *p, const cand *c, double *y)
 {
   gc_law law;
   int st = gc_fit_law(pb, p, &law);
@@ -259,13 +260,13 @@ static void describe(const cand *c, double g, char *buf, size_t n)
 
 #define NCAND_MAX 40
 
-int gc_fit_advise(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], const gc_fit_ident *id,
+int gc_fit_advise(const gc_fit_problem *pb, const double *p, const gc_fit_ident *id,
                   gc_fit_verdict *v, char *msg, size_t n)
 {
   gc_fit_advice *ad = &v->adv;
   memset(ad, 0, sizeof *ad);
   const gc_fit_data *d = pb->data;
-  for (int j = 0; j < GC_FIT_NPAR; j++)
+  for (int j = 0; j < pb->set.npar; j++)
     if (v->analysed[j])
       ad->A[ad->nA++] = j;
   int k = ad->nA;
@@ -299,7 +300,7 @@ int gc_fit_advise(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], const g
 
   /* rows of the candidates: d y / d ln p_A, weighted as the data of the same kind (or, without
    * such data, for 1 % of e or 2 % of P at the residual variance of the fit) */
-  double rows[NCAND_MAX][GC_FIT_NPAR];
+  double rows[NCAND_MAX][GC_FIT_MAXPAR];
   int ok[NCAND_MAX];
   const double h = 1e-4;
   double sres = sqrt(id->s2);
@@ -310,8 +311,8 @@ int gc_fit_advise(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], const g
     double w = cs[c].kind == CAND_DROP ? (pb->se > 0 ? pb->se : sres / 0.01)
                                        : (pb->sa > 0 ? pb->sa : sres / (0.02 * fmax(y0, 1e-6)));
     for (int a = 0; a < k && ok[c]; a++) {
-      double q[GC_FIT_NPAR], yp, ym;
-      memcpy(q, p, sizeof q);
+      double q[GC_FIT_MAXPAR], yp, ym;
+      memcpy(q, p, (size_t)pb->set.npar * sizeof *q);
       q[ad->A[a]] = p[ad->A[a]] * exp(h);
       int sp = observe(pb, q, &cs[c], &yp);
       q[ad->A[a]] = p[ad->A[a]] * exp(-h);
@@ -328,10 +329,10 @@ int gc_fit_advise(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], const g
    * influential one does cannot be determined by these kinds of measurement (K_c of a soft grain:
    * C_R - 1 = K_c (P - P_Y) stays ~1e-5 at every force reached): report it, and rank the
    * candidates on the others, whose smallest singular value it would otherwise mask. */
-  double sens[GC_FIT_NPAR] = { 0 }, smax = 0;
+  double sens[GC_FIT_MAXPAR] = { 0 }, smax = 0;
   for (int a = 0; a < k; a++) {
     for (size_t i = 0; i < id->n_res; i++)
-      sens[a] = fmax(sens[a], fabs(id->J[i * GC_FIT_NPAR + (size_t)ad->A[a]]));
+      sens[a] = fmax(sens[a], fabs(id->J[i * GC_FIT_MAXPAR + (size_t)ad->A[a]]));
     for (int c = 0; c < nc; c++)
       if (ok[c])
         sens[a] = fmax(sens[a], fabs(rows[c][a]));
@@ -366,11 +367,11 @@ int gc_fit_advise(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], const g
     }
   }
   /* M = J_A^T J_A of the data */
-  double M[GC_FIT_NPAR * GC_FIT_NPAR] = { 0 }, T[GC_FIT_NPAR * GC_FIT_NPAR];
+  double M[GC_FIT_MAXPAR * GC_FIT_MAXPAR] = { 0 }, T[GC_FIT_MAXPAR * GC_FIT_MAXPAR];
   for (size_t i = 0; i < id->n_res; i++)
     for (int a = 0; a < k; a++)
       for (int b = 0; b < k; b++)
-        M[a * k + b] += id->J[i * GC_FIT_NPAR + (size_t)ad->A[a]] * id->J[i * GC_FIT_NPAR + (size_t)ad->A[b]];
+        M[a * k + b] += id->J[i * GC_FIT_MAXPAR + (size_t)ad->A[a]] * id->J[i * GC_FIT_MAXPAR + (size_t)ad->A[b]];
   gsl_error_handler_t *old = gsl_set_error_handler_off();
   double lam;
   int st = analyse(M, k, id->s2, id->tq, &lam, ad->factor0);
@@ -385,11 +386,11 @@ int gc_fit_advise(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], const g
     if (all)
       break;
     int best = -1;
-    double best_lam = -1, best_f[GC_FIT_NPAR];
+    double best_lam = -1, best_f[GC_FIT_MAXPAR];
     for (int c = 0; c < nc; c++) {
       if (!ok[c] || used[c])
         continue;
-      double l, fc[GC_FIT_NPAR];
+      double l, fc[GC_FIT_MAXPAR];
       for (int a = 0; a < k; a++)
         for (int b = 0; b < k; b++)
           T[a * k + b] = M[a * k + b] + rows[c][a] * rows[c][b];
@@ -424,17 +425,24 @@ int gc_fit_advise(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], const g
 
 /* ---------------------------------------------------------------- the verdict in words */
 
-static const char *name_or_Estar(int j) { return j == GC_FIT_E ? "E*" : gc_fit_par_name(j); }
+/* E stands for E* when nu1 is a parameter of the model too (only E* is determined). */
+static const char *name_or_Estar(const gc_fit_setup *s, int j)
+{
+  return j == gc_fit_find(s, GC_PAR_E1) && gc_fit_find(s, GC_PAR_NU1) >= 0 ? "E*"
+                                                                            : gc_fit_name(s, j);
+}
 
-void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double p[GC_FIT_NPAR],
+void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double *p,
                           const gc_fit_ident *id, const gc_fit_verdict *v)
 {
   const gc_fit_setup *s = &pb->set;
-  int det[GC_FIT_NPAR], nd = 0, nopen = 0;
-  for (int j = 0; j < GC_FIT_NPAR; j++) {
+  const int iE = gc_fit_find(s, GC_PAR_E1), inu = gc_fit_find(s, GC_PAR_NU1);
+  const int iK = gc_fit_find(s, GC_PAR_K_C), iP = gc_fit_find(s, GC_PAR_P_Y);
+  int det[GC_FIT_MAXPAR], nd = 0, nopen = 0;
+  for (int j = 0; j < s->npar; j++) {
     int analysed = v->analysed[j] || v->held[j];
     int cls = v->prof[j].j >= 0 ? v->prof[j].cls : GC_FIT_DETERMINED;
-    if (j == GC_FIT_E && v->prof[j].j < 0 && s->is_free[GC_FIT_NU] == 0 && !v->analysed[j])
+    if (j == iE && inu >= 0 && v->prof[j].j < 0 && s->is_free[inu] == 0 && !v->analysed[j])
       analysed = 0;
     if (analysed && cls == GC_FIT_DETERMINED && !v->held[j])
       det[nd++] = j;
@@ -445,16 +453,16 @@ void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double p[GC_F
   if (nd) {
     fprintf(f, " ");
     for (int a = 0; a < nd; a++)
-      fprintf(f, "%s%s", name_or_Estar(det[a]), a + 2 < nd ? ", " : a + 1 < nd ? " and " : "");
+      fprintf(f, "%s%s", name_or_Estar(s, det[a]), a + 2 < nd ? ", " : a + 1 < nd ? " and " : "");
     fprintf(f, " %s determined by these data", nd > 1 ? "are" : "is");
     fprintf(f, nopen ? ";" : ".");
   }
   fprintf(f, "\n");
-  for (int j = 0; j < GC_FIT_NPAR; j++) {
+  for (int j = 0; j < s->npar; j++) {
     const gc_fit_profile *pr = &v->prof[j];
     if (pr->j < 0 || pr->cls == GC_FIT_DETERMINED)
       continue;
-    const char *u = gc_fit_par_unit(j), *nm = gc_fit_par_name(j);
+    const char *u = gc_fit_unit(&pb->set, j), *nm = gc_fit_name(&pb->set, j);
     if (pr->cls == GC_FIT_UPPER_ONLY)
       fprintf(f, "  %s is only bounded above: %s <= %.3g %s (95 %% profile); every value down to the "
                  "search bound %.3g %s fits as well\n", nm, nm, pr->hi, u, pr->lo, u);
@@ -466,19 +474,19 @@ void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double p[GC_F
                  "well (95 %% profile)\n", nm, pr->lo, pr->hi, u);
   }
   int nh = 0;
-  for (int j = 0; j < GC_FIT_NPAR; j++)
+  for (int j = 0; j < s->npar; j++)
     nh += v->held[j];
   if (nh) {
     fprintf(f, "  held (--undetermined fit lets them run free), the rest fitted with them:\n   ");
     int c = 0;
-    for (int j = 0; j < GC_FIT_NPAR; j++)
+    for (int j = 0; j < s->npar; j++)
       if (v->held[j])
-        fprintf(f, "%s %s = %.4g %s (%s)", c++ ? ";" : "", gc_fit_par_name(j), v->hold[j],
-                gc_fit_par_unit(j),
+        fprintf(f, "%s %s = %.4g %s (%s)", c++ ? ";" : "", gc_fit_name(&pb->set, j), v->hold[j],
+                gc_fit_unit(&pb->set, j),
                 v->hold_from_card[j] ? "the card's value" : "the nearest value the data allow");
     fprintf(f, "\n");
     /* how much the determined parameters move over what the held ones may be */
-    for (int j = 0; j < GC_FIT_NPAR; j++) {
+    for (int j = 0; j < s->npar; j++) {
       const gc_fit_profile *pr = &v->prof[j];
       if (!v->held[j] || pr->j < 0)
         continue;
@@ -490,37 +498,36 @@ void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double p[GC_F
           if (!(pr->F[i] <= thr))
             continue;
           double x = pr->q[i][k];
-          if (k == GC_FIT_E)
-            x /= 1 - pr->q[i][GC_FIT_NU] * pr->q[i][GC_FIT_NU];
+          if (k == iE && inu >= 0)
+            x /= 1 - pr->q[i][inu] * pr->q[i][inu];
           lo = fmin(lo, x);
           hi = fmax(hi, x);
         }
         if (lo <= hi && hi - lo > 1e-4 * fabs(hi))
           fprintf(f, "  over the %s the data allow, %s ranges over [%.4g, %.4g] %s\n",
-                  gc_fit_par_name(j), name_or_Estar(k), lo, hi, k == GC_FIT_E ? "Pa" : gc_fit_par_unit(k));
+                  gc_fit_name(&pb->set, j), name_or_Estar(s, k), lo, hi, k == iE ? "Pa" : gc_fit_unit(s, k));
       }
     }
   }
   if (v->have_advice)
     for (int a = 0; a < v->adv.nirr; a++) {
       int j = v->adv.irr[a];
-      if (j == GC_FIT_KC)
+      if (j == iK && iP >= 0)
         fprintf(f, "  K_c has no effect at these forces: C_R - 1 = K_c (P - P_Y) <= %.2g at the largest "
                    "force reached\n  (%.3g N, K_c = %.3g 1/N at its upper search bound); no drop or "
                    "compression in this range\n  determines it, and for the same reason it does not "
                    "matter in a simulation at such forces\n",
-                   s->hi[GC_FIT_KC] * fmax(v->adv.P_peak - p[GC_FIT_PY], 0.0), v->adv.P_peak,
-                   s->hi[GC_FIT_KC]);
+                   s->hi[iK] * fmax(v->adv.P_peak - p[iP], 0.0), v->adv.P_peak, s->hi[iK]);
       else
         fprintf(f, "  %s has no effect on these data or on any candidate measurement\n",
-                gc_fit_par_name(j));
+                gc_fit_name(&pb->set, j));
     }
   if (v->have_advice && v->adv.nsteps > 0) {
     const gc_fit_advice *ad = &v->adv;
     fprintf(f, "  to determine the rest, add (greedy choice among %d candidate measurements by the rise of the\n"
                "  smallest singular value of the Jacobian on", ad->ncand);
     for (int a = 0; a < ad->nA; a++)
-      fprintf(f, " %s", name_or_Estar(ad->A[a]));
+      fprintf(f, " %s", name_or_Estar(s, ad->A[a]));
     fprintf(f, "; each as precise as the data of its kind):\n");
     for (int st = 0; st < ad->nsteps; st++) {
       fprintf(f, "    %d. %s:\n       smallest singular value %.3g -> %.3g", st + 1, ad->what[st],
@@ -532,7 +539,7 @@ void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double p[GC_F
           char b0[32], b1[32];
           snprintf(b0, sizeof b0, isfinite(f0[a]) ? "%.3g" : "inf", f0[a]);
           snprintf(b1, sizeof b1, isfinite(ad->factor[st][a]) ? "%.3g" : "inf", ad->factor[st][a]);
-          fprintf(f, "; %s 95 %% interval hi/lo %s -> %s", gc_fit_par_name(j), b0, b1);
+          fprintf(f, "; %s 95 %% interval hi/lo %s -> %s", gc_fit_name(&pb->set, j), b0, b1);
         }
       }
       fprintf(f, "\n");

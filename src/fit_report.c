@@ -15,7 +15,7 @@
 #include "gc_io.h"
 
 /* A parameter at (or within 1e-6 relative of) one of its bounds. */
-static int at_bound(const gc_fit_problem *pb, const double p[GC_FIT_NPAR], int j)
+static int at_bound(const gc_fit_problem *pb, const double *p, int j)
 {
   if (!pb->set.is_free[j])
     return 0;
@@ -39,8 +39,8 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
   const gc_fit_data *d = pb->data;
   const gc_fit_setup *s = &pb->set;
   const double *p = res->p;
-  fprintf(f, "granucal fit: elasto-plastic NFD model 'ep' (Vu-Quoc & Zhang) of a sphere on a rigid "
-             "plane, appendix E\n");
+  fprintf(f, "granucal fit: normal model '%s' (%s) of a sphere on a rigid plane, appendix E\n",
+          s->model->name, s->model->description);
   fprintf(f, "  data       %zu compression points%s%s%s, %zu drops%s%s%s\n", d->n_comp,
           d->comp_path[0] ? " (" : "", d->comp_path, d->comp_path[0] ? ")" : "", d->n_drop,
           d->drop_path[0] ? " (" : "", d->drop_path, d->drop_path[0] ? ")" : "");
@@ -77,7 +77,7 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
 
   fprintf(f, "\n  %-10s %-6s %13s %13s   %-27s %s\n", "parameter", "unit", "initial", "fitted",
           "95 % interval (linearised)", "status");
-  for (int j = 0; j < GC_FIT_NPAR; j++) {
+  for (int j = 0; j < s->npar; j++) {
     char ci[64] = "", status[96];
     if (s->is_free[j] && id) {
       if (at_bound(pb, p, j) && isfinite(id->ci_hi[j]))
@@ -97,11 +97,16 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
                b < 0 ? s->lo[j] : s->hi[j]);
     else
       snprintf(status, sizeof status, "free in [%g, %g]", s->lo[j], s->hi[j]);
-    fprintf(f, "  %-10s %-6s %13.6g %13.6g   %-27s %s\n", gc_fit_par_name(j), gc_fit_par_unit(j),
+    fprintf(f, "  %-10s %-6s %13.6g %13.6g   %-27s %s\n", gc_fit_name(&pb->set, j), gc_fit_unit(&pb->set, j),
             s->trial[j], p[j], ci, status);
   }
-  double nu = p[GC_FIT_NU], Es = p[GC_FIT_E] / (1 - nu * nu), sY, AY;
-  if (id && isfinite(id->Estar_hi) && id->Estar_hi > id->Estar_lo)
+  const int iE = gc_fit_find(s, GC_PAR_E1), inu = gc_fit_find(s, GC_PAR_NU1);
+  const int Enu = iE >= 0 && inu >= 0; /* E* = E/(1-nu^2) is what a Hertz-type model sees */
+  double nu = inu >= 0 ? p[inu] : s->base.nu1, Es = (iE >= 0 ? p[iE] : s->base.E1) / (1 - nu * nu);
+  double sY, AY;
+  if (!Enu)
+    ;
+  else if (id && isfinite(id->Estar_hi) && id->Estar_hi > id->Estar_lo)
     fprintf(f, "  %-10s %-6s %13s %13.6g   [%.4g, %.4g]\n", "E*", "Pa", "", Es, id->Estar_lo,
             id->Estar_hi);
   else
@@ -162,24 +167,33 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
   if (!id)
     return;
   fprintf(f, "\nidentifiability (Jacobian of the weighted residuals wrt ln p at the result):\n");
-  fprintf(f, "  singular values, all five parameters:");
-  for (int k = 0; k < GC_FIT_NPAR; k++)
+  fprintf(f, "  singular values, all %s parameters:",
+          s->npar == 5 ? "five" : s->npar == 4 ? "four" : s->npar == 3 ? "three" : s->npar == 2 ? "two" : "the");
+  for (int k = 0; k < s->npar; k++)
     fprintf(f, " %.3g", id->sv_all[k]);
-  fprintf(f, "\n  direction of the smallest one (E, nu, P_Y, C_a, K_c):");
-  for (int j = 0; j < GC_FIT_NPAR; j++)
+  fprintf(f, "\n  direction of the smallest one (");
+  for (int j = 0; j < s->npar; j++)
+    fprintf(f, "%s%s", j ? ", " : "", gc_fit_name(s, j));
+  fprintf(f, "):");
+  for (int j = 0; j < s->npar; j++)
     fprintf(f, " %+.3f", id->null_all[j]);
-  fprintf(f, "\n  E and nu are NOT separable from these data: the normal model depends on them only\n"
-             "  through E* = E/(1-nu^2) (P_Y is a fitted force, so nu does not enter through A_Y).\n"
+  fprintf(f, "\n");
+  if (Enu) {
+  fprintf(f, "  E and nu are NOT separable from these data: the normal model depends on them only\n"
+             "  through E* = E/(1-nu^2)%s.\n"
              "  Changing nu at fixed E* changes the residuals by %.2g of what the same change of E*\n"
-             "  does.  Only E* is determined: fix one of E and nu and fit the other", id->nu_at_fixed_Estar);
-  if (s->is_free[GC_FIT_E] && s->is_free[GC_FIT_NU])
+             "  does.  Only E* is determined: fix one of E and nu and fit the other",
+          gc_fit_find(s, GC_PAR_P_Y) >= 0 ? " (P_Y is a fitted force, so nu does not enter through A_Y)" : "",
+          id->nu_at_fixed_Estar);
+  if (s->is_free[iE] && s->is_free[inu])
     fprintf(f, " (e.g. --fix nu=0.4).\n  Here both are free: their correlation is %+.4f, their "
                "individual values are arbitrary\n  along E/(1-nu^2) = %.5g Pa.\n", id->Enu_corr, Es);
   else
-    fprintf(f, " (done here:\n  %s is fixed).\n", s->is_free[GC_FIT_NU] ? "E" : "nu");
+    fprintf(f, " (done here:\n  %s is fixed).\n", s->is_free[inu] ? "E" : "nu");
+  }
   fprintf(f, "  free parameters:");
   for (int a = 0; a < pb->nfree; a++)
-    fprintf(f, " %s", gc_fit_par_name(pb->idx[a]));
+    fprintf(f, " %s", gc_fit_name(&pb->set, pb->idx[a]));
   fprintf(f, "; singular values");
   for (int a = 0; a < pb->nfree; a++)
     fprintf(f, " %.3g", id->sv_free[a]);
@@ -187,12 +201,12 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
           id->rank_deficient ? " (numerically rank deficient)" : "");
   fprintf(f, "  correlations of the free ln p:\n  %8s", "");
   for (int b = 0; b < pb->nfree; b++)
-    fprintf(f, " %8s", gc_fit_par_name(pb->idx[b]));
+    fprintf(f, " %8s", gc_fit_name(&pb->set, pb->idx[b]));
   fprintf(f, "\n");
   for (int a = 0; a < pb->nfree; a++) {
-    fprintf(f, "  %8s", gc_fit_par_name(pb->idx[a]));
+    fprintf(f, "  %8s", gc_fit_name(&pb->set, pb->idx[a]));
     for (int b = 0; b < pb->nfree; b++)
-      fprintf(f, " %+8.3f", id->corr[a * GC_FIT_NPAR + b]);
+      fprintf(f, " %+8.3f", id->corr[a * GC_FIT_MAXPAR + b]);
     fprintf(f, "\n");
   }
   if (id->dof > 0)
@@ -202,22 +216,22 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
     fprintf(f, "  intervals: none (%zu residuals for %d parameters leave no degrees of freedom)\n",
             id->n_res, id->nfree);
   int notes = 0;
-  for (int j = 0; j < GC_FIT_NPAR; j++) {
+  for (int j = 0; j < s->npar; j++) {
     int b = at_bound(pb, p, j);
-    if (s->is_free[j] && !isfinite(id->se_log[j]) && !(j == GC_FIT_E || j == GC_FIT_NU)) {
+    if (s->is_free[j] && !isfinite(id->se_log[j]) && !(Enu && (j == iE || j == inu))) {
       fprintf(f, "  note: %s is not identifiable from these data: the residuals hardly depend on it,\n"
                  "        so its value is arbitrary%s; fix it (--fix %s=VALUE).\n",
-              gc_fit_par_name(j), b ? " (here it stopped at a bound)" : "", gc_fit_par_name(j));
+              gc_fit_name(&pb->set, j), b ? " (here it stopped at a bound)" : "", gc_fit_name(&pb->set, j));
       notes++;
     } else if (b) {
       fprintf(f, "  note: %s is at its %s bound: the data push it further, so its interval is not "
                  "meaningful;\n        widen the bound (--bounds %s=LO:HI) or fix it (--fix %s=VALUE).\n",
-              gc_fit_par_name(j), b < 0 ? "lower" : "upper", gc_fit_par_name(j), gc_fit_par_name(j));
+              gc_fit_name(&pb->set, j), b < 0 ? "lower" : "upper", gc_fit_name(&pb->set, j), gc_fit_name(&pb->set, j));
       notes++;
     } else if (s->is_free[j] && isfinite(id->ci_hi[j]) && id->ci_lo[j] > 0 &&
                id->ci_hi[j] / id->ci_lo[j] > 10) {
       fprintf(f, "  note: %s is poorly determined (its interval spans a factor %.3g).\n",
-              gc_fit_par_name(j), id->ci_hi[j] / id->ci_lo[j]);
+              gc_fit_name(&pb->set, j), id->ci_hi[j] / id->ci_lo[j]);
       notes++;
     }
   }
@@ -227,25 +241,24 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
 int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *res,
                         const gc_card_extra *x, const char *comment)
 {
-  gc_params q = pb->set.base;
+  const gc_fit_setup *s = &pb->set;
+  gc_params q;
   const double *p = res->p;
-  q.E1 = p[GC_FIT_E];
-  q.nu1 = p[GC_FIT_NU];
-  q.P_Y = p[GC_FIT_PY];
-  q.C_a = p[GC_FIT_CA];
-  q.K_c = p[GC_FIT_KC];
+  gc_fit_params_at(s, p, &q);
   double sY = 0, AY = 0;
-  if (gc_fit_yield_stress(&pb->set, p, &sY, &AY) == GC_SUCCESS)
+  int have_sY = gc_fit_yield_stress(s, p, &sY, &AY) == GC_SUCCESS;
+  if (have_sY)
     q.sY1 = sY;
   gc_card_extra e;
   gc_card_extra_default(&e);
   if (x)
     e = *x;
-  snprintf(e.nfd, sizeof e.nfd, "ep");
+  snprintf(e.nfd, sizeof e.nfd, "%s", s->model->name);
   if (!(e.mass > 0) && !(e.rho > 0))
-    e.mass = pb->set.mass;
-  fprintf(f, "# granucal parameter file (key = value, see granucal-params(5)): elasto-plastic NFD\n"
-             "# model 'ep' fitted by `granucal fit` (dissertation appendix E).\n");
+    e.mass = s->mass;
+  fprintf(f, "# granucal parameter file (key = value, see granucal-params(5)): normal model '%s'\n"
+             "# (%s) fitted by `granucal fit` (dissertation appendix E).\n", s->model->name,
+          s->model->description);
   /* the comment (provenance: version, command, date, input checksums), one "# " per line */
   for (const char *q = comment; q && *q;) {
     const char *e = strchr(q, '\n');
@@ -255,10 +268,12 @@ int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *
   }
   fprintf(f, "# objective F = %.7g (eq. E.5; %g at the trial values) after %ld evaluations\n",
           res->val.F, F_trial(pb), res->nevals);
-  fprintf(f, "# E* = E/(1-nu^2) = %.6g Pa is what the data determine; E and nu are not separable.\n",
-          p[GC_FIT_E] / (1 - p[GC_FIT_NU] * p[GC_FIT_NU]));
-  fprintf(f, "# sY = %.6g Pa is derived from P_Y by eq. E.16 (A_Y(nu) = %.4f); P_Y > 0 takes "
-             "precedence when read.\n", sY, AY);
+  if (gc_fit_find(s, GC_PAR_E1) >= 0 && gc_fit_find(s, GC_PAR_NU1) >= 0)
+    fprintf(f, "# E* = E/(1-nu^2) = %.6g Pa is what the data determine; E and nu are not separable.\n",
+            q.E1 / (1 - q.nu1 * q.nu1));
+  if (have_sY)
+    fprintf(f, "# sY = %.6g Pa is derived from P_Y by eq. E.16 (A_Y(nu) = %.4f); P_Y > 0 takes "
+               "precedence when read.\n", sY, AY);
   int st = gc_card_write(f, &q, &e);
   return st ? st : (ferror(f) ? GC_EIO : GC_SUCCESS);
 }
@@ -266,7 +281,7 @@ int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *
 /* ---------------------------------------------------------------- --report */
 
 /* The gnuplot script of a report.  It is preceded by the lines
- *   solver = '<name>'; has_sd = 0|1; has_n = 0|1
+ *   solver = '<name>'; has_sd = 0|1; has_n = 0|1; nstarts = N; chosen = K; has_hertz = 0|1
  * written by gc_fit_write_report. */
 static const char plot_script[] =
     "# plot-fit.gp - plots of a `granucal fit --report` directory; run from inside it:\n"
@@ -274,7 +289,7 @@ static const char plot_script[] =
     "# Inputs: compression.csv, compression-model.csv, restitution.csv, restitution-model.csv,\n"
     "# convergence.csv (written by granucal fit).  Outputs: compression.png (P vs alpha, data,\n"
     "# model and Hertz as in fig. E.8, residuals below), restitution.png (e vs v_in as in\n"
-    "# fig. E.9, residuals below), convergence.png (objective vs evaluations).\n"
+    "# fig. E.9, residuals below), convergence.png (objective vs evaluations, every start).\n"
     "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
     "  set terminal pngcairo size 900,760 noenhanced font 'Sans,11' linewidth 1.5\n"
     "} else {\n"
@@ -296,8 +311,8 @@ static const char plot_script[] =
     "set title 'Compression test: normal force vs single-side displacement (cf. fig. E.8)'\n"
     "set xlabel ''\n"
     "set ylabel 'P [N]'\n"
-    "plot 'compression-model.csv' skip 1 using ($1*1e6):2 with lines lw 2 title 'EP model (fitted)', \\\n"
-    "     '' skip 1 using ($1*1e6):3 with lines dt 2 lw 1.5 title 'Hertz (same E*)', \\\n"
+    "plot 'compression-model.csv' skip 1 using ($1*1e6):2 with lines lw 2 title 'model (fitted)', \\\n"
+    "     '' skip 1 using ($1*1e6):(has_hertz ? $3 : 1/0) with lines dt 2 lw 1.5 title (has_hertz ? 'Hertz (same E*)' : ''), \\\n"
     "     'compression.csv' skip 1 using ($1*1e6):2 with points pt 7 ps 1.3 lc rgb 'black' title 'data'\n"
     "set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
     "set offsets 0, 0, graph 0.15, graph 0.15\n"
@@ -325,7 +340,7 @@ static const char plot_script[] =
     "set xlabel ''\n"
     "set ylabel 'e'\n"
     "set offsets 0, 0, graph 0.08, graph 0.08\n"
-    "plot 'restitution-model.csv' skip 1 using 1:2 with lines lw 2 title 'EP model (fitted); Hertz: e = 1', \\\n"
+    "plot 'restitution-model.csv' skip 1 using 1:2 with lines lw 2 title 'model (fitted); Hertz: e = 1', \\\n"
     "     'restitution.csv' skip 1 using 1:2:(has_sd ? $5 : 0) with yerrorbars pt 7 ps 1.3 lc rgb 'black' title (has_sd ? 'data +- sd' : 'data'), \\\n"
     "     '' skip 1 using 1:3 with points pt 6 ps 1.8 lc rgb '#d55e00' title 'model at the data', \\\n"
     "     '' skip 1 using 1:2:(has_n ? sprintf('  n = %d', int($6)) : '') with labels left offset 1,0 notitle\n"
@@ -343,33 +358,47 @@ static const char plot_script[] =
     "set autoscale x\n"
     "set offsets 0, 0, 0, 0\n"
     "\n"
-    "# --- convergence: against objective evaluations (comparable between solvers); the excess\n"
-    "# over the final value on a log scale shows the rate\n"
+    "# --- convergence: every start of a multi-start run (issue 13), one line each against the\n"
+    "# objective evaluations of that start (comparable between solvers: gradient and Jacobian\n"
+    "# evaluations count), the chosen start drawn thick and in colour, the others thin and grey;\n"
+    "# F on a log scale (starts far from the optimum are orders of magnitude higher).  Below, the\n"
+    "# excess over the final F of the chosen start, on a log scale, shows the rate.\n"
+    "# convergence.csv: one block per start (blocks separated by two blank lines: gnuplot's index).\n"
     "set output 'convergence.png'\n"
     "set multiplot\n"
     "set origin 0, 0.45\n"
     "set size 1, 0.55\n"
-    "set title sprintf('Objective (eq. E.5) of the %s fit', solver)\n"
+    "set lmargin 12\n"
+    "set title sprintf('Objective (eq. E.5) of the %s fit: %d start%s, start %d chosen', solver, nstarts, nstarts > 1 ? 's' : '', chosen)\n"
     "set xlabel ''\n"
-    "set ylabel 'best F so far'\n"
+    "# log scale when F spans more than a factor 20 (a narrow range gets linear, labelled tics)\n"
+    "stats 'convergence.csv' skip 1 using ($4 > 0 ? $4 : 1/0) nooutput\n"
+    "if (STATS_max > 20 * STATS_min) {\n"
+    "  set logscale y; set format y '%.0e'; set ylabel 'best F so far (log)'\n"
+    "} else {\n"
+    "  unset logscale y; set format y '%.3g'; set ylabel 'best F so far'\n"
+    "}\n"
     "set key top right box opaque\n"
-    "set offsets 0, 0, graph 0.05, graph 0.05\n"
-    "stats 'convergence.csv' skip 1 using 3 nooutput\n"
-    "Ffin = STATS_min\n"
-    "plot 'convergence.csv' skip 1 using 2:3 with steps lw 2 lc rgb '#0072b2' title 'F', \\\n"
-    "     '' skip 1 using 2:3 with points pt 7 ps 0.7 lc rgb '#0072b2' notitle\n"
+    "grey = '#b0b0b0'\n"
+    "first_other = (chosen == 1 ? 2 : 1)\n"
+    "plot for [i=1:nstarts] 'convergence.csv' skip 1 index (i-1) using 3:($4 > 0 ? $4 : 1/0) with steps lw 1 lc rgb grey title (i == first_other && i != chosen ? sprintf('other starts (%d)', nstarts - 1) : ''), \\\n"
+    "     'convergence.csv' skip 1 index (chosen-1) using 3:($4 > 0 ? $4 : 1/0) with steps lw 3 lc rgb '#0072b2' title sprintf('start %d (chosen)', chosen)\n"
     "set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
-    "set offsets 0, 0, 0, 0\n"
     "set origin 0, 0\n"
     "set size 1, 0.45\n"
     "unset title\n"
-    "set xlabel 'objective evaluations (gradient and Jacobian evaluations included)'\n"
-    "set ylabel 'F - F_final'\n"
+    "set xlabel 'objective evaluations of the start (gradient and Jacobian evaluations included)'\n"
+    "set ylabel 'F - F_final (log)'\n"
     "set logscale y\n"
     "set format y '%.0e'\n"
+    "stats 'convergence.csv' skip 1 index (chosen-1) using 4 nooutput\n"
+    "Ffin = STATS_min\n"
+    "thr(F) = (F - Ffin) > 1e-12 * abs(Ffin) ? F - Ffin : 1/0\n"
     "unset key\n"
-    "plot 'convergence.csv' skip 1 using 2:(($3 - Ffin) > 1e-12 * Ffin ? $3 - Ffin : 1/0) with linespoints pt 7 ps 0.7 lw 2 lc rgb '#0072b2'\n"
+    "plot for [i=1:nstarts] 'convergence.csv' skip 1 index (i-1) using 3:(thr($4)) with steps lw 1 lc rgb grey, \\\n"
+    "     'convergence.csv' skip 1 index (chosen-1) using 3:(thr($4)) with steps lw 3 lc rgb '#0072b2'\n"
     "unset logscale y\n"
+    "set format y '%g'\n"
     "unset multiplot\n"
     "set output\n";
 
@@ -506,9 +535,9 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
              "pre{background:#f6f6f6;padding:0.6em;overflow-x:auto;font-size:90%%}\n"
              ".verdict{border-left:4px solid #0072b2;background:#eef6fb}\n"
              "img{max-width:100%%}figure{margin:1em 0}</style></head><body>\n");
-  fprintf(f, "<h1>Calibration of the elasto-plastic contact model 'ep'</h1>\n"
+  fprintf(f, "<h1>Calibration of the contact model '%s'</h1>\n"
              "<p>Dissertation appendix E: %zu compression points, %zu drops; solver %s (",
-          pb->data->n_comp, pb->data->n_drop, gc_fit_alg_name(o->algorithm));
+          s->model->name, pb->data->n_comp, pb->data->n_drop, gc_fit_alg_name(o->algorithm));
   html_text(f, gc_fit_alg_description(o->algorithm), (size_t)-1);
   fprintf(f, ").</p>\n<pre>");
   html_text(f, comment ? comment : "", (size_t)-1);
@@ -517,7 +546,7 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
   fprintf(f, "</pre>\n<h2>Parameters</h2>\n<table><tr><th>parameter</th><th>unit</th>"
              "<th>initial</th><th>result</th><th>95 %% interval (linearised)</th>"
              "<th>95 %% profile interval</th><th>status</th></tr>\n");
-  for (int j = 0; j < GC_FIT_NPAR; j++) {
+  for (int j = 0; j < s->npar; j++) {
     char ci[64] = "", pi[64] = "", st[96];
     if (s->is_free[j] && id)
       snprintf(ci, sizeof ci, isfinite(id->ci_hi[j]) ? "[%.4g, %.4g]" : "not determined",
@@ -532,22 +561,26 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
     else
       snprintf(st, sizeof st, "free in [%g, %g]", s->lo[j], s->hi[j]);
     fprintf(f, "<tr><td class=\"l\">%s</td><td>%s</td><td>%.6g</td><td>%.6g</td><td>%s</td>"
-               "<td>%s</td><td class=\"l\">%s</td></tr>\n", gc_fit_par_name(j),
-            gc_fit_par_unit(j), s->trial[j], p[j], ci, pi, st);
+               "<td>%s</td><td class=\"l\">%s</td></tr>\n", gc_fit_name(&pb->set, j),
+            gc_fit_unit(&pb->set, j), s->trial[j], p[j], ci, pi, st);
   }
-  double nu = p[GC_FIT_NU], Es = p[GC_FIT_E] / (1 - nu * nu);
-  fprintf(f, "<tr><td class=\"l\">E*</td><td>Pa</td><td></td><td>%.6g</td><td>", Es);
-  if (id && isfinite(id->Estar_hi))
-    fprintf(f, "[%.4g, %.4g]", id->Estar_lo, id->Estar_hi);
-  fprintf(f, "</td><td></td><td class=\"l\">E/(1-nu^2), what the data determine</td></tr>\n"
-             "</table>\n<p>Objective F = %.7g (1 at the initial values), %ld evaluations, "
+  if (gc_fit_find(s, GC_PAR_E1) >= 0 && gc_fit_find(s, GC_PAR_NU1) >= 0) {
+    const int iE = gc_fit_find(s, GC_PAR_E1), inu = gc_fit_find(s, GC_PAR_NU1);
+    double Es = p[iE] / (1 - p[inu] * p[inu]);
+    fprintf(f, "<tr><td class=\"l\">E*</td><td>Pa</td><td></td><td>%.6g</td><td>", Es);
+    if (id && isfinite(id->Estar_hi))
+      fprintf(f, "[%.4g, %.4g]", id->Estar_lo, id->Estar_hi);
+    fprintf(f, "</td><td></td><td class=\"l\">E/(1-nu^2), what the data determine</td></tr>\n");
+  }
+  fprintf(f, "</table>\n<p>Objective F = %.7g (1 at the initial values), %ld evaluations, "
              "%.3f s.</p>\n", res->val.F, res->nevals, res->seconds);
   fprintf(f, "<h2>Compression test</h2>\n");
   html_png(f, png[0], "P against alpha: data, fitted model, Hertz with the same E*; residuals below");
   fprintf(f, "<h2>Drop tests</h2>\n");
   html_png(f, png[1], "e against v_in: data (with sd where given), model; residuals below");
   fprintf(f, "<h2>Convergence</h2>\n");
-  html_png(f, png[2], "best objective against evaluations of the solver used");
+  html_png(f, png[2], "objective against evaluations of the solver used: every start of a "
+                      "multi-start run (grey), the chosen one in colour");
   fprintf(f, "<h2>Full summary</h2>\n<pre>");
   html_text(f, summary ? summary : "", (size_t)-1);
   fprintf(f, "</pre>\n<p>Data and plot script beside this page: compression.csv, "
@@ -591,7 +624,8 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
     gc_fit_print_summary(f, pb, o, res, id, v);
     if (comment && *comment)
       fprintf(f, "\n%s\n", comment);
-    fprintf(f, "\nobjective history: convergence.csv (iteration, evaluations, best F so far)\n");
+    fprintf(f, "\nobjective history: convergence.csv (start, iteration, evaluations of that start, "
+               "best F so far of that start, 1 for the chosen start), one block per start\n");
   }
   ok &= close_ok(f);
   f = open_in(&t, "fit.params");
@@ -663,17 +697,45 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
       }
     }
     ok &= close_ok(f);
+    /* every start's history, one block each (two blank lines between blocks), so that the plot
+     * can draw them all with the chosen one highlighted */
+    const gc_fit_trace *tr = res->nall ? res->all : res->trace;
+    size_t ntr = res->nall ? res->nall : res->ntrace;
+    int chosen = res->best_start > 0 ? res->best_start : 1, nstarts = 0;
     f = open_in(&t, "convergence.csv");
     if (f) {
-      fprintf(f, "iteration,evaluations,F\n");
-      for (size_t i = 0; i < res->ntrace; i++)
-        fprintf(f, "%ld,%ld,%.12g\n", res->trace[i].iter, res->trace[i].nevals, res->trace[i].F);
+      fprintf(f, "start,iteration,evaluations,F,chosen\n");
+      int prev = 0;
+      for (size_t i = 0; i < ntr; i++) {
+        int st = res->nall ? tr[i].start : chosen;
+        if (st != prev) {
+          if (prev)
+            fprintf(f, "\n\n");
+          prev = st;
+          nstarts++;
+        }
+        fprintf(f, "%d,%ld,%ld,%.12g,%d\n", st, tr[i].iter, tr[i].nevals, tr[i].F, st == chosen);
+      }
     }
     ok &= close_ok(f);
+    /* the block of the chosen start (starts without a history, if any, have no block) */
+    int chosen_block = 1;
+    for (size_t i = 0, b = 0, prev = 0; i < ntr; i++) {
+      size_t st = (size_t)(res->nall ? tr[i].start : chosen);
+      if (st != prev) {
+        b++;
+        prev = st;
+      }
+      if ((int)st == chosen)
+        chosen_block = (int)b;
+    }
     f = open_in(&t, "plot-fit.gp");
     if (f) {
-      fprintf(f, "solver = '%s'; has_sd = %d; has_n = %d\n", gc_fit_alg_name(o->algorithm),
-              d->has_sd, d->has_n);
+      /* a model that does not read E (wb, lsd) has no Hertz curve of the same E* */
+      fprintf(f, "solver = '%s'; has_sd = %d; has_n = %d; nstarts = %d; chosen = %d; "
+                 "has_hertz = %d\n", gc_fit_alg_name(o->algorithm), d->has_sd, d->has_n,
+              nstarts > 0 ? nstarts : 1, chosen_block,
+              law.pair.k_hertz > 0 && gc_fit_model_reads(pb->set.model, GC_PAR_E1));
       fputs(plot_script, f);
     }
     ok &= close_ok(f);

@@ -68,6 +68,27 @@ void gc_fit_result_free(gc_fit_result *res)
   free(res->trace);
   res->trace = NULL;
   res->ntrace = res->trace_cap = 0;
+  free(res->all);
+  res->all = NULL;
+  res->nall = res->all_cap = 0;
+}
+
+/* Append a start's history to res->all (0 or GC_ENOMEM). */
+static int all_add(gc_fit_result *res, const gc_fit_trace *t, size_t nt)
+{
+  if (res->nall + nt > res->all_cap) {
+    size_t cap = res->all_cap ? res->all_cap : 256;
+    while (cap < res->nall + nt)
+      cap *= 2;
+    gc_fit_trace *a = realloc(res->all, cap * sizeof *a);
+    if (!a)
+      return GC_ENOMEM;
+    res->all = a;
+    res->all_cap = cap;
+  }
+  memcpy(res->all + res->nall, t, nt * sizeof *t);
+  res->nall += nt;
+  return GC_SUCCESS;
 }
 
 /* ---------------------------------------------------------------- one start */
@@ -75,7 +96,8 @@ void gc_fit_result_free(gc_fit_result *res)
 typedef struct {
   gc_fit_problem *pb;
   const gc_fit_options *o;
-  double p[GC_FIT_NPAR];   /* best point of this start */
+  int start;               /* 1-based */
+  double p[GC_FIT_MAXPAR];   /* best point of this start */
   double F;                /* its objective */
   long iter;
   int converged;
@@ -101,6 +123,7 @@ static void trace_add(run_ctx *c, long iter, double F)
     c->trace = t;
     c->cap = cap;
   }
+  c->trace[c->ntrace].start = c->start;
   c->trace[c->ntrace].iter = iter;
   c->trace[c->ntrace].nevals = c->pb->nevals - c->evals0;
   c->trace[c->ntrace].F = F;
@@ -108,19 +131,39 @@ static void trace_add(run_ctx *c, long iter, double F)
 }
 
 /* Evaluate and keep the best point. */
-static double eval_keep(run_ctx *c, const double p[GC_FIT_NPAR], double *r)
+static double eval_keep(run_ctx *c, const double *p, double *r)
 {
   gc_fit_value v = gc_fit_eval(c->pb, p, r);
   if (v.F < c->F) {
     c->F = v.F;
-    memcpy(c->p, p, sizeof c->p);
+    memcpy(c->p, p, (size_t)c->pb->set.npar * sizeof *p);
   }
   return v.F;
 }
 
-static void log_params(FILE *f, const double p[GC_FIT_NPAR])
+/* The parameters in the iteration history: the 'ep' columns as appendix E's tables, any other
+ * model's in the columns its header names (log_header). */
+static void log_params(FILE *f, const gc_fit_setup *s, const double *p)
 {
-  fprintf(f, " %10.5g %7.5f %8.5g %10.5g %10.5g", p[0], p[1], p[2], p[3], p[4]);
+  if (s->npar == GC_FIT_NPAR && s->pid[GC_FIT_NU] == GC_PAR_NU1 && s->pid[GC_FIT_KC] == GC_PAR_K_C) {
+    fprintf(f, " %10.5g %7.5f %8.5g %10.5g %10.5g", p[0], p[1], p[2], p[3], p[4]);
+    return;
+  }
+  for (int j = 0; j < s->npar; j++)
+    fprintf(f, " %12.6g", p[j]);
+}
+
+static void log_header(FILE *f, const gc_fit_setup *s)
+{
+  if (s->npar == GC_FIT_NPAR && s->pid[GC_FIT_NU] == GC_PAR_NU1 && s->pid[GC_FIT_KC] == GC_PAR_K_C) {
+    fprintf(f, " %10s %7s %8s %10s %10s", "E [Pa]", "nu", "P_Y [N]", "C_a [m/N]", "K_c [1/N]");
+    return;
+  }
+  for (int j = 0; j < s->npar; j++) {
+    char h[48];
+    snprintf(h, sizeof h, "%s [%s]", gc_fit_name(s, j), gc_fit_unit(s, j));
+    fprintf(f, " %12s", h);
+  }
 }
 
 /* ---------------------------------------------------------------- Algorithm D.1 */
@@ -132,22 +175,23 @@ static void log_params(FILE *f, const double p[GC_FIT_NPAR])
  *   if F falls: stop when |F_new - F_old| < eps (E.14), else accept.
  * The seed does not give delta; granucal's default is 0.01 (option --sd-delta).  A new point is
  * kept inside the bounds (the seed has none; they are wide enough not to act on its run). */
-static void run_sd(run_ctx *c, const double p0[GC_FIT_NPAR])
+static void run_sd(run_ctx *c, const double *p0)
 {
   gc_fit_problem *pb = c->pb;
   const gc_fit_options *o = c->o;
   FILE *lg = o->log;
-  double p_old[GC_FIT_NPAR], p_new[GC_FIT_NPAR], q[GC_FIT_NPAR], G[GC_FIT_NPAR];
+  double p_old[GC_FIT_MAXPAR], p_new[GC_FIT_MAXPAR], q[GC_FIT_MAXPAR], G[GC_FIT_MAXPAR];
   memcpy(p_old, p0, sizeof p_old);
   double F_old = gc_fit_eval(pb, p_old, NULL).F;
   double delta = o->sd_delta, eps = o->sd_eps;
   trace_add(c, 0, F_old);
   if (lg) {
     fprintf(lg, "Algorithm D.1 (steepest descent): delta = %g, eps = %g\n", delta, eps);
-    fprintf(lg, "%5s %13s %11s %9s %9s %10s %7s %8s %10s %10s  %s\n", "iter", "F", "|F_new-F_old|",
-            "delta", "eps", "E [Pa]", "nu", "P_Y [N]", "C_a [m/N]", "K_c [1/N]", "step");
+    fprintf(lg, "%5s %13s %11s %9s %9s", "iter", "F", "|F_new-F_old|", "delta", "eps");
+    log_header(lg, &pb->set);
+    fprintf(lg, "  %s\n", "step");
     fprintf(lg, "%5d %13.7g %11s %9.3g %9.3g", 0, F_old, "", delta, eps);
-    log_params(lg, p_old);
+    log_params(lg, &pb->set, p_old);
     fprintf(lg, "  trial\n");
   }
   long it;
@@ -198,7 +242,7 @@ static void run_sd(run_ctx *c, const double p0[GC_FIT_NPAR])
     trace_add(c, it, F_old);
     if (lg) {
       fprintf(lg, "%5ld %13.7g %11.4g %9.3g %9.3g", it, F_new, dF, delta, eps);
-      log_params(lg, p_new);
+      log_params(lg, &pb->set, p_new);
       fprintf(lg, "  %s\n", what);
     }
     if (done) {
@@ -226,7 +270,7 @@ static double nlopt_obj(unsigned n, const double *x, double *grad, void *data)
   run_ctx *c = data;
   if (grad) /* derivative-free algorithms only */
     memset(grad, 0, n * sizeof *grad);
-  double p[GC_FIT_NPAR];
+  double p[GC_FIT_MAXPAR];
   gc_fit_x_to_p(c->pb, x, p);
   double F = eval_keep(c, p, NULL);
   trace_add(c, c->pb->nevals - c->evals0, c->F);
@@ -268,7 +312,7 @@ static nlopt_result nlopt_once(run_ctx *c, int a, double *x, long maxeval, int g
 {
   gc_fit_problem *pb = c->pb;
   int n = pb->nfree;
-  double lb[GC_FIT_NPAR], ub[GC_FIT_NPAR], step[GC_FIT_NPAR], f;
+  double lb[GC_FIT_MAXPAR], ub[GC_FIT_MAXPAR], step[GC_FIT_MAXPAR], f;
   for (int k = 0; k < n; k++) {
     int j = pb->idx[k];
     lb[k] = log(pb->set.lo[j] / pb->set.trial[j]);
@@ -302,11 +346,11 @@ static nlopt_result nlopt_once(run_ctx *c, int a, double *x, long maxeval, int g
   return r;
 }
 
-static void run_nlopt(run_ctx *c, const double p0[GC_FIT_NPAR], long budget)
+static void run_nlopt(run_ctx *c, const double *p0, long budget)
 {
   gc_fit_problem *pb = c->pb;
   const gc_fit_options *o = c->o;
-  double x[GC_FIT_NPAR];
+  double x[GC_FIT_MAXPAR];
   gc_fit_p_to_x(pb, p0, x);
   double F0 = eval_keep(c, p0, NULL);
   trace_add(c, 0, F0);
@@ -355,10 +399,10 @@ static void run_nlopt(run_ctx *c, const double p0[GC_FIT_NPAR], long budget)
  * and took over 250 iterations instead of 9.) */
 typedef struct {
   run_ctx *c;
-  double lb[GC_FIT_NPAR], ub[GC_FIT_NPAR];
+  double lb[GC_FIT_MAXPAR], ub[GC_FIT_MAXPAR];
   double *r1;   /* n_res scratch for the Jacobian */
   double *rc;   /* residuals of the last lm_f call, at zc (GSL calls df where it called f) */
-  double zc[GC_FIT_NPAR];
+  double zc[GC_FIT_MAXPAR];
   int have_c;
   double h;
 } lm_ctx;
@@ -373,7 +417,7 @@ static int lm_f(const gsl_vector *zv, void *data, gsl_vector *f)
 {
   lm_ctx *L = data;
   gc_fit_problem *pb = L->c->pb;
-  double x[GC_FIT_NPAR], p[GC_FIT_NPAR];
+  double x[GC_FIT_MAXPAR], p[GC_FIT_MAXPAR];
   z_to_x(L, zv->data, x, pb->nfree);
   gc_fit_x_to_p(pb, x, p);
   double *r = f->data; /* stride 1: allocated by GSL */
@@ -392,7 +436,7 @@ static int lm_df(const gsl_vector *zv, void *data, gsl_matrix *J)
   lm_ctx *L = data;
   gc_fit_problem *pb = L->c->pb;
   int n = pb->nfree;
-  double x[GC_FIT_NPAR], xh[GC_FIT_NPAR], p[GC_FIT_NPAR];
+  double x[GC_FIT_MAXPAR], xh[GC_FIT_MAXPAR], p[GC_FIT_MAXPAR];
   z_to_x(L, zv->data, x, n);
   gc_fit_x_to_p(pb, x, p);
   double *r0 = L->rc;
@@ -423,21 +467,21 @@ static void lm_callback(const size_t iter, void *params, const gsl_multifit_nlin
   L->c->iter = (long)iter;
   trace_add(L->c, (long)iter, L->c->F);
   if (L->c->o->log) {
-    double x[GC_FIT_NPAR], p[GC_FIT_NPAR];
+    double x[GC_FIT_MAXPAR], p[GC_FIT_MAXPAR];
     z_to_x(L, gsl_multifit_nlinear_position(w)->data, x, L->c->pb->nfree);
     gc_fit_x_to_p(L->c->pb, x, p);
     fprintf(L->c->o->log, "%5zu %13.7g %7ld", iter, F, L->c->pb->nevals - L->c->evals0);
-    log_params(L->c->o->log, p);
+    log_params(L->c->o->log, &L->c->pb->set, p);
     fprintf(L->c->o->log, "\n");
   }
 }
 
-static void run_lm(run_ctx *c, const double p0[GC_FIT_NPAR], long budget)
+static void run_lm(run_ctx *c, const double *p0, long budget)
 {
   gc_fit_problem *pb = c->pb;
   int n = pb->nfree;
   lm_ctx L = { .c = c, .h = c->o->fd_step > 0 ? c->o->fd_step : 1e-6 };
-  double x[GC_FIT_NPAR];
+  double x[GC_FIT_MAXPAR];
   gc_fit_p_to_x(pb, p0, x);
   for (int k = 0; k < n; k++) {
     int j = pb->idx[k];
@@ -476,8 +520,11 @@ static void run_lm(run_ctx *c, const double p0[GC_FIT_NPAR], long budget)
   double F0 = eval_keep(c, p0, NULL);
   trace_add(c, 0, F0);
   if (c->o->log)
-    fprintf(c->o->log, "%5s %13s %7s %10s %7s %8s %10s %10s\n", "iter", "F", "evals", "E [Pa]",
-            "nu", "P_Y [N]", "C_a [m/N]", "K_c [1/N]");
+  {
+    fprintf(c->o->log, "%5s %13s %7s", "iter", "F", "evals");
+    log_header(c->o->log, &pb->set);
+    fprintf(c->o->log, "\n");
+  }
   int st = gsl_multifit_nlinear_init(z, &fdf, w);
   int info = 0;
   /* iterations: each costs a Jacobian (nfree + 1 evaluations) and 1-3 trial steps */
@@ -566,8 +613,8 @@ int gc_fit_run(gc_fit_problem *pb, const gc_fit_options *o, gc_fit_result *res, 
   res->val.F = INFINITY;
   int st = GC_SUCCESS;
   for (int s = 1; s <= o->starts; s++) {
-    double p0[GC_FIT_NPAR];
-    memcpy(p0, pb->set.trial, sizeof p0);
+    double p0[GC_FIT_MAXPAR];
+    memcpy(p0, pb->set.trial, (size_t)pb->set.npar * sizeof *p0);
     if (s > 1) /* log-uniform in the bounds */
       for (int k = 0; k < pb->nfree; k++) {
         int j = pb->idx[k];
@@ -576,13 +623,14 @@ int gc_fit_run(gc_fit_problem *pb, const gc_fit_options *o, gc_fit_result *res, 
       }
     if (o->log && o->starts > 1) {
       fprintf(o->log, "start %d of %d:", s, o->starts);
-      log_params(o->log, p0);
+      log_params(o->log, &pb->set, p0);
       fprintf(o->log, "\n");
     }
     run_ctx c;
     memset(&c, 0, sizeof c);
     c.pb = pb;
     c.o = o;
+    c.start = s;
     c.F = INFINITY;
     c.evals0 = pb->nevals;
     memcpy(c.p, p0, sizeof c.p);
@@ -599,6 +647,13 @@ int gc_fit_run(gc_fit_problem *pb, const gc_fit_options *o, gc_fit_result *res, 
     }
     if (o->log && o->starts > 1)
       fprintf(o->log, "start %d: F = %.8g (%s)\n", s, c.F, c.stop);
+    res->nstarts = s;
+    if (all_add(res, c.trace, c.ntrace)) {
+      free(c.trace);
+      st = GC_ENOMEM;
+      snprintf(msg, n, "out of memory");
+      break;
+    }
     if (c.F < res->val.F) {
       memcpy(res->p, c.p, sizeof res->p);
       res->val.F = c.F;

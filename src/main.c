@@ -16,7 +16,7 @@ static const struct {
   { "contact", gc_cmd_contact, "drive one contact along a load path (force or displacement)" },
   { "drop", gc_cmd_drop, "normal impact of a sphere on a rigid plane (drop test)" },
   { "impact", gc_cmd_impact, "oblique impacts of spinning spheres on a frictional plane" },
-  { "fit", gc_cmd_fit, "calibrate the elasto-plastic model from compression and drop tests" },
+  { "fit", gc_cmd_fit, "calibrate a normal model (default ep) from compression, drop and path data" },
   { "compare", gc_cmd_compare, "contact models against a reference curve (FEA, sec. 6.4)" },
   { "chute", gc_cmd_chute, "flow of rigid particles down an inclined chute (ch. 9)" },
   { "data", gc_cmd_data, "read a compression or drop CSV as fit reads it, print it in SI units" },

@@ -125,6 +125,34 @@ expect "fit names the measurement that determines P_Y" 0 "1\\. a drop at v_in = 
 expect "fit uses every drop file" 0 "10 compression points.*6 drops" -- \
   "$G" fit -c "$S/soybean.card" "$S/compression.csv" --drops "$S/drops.csv" --drops "$tmp/hcm.csv" \
   --fix nu=0.4 -o "$tmp/soy3.params"
+# issue 10 part 3: model-generic fit.  Closed loop through the CLI: drops made by `granucal drop`
+# with model tsuji at e_n = 0.7 (v_in 1, 2, 3 m/s, printed to 8 decimals), fitted from e_n = 0.85
+# with E and nu held: e_n back within 1e-6 (the exact e(eta) inversion makes e = e_n up to the
+# leap-frog step, and both sides use the same law and dt).
+printf 'v_in [m/s],e\n' >"$tmp/tsuji-drops.csv"
+for v in 1.0 2.0 3.0; do
+  "$G" drop -c "$S/soybean.card" -m tsuji -s e_n=0.7 --vin "$v" 2>/dev/null |
+    awk -F, 'NR == 2 { printf "%s,%s\n", $1, $3 }' >>"$tmp/tsuji-drops.csv"
+done
+expect "fit -m tsuji runs" 0 "normal model 'tsuji'" -- \
+  "$G" fit -m tsuji -c "$S/soybean.card" -s e_n=0.85 "$tmp/tsuji-drops.csv" --fix E --fix nu \
+  -o "$tmp/tsuji.params"
+if [ -f "$tmp/tsuji.params" ] && grep -q '^model = tsuji' "$tmp/tsuji.params" &&
+  awk '$1 == "e_n" { d = $3 / 0.7 - 1; good = d < 1e-6 && d > -1e-6 } END { exit !good }' \
+    "$tmp/tsuji.params"; then
+  ok "fit -m tsuji recovers e_n = 0.7 (1e-6)"
+else
+  ko "fit -m tsuji recovers e_n = 0.7: $(grep '^e_n' "$tmp/tsuji.params" 2>/dev/null)"
+fi
+expect "fit -m wb refuses E by name" 2 "model 'wb' does not read E1; the parameters it fits: k_n, e_n" -- \
+  "$G" fit -m wb -c "$S/soybean.card" -s k_n=5e4 -s e_n=0.7 "$tmp/tsuji-drops.csv" --free E
+expect "fit -m wb: mu does not change the normal force" 2 "does not change the model's normal force" -- \
+  "$G" fit -m wb -c "$S/soybean.card" -s k_n=5e4 -s e_n=0.7 "$tmp/tsuji-drops.csv" --fix mu
+expect "fit -m md is not a normal model" 2 "'md' is not a normal model" -- \
+  "$G" fit -m md -c "$S/soybean.card" "$tmp/tsuji-drops.csv"
+expect "fit -m thornton in the sY form" 0 "sY  *Pa " -- \
+  "$G" fit -m thornton -c "$S/soybean.card" "$S/compression.csv" "$S/drops.csv" --fix nu=0.4 \
+  --free sY -o "$tmp/thornton.params"
 # guard rail fit -> chute: a fitted file says mu = 0; the chute refuses it unless mu_pp is set
 sed "s|^params.*|params = $tmp/soy.params|; s|\\.\\./materials|$D/materials|" "$D/chute/tiny.chute" >"$tmp/fitted.chute"
 expect "chute refuses a fitted file without friction" 1 "gives no particle-particle friction" -- \

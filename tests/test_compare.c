@@ -233,7 +233,7 @@ static void test_path_recovery(void)
   gc_fit_result r = fit_run(&pb);
   for (int j = 0; j < GC_FIT_NPAR; j++) {
     if (fabs(r.p[j] / truth[j] - 1) > 0.01)
-      fprintf(stderr, "\n  %s = %g, true %g\n", gc_fit_par_name(j), r.p[j], truth[j]);
+      fprintf(stderr, "\n  %s = %g, true %g\n", gc_fit_name(&s, j), r.p[j], truth[j]);
     GC_ASSERT_REL(r.p[j], truth[j], 0.01);
   }
   gc_fit_ident id;

@@ -232,21 +232,86 @@ static void test_param_table(void)
 }
 
 /* The fit's parameters are the table's: its names are the card keys, its units the table's,
- * the aliases (E1, nu1) are the table's names, and the EP normal sub-model reads them all. */
+ * the aliases (E1, nu1) are the table's names, and the model's sub-models read them all.  The
+ * set of each model follows from its sub-models' parameter lists (the files models/NAME.c) less the test's
+ * scene and what does not change the normal force: expected sets written from the sub-models'
+ * equations (hertz eq. 3.6: E*, so E and nu; thornton sec. 4.3: + P_Y; ep ch. 6: + C_a, K_c;
+ * tsuji: Hertz + e_n; wb eq. 4.3-4.5: K1 = k_n and e_n, its nu only in K_T0 (eq. 4.8); lsd
+ * eq. 4.1: k_n, c_n; hc: Hertz + alpha_c). */
 static void test_fit_params_from_table(void)
 {
-  const char *keys[GC_FIT_NPAR] = { "E", "nu", "P_Y", "C_a", "K_c" };
-  for (int j = 0; j < GC_FIT_NPAR; j++) {
-    const gc_param_def *d = gc_param_def_at(gc_fit_par_id(j));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-    CU_ASSERT_STRING_EQUAL(gc_fit_par_name(j), keys[j]);
-    CU_ASSERT_STRING_EQUAL(gc_fit_par_name(j), d->key);
-    CU_ASSERT_STRING_EQUAL(gc_fit_par_unit(j), d->unit);
-    CU_ASSERT_EQUAL(gc_fit_par_lookup(d->name), j);
-    CU_ASSERT(gc_submodel_reads(&gc_normal_ep, gc_fit_par_id(j)));
+  gc_params p;
+  gc_params_default(&p);
+  p.R1 = 3.5e-3;
+  p.E1 = 128.8e6;
+  p.nu1 = 0.4;
+  p.P_Y = 0.4;
+  p.C_a = 2.2e-5;
+  p.K_c = 3e-6;
+  p.e_n = 0.8;
+  p.k_n = 1e5;
+  p.c_n = 0.05;
+  p.alpha_c = 0.1;
+  p.mu = 0.3;
+  const double mass = 2e-4;
+  static const struct {
+    const char *model;
+    const char *keys[6];
+  } want[] = {
+    { "ep", { "E", "nu", "P_Y", "C_a", "K_c", NULL } },
+    { "thornton", { "E", "nu", "P_Y", NULL } },
+    { "hertz", { "E", "nu", NULL } },
+    { "tsuji", { "E", "nu", "e_n", NULL } },
+    { "wb", { "k_n", "e_n", NULL } },
+    { "lsd", { "k_n", "c_n", NULL } },
+    { "lsd_e", { "k_n", "e_n", NULL } },
+    { "hc", { "E", "nu", "alpha_c", NULL } },
+  };
+  char msg[256];
+  for (size_t m = 0; m < sizeof want / sizeof want[0]; m++) {
+    gc_fit_setup s;
+    int st = gc_fit_setup_model(&s, gc_preset_lookup(want[m].model), 0, &p, mass, msg, sizeof msg);
+    CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+    int n = 0;
+    while (want[m].keys[n])
+      n++;
+    if (s.npar != n)
+      fprintf(stderr, "\n  %s: %d fit parameters, expected %d\n", want[m].model, s.npar, n);
+    CU_ASSERT_EQUAL_FATAL(s.npar, n);
+    for (int j = 0; j < n; j++) {
+      const gc_param_def *d = gc_param_def_at(s.pid[j]);
+      CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+      CU_ASSERT_STRING_EQUAL(gc_fit_name(&s, j), want[m].keys[j]);
+      CU_ASSERT_STRING_EQUAL(gc_fit_name(&s, j), d->key);
+      CU_ASSERT_STRING_EQUAL(gc_fit_unit(&s, j), d->unit);
+      CU_ASSERT_EQUAL(gc_fit_lookup(&s, d->name), j);
+      CU_ASSERT(gc_fit_model_reads(s.model, s.pid[j]));
+    }
+    CU_ASSERT_EQUAL(gc_fit_lookup(&s, "mu"), -1);
   }
-  CU_ASSERT_EQUAL(gc_fit_par_lookup("mu"), -1);
-  CU_ASSERT_EQUAL(gc_fit_par_id(GC_FIT_NPAR), GC_NPAR);
+  /* ep: the order of GC_FIT_E .. GC_FIT_KC */
+  gc_fit_setup s;
+  CU_ASSERT_EQUAL_FATAL(gc_fit_setup_default(&s, &p, mass, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(s.pid[GC_FIT_E], GC_PAR_E1);
+  CU_ASSERT_EQUAL(s.pid[GC_FIT_NU], GC_PAR_NU1);
+  CU_ASSERT_EQUAL(s.pid[GC_FIT_PY], GC_PAR_P_Y);
+  CU_ASSERT_EQUAL(s.pid[GC_FIT_CA], GC_PAR_C_A);
+  CU_ASSERT_EQUAL(s.pid[GC_FIT_KC], GC_PAR_K_C);
+  /* the sY form of the yield parameter */
+  CU_ASSERT_EQUAL_FATAL(gc_fit_setup_model(&s, gc_preset_lookup("thornton"), 1, &p, mass, msg,
+                                           sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_fit_find(&s, GC_PAR_SY1), 2);
+  CU_ASSERT_EQUAL(gc_fit_find(&s, GC_PAR_P_Y), -1);
+  CU_ASSERT_EQUAL(s.base.P_Y, 0.0);
+  /* sY1 from P_Y by eq. 6.19 inverted: P_Y of the law built with it is the card's P_Y */
+  gc_law law;
+  gc_params q;
+  gc_fit_params_at(&s, s.trial, &q);
+  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&law, s.model, NULL, &q, msg, sizeof msg), GC_SUCCESS);
+  GC_ASSERT_REL(law.pair.P_Y, 0.4, 1e-12);
+  /* a model without a normal part */
+  CU_ASSERT_EQUAL(gc_fit_setup_model(&s, gc_preset_lookup("md"), 0, &p, mass, msg, sizeof msg),
+                  GC_EINVAL);
 }
 
 /* ------------------------------------------------------------------ contact times */
