@@ -32,6 +32,47 @@ static double F_trial(const gc_fit_problem *pb)
   return (pb->Fa_ref > 0 ? pb->set.w_a : 0.0) + (pb->Fe_ref > 0 ? pb->set.w_e : 0.0);
 }
 
+/* Direction of point i of load-path file f: 0 for the file's first point (no step leads to
+ * it), +1 on loading (alpha not decreasing from the previous point), -1 on unloading.  The
+ * error table, paths.csv and the plot's filled / open symbols all use this split. */
+static int path_branch(const gc_fit_data *d, size_t f, size_t i)
+{
+  if (i == d->path_start[f])
+    return 0;
+  return d->path_alpha[i] >= d->path_alpha[i - 1] ? 1 : -1;
+}
+
+/* Force errors of one load-path file, model Pp against the measured P: RMS and largest
+ * |P_model - P| on loading and on unloading, and the RMS over both (the first point, which no
+ * step leads to, in neither). */
+typedef struct {
+  size_t n, nl, nu;                          /* points of the file, on loading, on unloading */
+  double rms_l, max_l, rms_u, max_u, rms;    /* [N] */
+} path_err;
+
+static void path_errors(const gc_fit_data *d, const double *Pp, size_t f, path_err *e)
+{
+  double sl = 0, su = 0;
+  memset(e, 0, sizeof *e);
+  e->n = d->path_start[f + 1] - d->path_start[f];
+  for (size_t i = d->path_start[f]; i < d->path_start[f + 1]; i++) {
+    double r = Pp[i] - d->path_P[i];
+    int b = path_branch(d, f, i);
+    if (b > 0) {
+      sl += r * r;
+      e->max_l = fmax(e->max_l, fabs(r));
+      e->nl++;
+    } else if (b < 0) {
+      su += r * r;
+      e->max_u = fmax(e->max_u, fabs(r));
+      e->nu++;
+    }
+  }
+  e->rms_l = e->nl ? sqrt(sl / (double)e->nl) : 0.0;
+  e->rms_u = e->nu ? sqrt(su / (double)e->nu) : 0.0;
+  e->rms = e->nl + e->nu ? sqrt((sl + su) / (double)(e->nl + e->nu)) : 0.0;
+}
+
 void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
                           const gc_fit_result *res, const gc_fit_ident *id,
                           const gc_fit_verdict *v)
@@ -136,29 +177,15 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
   free(Pm);
   free(dr);
   if (d->n_path) {
-    /* per path file: RMS and largest force error, split by the path's loading / unloading */
     double *Pp = malloc(d->n_path * sizeof *Pp);
     if (Pp && gc_fit_predict_path(pb, p, Pp) == GC_SUCCESS) {
       fprintf(f, "\n  load path   %6s %12s %12s %12s %12s  file\n", "points", "rms load [N]",
               "max load [N]", "rms unl. [N]", "max unl. [N]");
       for (size_t k = 0; k < d->n_path_files; k++) {
-        double sl = 0, su = 0, ml = 0, mu = 0;
-        size_t nl = 0, nu = 0;
-        for (size_t i = d->path_start[k] + 1; i < d->path_start[k + 1]; i++) {
-          double r = Pp[i] - d->path_P[i];
-          if (d->path_alpha[i] >= d->path_alpha[i - 1]) {
-            sl += r * r;
-            ml = fmax(ml, fabs(r));
-            nl++;
-          } else {
-            su += r * r;
-            mu = fmax(mu, fabs(r));
-            nu++;
-          }
-        }
-        fprintf(f, "  %-11zu %6zu %12.4g %12.4g %12.4g %12.4g  %s\n", k + 1,
-                d->path_start[k + 1] - d->path_start[k], nl ? sqrt(sl / (double)nl) : 0.0, ml,
-                nu ? sqrt(su / (double)nu) : 0.0, mu, k < 8 ? d->path_paths[k] : "");
+        path_err e;
+        path_errors(d, Pp, k, &e);
+        fprintf(f, "  %-11zu %6zu %12.4g %12.4g %12.4g %12.4g  %s\n", k + 1, e.n, e.rms_l,
+                e.max_l, e.rms_u, e.max_u, k < 8 ? d->path_paths[k] : "");
       }
     }
     free(Pp);
@@ -282,14 +309,19 @@ int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *
 
 /* The gnuplot script of a report.  It is preceded by the lines
  *   solver = '<name>'; has_sd = 0|1; has_n = 0|1; nstarts = N; chosen = K; has_hertz = 0|1
+ * has_comp = 0|1; has_drop = 0|1; npath = N
+ *   array PN[N] = ['<legend of file 1>', ...]
  * written by gc_fit_write_report. */
 static const char plot_script[] =
     "# plot-fit.gp - plots of a `granucal fit --report` directory; run from inside it:\n"
     "#   gnuplot plot-fit.gp\n"
     "# Inputs: compression.csv, compression-model.csv, restitution.csv, restitution-model.csv,\n"
-    "# convergence.csv (written by granucal fit).  Outputs: compression.png (P vs alpha, data,\n"
-    "# model and Hertz as in fig. E.8, residuals below), restitution.png (e vs v_in as in\n"
-    "# fig. E.9, residuals below), convergence.png (objective vs evaluations, every start).\n"
+    "# paths.csv, convergence.csv (written by granucal fit).  Outputs: compression.png (P vs alpha,\n"
+    "# data, model and Hertz as in fig. E.8, residuals below), restitution.png (e vs v_in as in\n"
+    "# fig. E.9, residuals below), paths.png (P vs alpha along the load paths, data and model,\n"
+    "# residuals below), convergence.png (objective vs evaluations, every start).  A panel whose\n"
+    "# data the fit did not have (has_comp, has_drop, npath above) is skipped: gnuplot fails on a\n"
+    "# plot without a valid point.\n"
     "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
     "  set terminal pngcairo size 900,760 noenhanced font 'Sans,11' linewidth 1.5\n"
     "} else {\n"
@@ -300,63 +332,112 @@ static const char plot_script[] =
     "set grid\n"
     "set border 3\n"
     "set tics nomirror\n"
+    "set lmargin 12\n"
+    "# displacements in micrometres: the micro sign where the terminal draws UTF-8 (pngcairo)\n"
+    "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) { set encoding utf8; um = '\xc2\xb5" "m' } else { um = 'um' }\n"
+    "# Okabe-Ito colours (colour-blind safe, as in the other plots), one per load-path file\n"
+    "array OI[7] = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000']\n"
+    "oi(k) = OI[(k - 1) % 7 + 1]\n"
     "\n"
     "# --- compression: P against alpha in micrometres, residuals below\n"
-    "set output 'compression.png'\n"
-    "set multiplot\n"
-    "set origin 0, 0.3\n"
-    "set size 1, 0.7\n"
-    "set lmargin 12\n"
-    "set key top left Left reverse box opaque\n"
-    "set title 'Compression test: normal force vs single-side displacement (cf. fig. E.8)'\n"
-    "set xlabel ''\n"
-    "set ylabel 'P [N]'\n"
-    "plot 'compression-model.csv' skip 1 using ($1*1e6):2 with lines lw 2 title 'model (fitted)', \\\n"
-    "     '' skip 1 using ($1*1e6):(has_hertz ? $3 : 1/0) with lines dt 2 lw 1.5 title (has_hertz ? 'Hertz (same E*)' : ''), \\\n"
-    "     'compression.csv' skip 1 using ($1*1e6):2 with points pt 7 ps 1.3 lc rgb 'black' title 'data'\n"
-    "set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
-    "set offsets 0, 0, graph 0.15, graph 0.15\n"
-    "set origin 0, 0\n"
-    "set size 1, 0.3\n"
-    "unset title\n"
-    "set xlabel 'alpha [um]'\n"
-    "set ylabel 'model - data [N]'\n"
-    "set xzeroaxis lt -1\n"
-    "unset key\n"
-    "plot 'compression.csv' skip 1 using ($1*1e6):($3-$2) with impulses lw 2 lc rgb '#0072b2', \\\n"
-    "     '' skip 1 using ($1*1e6):($3-$2) with points pt 7 lc rgb '#0072b2'\n"
-    "unset multiplot\n"
-    "set autoscale x\n"
-    "set offsets 0, 0, 0, 0\n"
+    "if (has_comp) {\n"
+    "  set output 'compression.png'\n"
+    "  set multiplot\n"
+    "  set origin 0, 0.3\n"
+    "  set size 1, 0.7\n"
+    "  set key top left Left reverse box opaque\n"
+    "  set title 'Compression test: normal force vs single-side displacement (cf. fig. E.8)'\n"
+    "  set xlabel ''\n"
+    "  set ylabel 'P [N]'\n"
+    "  plot 'compression-model.csv' skip 1 using ($1*1e6):2 with lines lw 2 lc rgb '#0072b2' title 'model (fitted)', \\\n"
+    "       '' skip 1 using ($1*1e6):(has_hertz ? $3 : 1/0) with lines dt 2 lw 1.5 lc rgb '#d55e00' title (has_hertz ? 'Hertz (same E*)' : ''), \\\n"
+    "       'compression.csv' skip 1 using ($1*1e6):2 with points pt 7 ps 1.3 lc rgb 'black' title 'data'\n"
+    "  set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
+    "  set offsets 0, 0, graph 0.15, graph 0.15\n"
+    "  set origin 0, 0\n"
+    "  set size 1, 0.3\n"
+    "  unset title\n"
+    "  set xlabel sprintf('alpha [%s]', um)\n"
+    "  set ylabel 'model - data [N]'\n"
+    "  set xzeroaxis lt -1\n"
+    "  unset key\n"
+    "  plot 'compression.csv' skip 1 using ($1*1e6):($3-$2) with impulses lw 2 lc rgb '#0072b2', \\\n"
+    "       '' skip 1 using ($1*1e6):($3-$2) with points pt 7 lc rgb '#0072b2'\n"
+    "  unset multiplot\n"
+    "  unset xzeroaxis\n"
+    "  set autoscale x\n"
+    "  set offsets 0, 0, 0, 0\n"
+    "}\n"
     "\n"
     "# --- restitution: e against v_in, scaled to data and model (Hertz is e = 1, off the\n"
     "# scale), error bars +-sd where the file gives sd, n beside each point where it gives n\n"
-    "set output 'restitution.png'\n"
-    "set multiplot\n"
-    "set origin 0, 0.3\n"
-    "set size 1, 0.7\n"
-    "set key top right box opaque\n"
-    "set title 'Drop test: coefficient of restitution vs impact velocity (cf. fig. E.9)'\n"
-    "set xlabel ''\n"
-    "set ylabel 'e'\n"
-    "set offsets 0, 0, graph 0.08, graph 0.08\n"
-    "plot 'restitution-model.csv' skip 1 using 1:2 with lines lw 2 title 'model (fitted); Hertz: e = 1', \\\n"
-    "     'restitution.csv' skip 1 using 1:2:(has_sd ? $5 : 0) with yerrorbars pt 7 ps 1.3 lc rgb 'black' title (has_sd ? 'data +- sd' : 'data'), \\\n"
-    "     '' skip 1 using 1:3 with points pt 6 ps 1.8 lc rgb '#d55e00' title 'model at the data', \\\n"
-    "     '' skip 1 using 1:2:(has_n ? sprintf('  n = %d', int($6)) : '') with labels left offset 1,0 notitle\n"
-    "set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
-    "set offsets 0, 0, graph 0.15, graph 0.15\n"
-    "set origin 0, 0\n"
-    "set size 1, 0.3\n"
-    "unset title\n"
-    "set xlabel 'v_in [m/s]'\n"
-    "set ylabel 'model - data'\n"
-    "unset key\n"
-    "plot 'restitution.csv' skip 1 using 1:($3-$2) with impulses lw 2 lc rgb '#0072b2', \\\n"
-    "     '' skip 1 using 1:($3-$2) with points pt 7 lc rgb '#0072b2'\n"
-    "unset multiplot\n"
-    "set autoscale x\n"
-    "set offsets 0, 0, 0, 0\n"
+    "if (has_drop) {\n"
+    "  set output 'restitution.png'\n"
+    "  set multiplot\n"
+    "  set origin 0, 0.3\n"
+    "  set size 1, 0.7\n"
+    "  set key top right box opaque\n"
+    "  set title 'Drop test: coefficient of restitution vs impact velocity (cf. fig. E.9)'\n"
+    "  set xlabel ''\n"
+    "  set ylabel 'e'\n"
+    "  set offsets 0, 0, graph 0.08, graph 0.08\n"
+    "  plot 'restitution-model.csv' skip 1 using 1:2 with lines lw 2 lc rgb '#0072b2' title 'model (fitted); Hertz: e = 1', \\\n"
+    "       'restitution.csv' skip 1 using 1:2:(has_sd ? $5 : 0) with yerrorbars pt 7 ps 1.3 lc rgb 'black' title (has_sd ? 'data +- sd' : 'data'), \\\n"
+    "       '' skip 1 using 1:3 with points pt 6 ps 1.8 lc rgb '#d55e00' title 'model at the data', \\\n"
+    "       '' skip 1 using 1:2:(has_n ? sprintf('  n = %d', int($6)) : '') with labels left offset 1,0 notitle\n"
+    "  set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
+    "  set offsets 0, 0, graph 0.15, graph 0.15\n"
+    "  set origin 0, 0\n"
+    "  set size 1, 0.3\n"
+    "  unset title\n"
+    "  set xlabel 'v_in [m/s]'\n"
+    "  set ylabel 'model - data'\n"
+    "  set xzeroaxis lt -1\n"
+    "  unset key\n"
+    "  plot 'restitution.csv' skip 1 using 1:($3-$2) with impulses lw 2 lc rgb '#0072b2', \\\n"
+    "       '' skip 1 using 1:($3-$2) with points pt 7 lc rgb '#0072b2'\n"
+    "  unset multiplot\n"
+    "  unset xzeroaxis\n"
+    "  set autoscale x\n"
+    "  set offsets 0, 0, 0, 0\n"
+    "}\n"
+    "\n"
+    "# --- load paths (FEA curves, cyclic tests): P against alpha in micrometres, one colour per\n"
+    "# file; measured as points, filled on loading and open on unloading (paths.csv: branch +1 / -1,\n"
+    "# 0 for a file's first point), the model replayed along the measured displacements as a line;\n"
+    "# below, model - measured against alpha with the same symbols, a thin line following each path\n"
+    "if (npath > 0) {\n"
+    "  set output 'paths.png'\n"
+    "  set multiplot\n"
+    "  set origin 0, 0.35\n"
+    "  set size 1, 0.65\n"
+    "  set key top left Left reverse box opaque\n"
+    "  set title 'Load paths: normal force vs single-side displacement, model replayed along the data'\n"
+    "  set xlabel ''\n"
+    "  set ylabel 'P [N]'\n"
+    "  plot for [k=1:npath] 'paths.csv' skip 1 using ($1 == k ? $4*1e6 : 1/0):6 with lines lw 2 lc rgb oi(k) title PN[k], \\\n"
+    "       for [k=1:npath] '' skip 1 using ($1 == k && $7 >= 0 ? $4*1e6 : 1/0):5 with points pt 7 ps 0.8 lc rgb oi(k) notitle, \\\n"
+    "       for [k=1:npath] '' skip 1 using ($1 == k && $7 < 0 ? $4*1e6 : 1/0):5 with points pt 6 ps 1.0 lc rgb oi(k) notitle, \\\n"
+    "       keyentry with lines lw 2 lc rgb 'grey40' title 'model (lines)', \\\n"
+    "       keyentry with points pt 7 ps 0.8 lc rgb 'grey40' title 'measured, loading', \\\n"
+    "       keyentry with points pt 6 ps 1.0 lc rgb 'grey40' title 'measured, unloading'\n"
+    "  set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
+    "  set offsets 0, 0, graph 0.1, graph 0.1\n"
+    "  set origin 0, 0\n"
+    "  set size 1, 0.35\n"
+    "  unset title\n"
+    "  set xlabel sprintf('alpha [%s]', um)\n"
+    "  set ylabel 'model - measured [N]'\n"
+    "  set xzeroaxis lt -1\n"
+    "  unset key\n"
+    "  plot for [k=1:npath] 'paths.csv' skip 1 using ($1 == k ? $4*1e6 : 1/0):($6-$5) with lines lw 0.6 lc rgb oi(k), \\\n"
+    "       for [k=1:npath] '' skip 1 using ($1 == k && $7 >= 0 ? $4*1e6 : 1/0):($6-$5) with points pt 7 ps 0.7 lc rgb oi(k), \\\n"
+    "       for [k=1:npath] '' skip 1 using ($1 == k && $7 < 0 ? $4*1e6 : 1/0):($6-$5) with points pt 6 ps 0.9 lc rgb oi(k)\n"
+    "  unset multiplot\n"
+    "  unset xzeroaxis\n"
+    "  set autoscale x\n"
+    "  set offsets 0, 0, 0, 0\n"
+    "}\n"
     "\n"
     "# --- convergence: every start of a multi-start run (issue 13), one line each against the\n"
     "# objective evaluations of that start (comparable between solvers: gradient and Jacobian\n"
@@ -401,6 +482,45 @@ static const char plot_script[] =
     "set format y '%g'\n"
     "unset multiplot\n"
     "set output\n";
+
+/* The legend name of load-path file k: the base name of its path (only the first 8 paths are
+ * kept, see gc_fit_data), else "file k". */
+static void path_label(const gc_fit_data *d, size_t k, char *buf, size_t n)
+{
+  if (k < sizeof d->path_paths / sizeof d->path_paths[0] && d->path_paths[k][0]) {
+    const char *b = strrchr(d->path_paths[k], '/');
+    snprintf(buf, n, "%s", b ? b + 1 : d->path_paths[k]);
+  } else
+    snprintf(buf, n, "file %zu", k + 1);
+}
+
+/* s as a gnuplot single-quoted string ('' for ', no line breaks: they would end the command) */
+static void gp_text(FILE *f, const char *s)
+{
+  fputc('\'', f);
+  for (; *s; s++)
+    if (*s == '\'')
+      fputs("''", f);
+    else
+      fputc(*s == '\n' || *s == '\r' ? '?' : *s, f);
+  fputc('\'', f);
+}
+
+/* s as a CSV field: quoted (RFC 4180) when it holds a comma, a quote or a line break */
+static void csv_text(FILE *f, const char *s)
+{
+  if (!strpbrk(s, ",\"\n\r")) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"')
+      fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
 
 typedef struct {
   char *dir;    /* temporary directory */
@@ -478,11 +598,15 @@ static void html_png(FILE *f, const char *path, const char *alt)
   static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   FILE *in = fopen(path, "rb");
   if (!in) {
-    fprintf(f, "<p><em>%s: no image (gnuplot missing or failed; run <code>gnuplot plot-fit.gp</code> "
-               "in the report directory)</em></p>\n", alt);
+    fputs("<p><em>", f);
+    html_text(f, alt, (size_t)-1);
+    fputs(": no image (gnuplot missing or failed; run <code>gnuplot plot-fit.gp</code> "
+          "in the report directory)</em></p>\n", f);
     return;
   }
-  fprintf(f, "<figure><img alt=\"%s\" src=\"data:image/png;base64,", alt);
+  fputs("<figure><img alt=\"", f);
+  html_text(f, alt, (size_t)-1);
+  fputs("\" src=\"data:image/png;base64,", f);
   unsigned char b[3];
   size_t got;
   while ((got = fread(b, 1, 3, in)) > 0) {
@@ -493,14 +617,16 @@ static void html_png(FILE *f, const char *path, const char *alt)
     fputc(got > 2 ? b64[v & 63] : '=', f);
   }
   fclose(in);
-  fprintf(f, "\"><figcaption>%s</figcaption></figure>\n", alt);
+  fputs("\"><figcaption>", f);
+  html_text(f, alt, (size_t)-1);
+  fputs("</figcaption></figure>\n", f);
 }
 
 /* One self-contained page: provenance, the verdict, the parameters with intervals, residuals,
  * the plots (embedded) and the full summary. */
 static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
                       const gc_fit_result *res, const gc_fit_ident *id, const gc_fit_verdict *v,
-                      const char *comment)
+                      const double *Pp, const char *comment)
 {
   char *verdict = NULL, *summary = NULL;
   size_t vl = 0, sl = 0;
@@ -515,9 +641,9 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
     gc_fit_print_summary(m, pb, o, res, id, v);
     fclose(m);
   }
-  char png[3][4096];
-  const char *names[3] = { "compression.png", "restitution.png", "convergence.png" };
-  for (int i = 0; i < 3; i++)
+  char png[4][4096];
+  const char *names[4] = { "compression.png", "restitution.png", "convergence.png", "paths.png" };
+  for (int i = 0; i < 4; i++)
     snprintf(png[i], sizeof png[i], "%s/%s", t->dir, names[i]);
   FILE *f = open_in(t, "report.html");
   if (!f) {
@@ -536,8 +662,11 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
              ".verdict{border-left:4px solid #0072b2;background:#eef6fb}\n"
              "img{max-width:100%%}figure{margin:1em 0}</style></head><body>\n");
   fprintf(f, "<h1>Calibration of the contact model '%s'</h1>\n"
-             "<p>Dissertation appendix E: %zu compression points, %zu drops; solver %s (",
-          s->model->name, pb->data->n_comp, pb->data->n_drop, gc_fit_alg_name(o->algorithm));
+             "<p>Dissertation appendix E: %zu compression points, %zu drops, %zu load-path "
+             "points in %zu file%s; solver %s (",
+          s->model->name, pb->data->n_comp, pb->data->n_drop, pb->data->n_path,
+          pb->data->n_path_files, pb->data->n_path_files == 1 ? "" : "s",
+          gc_fit_alg_name(o->algorithm));
   html_text(f, gc_fit_alg_description(o->algorithm), (size_t)-1);
   fprintf(f, ").</p>\n<pre>");
   html_text(f, comment ? comment : "", (size_t)-1);
@@ -574,17 +703,49 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
   }
   fprintf(f, "</table>\n<p>Objective F = %.7g (1 at the initial values), %ld evaluations, "
              "%.3f s.</p>\n", res->val.F, res->nevals, res->seconds);
-  fprintf(f, "<h2>Compression test</h2>\n");
-  html_png(f, png[0], "P against alpha: data, fitted model, Hertz with the same E*; residuals below");
-  fprintf(f, "<h2>Drop tests</h2>\n");
-  html_png(f, png[1], "e against v_in: data (with sd where given), model; residuals below");
+  /* a panel without data is not drawn (plot-fit.gp skips it) */
+  const gc_fit_data *d = pb->data;
+  if (d->n_comp) {
+    fprintf(f, "<h2>Compression test</h2>\n");
+    html_png(f, png[0], "P against alpha: data, fitted model, Hertz with the same E*; residuals "
+                        "below");
+  }
+  if (d->n_drop) {
+    fprintf(f, "<h2>Drop tests</h2>\n");
+    html_png(f, png[1], "e against v_in: data (with sd where given), model; residuals below");
+  }
+  if (d->n_path) {
+    /* the caption names every file with its force errors (the summary's load-path table) */
+    char *cap = NULL;
+    size_t cl = 0;
+    FILE *c = open_memstream(&cap, &cl);
+    if (c) {
+      fprintf(c, "P against alpha along the load paths, measured as points (filled on loading, "
+                 "open on unloading), the fitted model replayed along the measured "
+                 "displacements as lines; model - measured below. RMS force errors "
+                 "(loading / unloading):");
+      for (size_t k = 0; k < d->n_path_files; k++) {
+        path_err e;
+        char name[256];
+        path_errors(d, Pp, k, &e);
+        path_label(d, k, name, sizeof name);
+        fprintf(c, "%s %s %.4g / %.4g N", k ? ";" : "", name, e.rms_l, e.rms_u);
+      }
+      fprintf(c, ".");
+      fclose(c);
+    }
+    fprintf(f, "<h2>Load paths</h2>\n");
+    html_png(f, png[3], cap ? cap : "load paths");
+    free(cap);
+  }
   fprintf(f, "<h2>Convergence</h2>\n");
   html_png(f, png[2], "objective against evaluations of the solver used: every start of a "
                       "multi-start run (grey), the chosen one in colour");
   fprintf(f, "<h2>Full summary</h2>\n<pre>");
   html_text(f, summary ? summary : "", (size_t)-1);
   fprintf(f, "</pre>\n<p>Data and plot script beside this page: compression.csv, "
-             "restitution.csv, convergence.csv, plot-fit.gp, fit.params.</p>\n</body></html>\n");
+             "restitution.csv, paths.csv, paths-errors.csv, convergence.csv, plot-fit.gp, "
+             "fit.params.</p>\n</body></html>\n");
   free(verdict);
   free(summary);
   return close_ok(f);
@@ -635,7 +796,8 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
   /* data and model at the data */
   double *Pm = malloc((d->n_comp ? d->n_comp : 1) * sizeof *Pm);
   gc_drop_result *dr = malloc((d->n_drop ? d->n_drop : 1) * sizeof *dr);
-  if (!Pm || !dr || gc_fit_predict(pb, p, Pm, dr) != GC_SUCCESS)
+  double *Pp = malloc((d->n_path ? d->n_path : 1) * sizeof *Pp);
+  if (!Pm || !dr || !Pp || gc_fit_predict(pb, p, Pm, dr) != GC_SUCCESS)
     ok = 0;
   gc_law law;
   if (ok && gc_fit_law(pb, p, &law) != GC_SUCCESS)
@@ -697,6 +859,35 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
       }
     }
     ok &= close_ok(f);
+    /* load paths: the measured points and the model replayed along the measured displacements
+     * (the residuals of F_a), one row per point; header only when the fit has no load path */
+    if (d->n_path && (!Pp || gc_fit_predict_path(pb, p, Pp) != GC_SUCCESS))
+      ok = 0;
+    f = ok ? open_in(&t, "paths.csv") : NULL;
+    if (f) {
+      fprintf(f, "file,line,t [s],alpha [m],P [N],P_model [N],branch\n");
+      for (size_t k = 0; k < d->n_path_files; k++)
+        for (size_t i = d->path_start[k]; i < d->path_start[k + 1]; i++)
+          fprintf(f, "%zu,%zu,%.10g,%.10g,%.10g,%.10g,%d\n", k + 1, d->path_line[i], d->path_t[i],
+                  d->path_alpha[i], d->path_P[i], Pp[i], path_branch(d, k, i));
+    }
+    ok &= close_ok(f);
+    f = ok ? open_in(&t, "paths-errors.csv") : NULL;
+    if (f) {
+      fprintf(f, "file,points,loading,unloading,rms load [N],max load [N],rms unload [N],"
+                 "max unload [N],rms [N],name\n");
+      for (size_t k = 0; k < d->n_path_files; k++) {
+        path_err e;
+        char name[256];
+        path_errors(d, Pp, k, &e);
+        path_label(d, k, name, sizeof name);
+        fprintf(f, "%zu,%zu,%zu,%zu,%.10g,%.10g,%.10g,%.10g,%.10g,", k + 1, e.n, e.nl, e.nu,
+                e.rms_l, e.max_l, e.rms_u, e.max_u, e.rms);
+        csv_text(f, name);
+        fputc('\n', f);
+      }
+    }
+    ok &= close_ok(f);
     /* every start's history, one block each (two blank lines between blocks), so that the plot
      * can draw them all with the chosen one highlighted */
     const gc_fit_trace *tr = res->nall ? res->all : res->trace;
@@ -736,6 +927,21 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
                  "has_hertz = %d\n", gc_fit_alg_name(o->algorithm), d->has_sd, d->has_n,
               nstarts > 0 ? nstarts : 1, chosen_block,
               law.pair.k_hertz > 0 && gc_fit_model_reads(pb->set.model, GC_PAR_E1));
+      /* which panels have data (a panel without data is skipped: gnuplot fails on a plot
+       * with no valid point), and the legend of each load-path file */
+      fprintf(f, "has_comp = %d; has_drop = %d; npath = %zu\n", d->n_comp > 0, d->n_drop > 0,
+              d->n_path_files);
+      fprintf(f, "array PN[%zu]", d->n_path_files ? d->n_path_files : 1);
+      for (size_t k = 0; k < d->n_path_files; k++) {
+        path_err e;
+        char name[256], lab[320];
+        path_errors(d, Pp, k, &e);
+        path_label(d, k, name, sizeof name);
+        snprintf(lab, sizeof lab, "%s: rms %.3g N", name, e.rms);
+        fprintf(f, "%s", k ? ", " : " = [");
+        gp_text(f, lab);
+      }
+      fprintf(f, "%s\n", d->n_path_files ? "]" : "");
       fputs(plot_script, f);
     }
     ok &= close_ok(f);
@@ -743,6 +949,7 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
   free(Pm);
   free(dr);
   if (!ok) {
+    free(Pp);
     snprintf(msg, n, "%s: cannot write the report: %s", dir, errno ? strerror(errno) : "model failure");
     remove_tree(t.dir);
     free(t.dir);
@@ -751,13 +958,15 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
   if (run_gnuplot(t.dir) != 0) {
     *warn = 1;
     /* no partial images */
-    const char *png[] = { "compression.png", "restitution.png", "convergence.png" };
-    for (int i = 0; i < 3; i++) {
+    const char *png[] = { "compression.png", "restitution.png", "paths.png", "convergence.png" };
+    for (int i = 0; i < 4; i++) {
       snprintf(t.path, sizeof t.path, "%s/%s", t.dir, png[i]);
       remove(t.path);
     }
   }
-  if (!write_html(&t, pb, o, res, id, v, comment)) {
+  int html = write_html(&t, pb, o, res, id, v, Pp, comment);
+  free(Pp);
+  if (!html) {
     snprintf(msg, n, "%s: cannot write report.html: %s", dir, errno ? strerror(errno) : "?");
     remove_tree(t.dir);
     free(t.dir);
