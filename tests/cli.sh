@@ -167,6 +167,76 @@ expect "fit sd history" 0 "Algorithm D.1 (steepest descent)" -- \
 expect "fit report" 0 "report written" -- \
   "$G" fit -c "$S/soybean.card" "$S/compression.csv" "$S/drops.csv" --report "$tmp/rep"
 [ -s "$tmp/rep/summary.txt" ] && [ -s "$tmp/rep/fit.params" ] && ok "fit report files" || ko "fit report files"
+# issue 10: the report of a fit from load paths only (the three aluminium FEA curves, C_a and
+# K_c free).  paths.csv holds the measured points of the input files and the model replayed
+# along them: below P_Y the ep model is Hertz, P = 4/3 E* sqrt(R) alpha^1.5 (eq. 2.1; E* =
+# E/(1-nu^2), card values) to 1e-6; the RMS per file and branch recomputed from it equals the
+# summary's load-path table (paths-errors.csv to 1e-6 relative, summary.txt to its 4 digits).
+F="$D/fea"
+expect "fit report, load paths only" 0 "report written" -- \
+  "$G" fit -c "$D/materials/aluminium.card" --fix E --fix nu --fix P_Y -A bobyqa \
+  "$F/al-ABC-500N.csv" "$F/al-ADE-1000N.csv" "$F/al-AFG-1500N.csv" --report "$tmp/prep"
+grep -q "gnuplot" "$tmp/err" && ko "fit report, paths only: gnuplot complained: $(head -c 300 "$tmp/err")" ||
+  ok "fit report, paths only: no gnuplot message"
+awk -F, 'NR == FNR { if (FNR > 1 && $1 == 1) { a[++n] = $4; P[n] = $5 } next }
+  /^#/ || !/^[0-9]/ { next }
+  { m++; if (m > n || (a[m] - $2) ^ 2 > 1e-18 * $2 ^ 2 || (P[m] - $3) ^ 2 > 1e-18 * $3 ^ 2) bad = 1 }
+  END { exit !(n == 60 && m == n && !bad) }' "$tmp/prep/paths.csv" "$F/al-ABC-500N.csv" &&
+  ok "fit report: paths.csv holds the measured points of file 1" || ko "fit report: paths.csv measured points"
+awk -F, 'NR > 1 && $7 == 1 && $6 < 30 {
+    h = 4 / 3 * 7e10 / (1 - 0.09) * sqrt(0.1) * $4 * sqrt($4); r = ($6 - h) / h
+    if (r * r > 1e-12) bad = 1; n++ }
+  END { exit !(n >= 30 && !bad) }' "$tmp/prep/paths.csv" &&
+  ok "fit report: paths.csv model = Hertz below P_Y (1e-6)" || ko "fit report: paths.csv model vs Hertz"
+# rms per file of loading (branch 1) and unloading (-1) against paths-errors.csv and summary.txt
+awk -F, 'FILENAME ~ /paths\.csv$/ { if (FNR > 1) { r = $6 - $5; if ($7 == 1) { sl[$1] += r * r; nl[$1]++ }
+             if ($7 == -1) { su[$1] += r * r; nu[$1]++ } } next }
+  function rel(x, y) { return (x - y) / (y > 0 ? y : 1) }
+  FILENAME ~ /errors/ { if (FNR > 1) { k = $1; l = sqrt(sl[k] / nl[k]); u = sqrt(su[k] / nu[k]); n++
+             if (rel(l, $5) ^ 2 > 1e-12 || rel(u, $7) ^ 2 > 1e-12 || nl[k] != $3 || nu[k] != $4) bad = 1 } next }
+  FILENAME ~ /summary/ && /^  [123]  +[0-9]+ .*al-.*csv$/ { split($0, w, " "); k = w[1]; s++
+             if (rel(sqrt(sl[k] / nl[k]), w[3]) ^ 2 > 25e-8 || rel(sqrt(su[k] / nu[k]), w[5]) ^ 2 > 25e-8) bad = 1 }
+  END { exit !(n == 3 && s == 3 && !bad) }' "$tmp/prep/paths.csv" "$tmp/prep/paths-errors.csv" \
+  "$tmp/prep/summary.txt" && ok "fit report: rms from paths.csv = the load-path table" ||
+  ko "fit report: rms from paths.csv differs from the load-path table"
+if command -v gnuplot >/dev/null 2>&1; then
+  # the generated script, rerun: exit 0, silent (no 'no valid points' warning), the load-path
+  # image and no compression or restitution image (those panels have no data)
+  (cd "$tmp/prep" && rm -f ./*.png && gnuplot plot-fit.gp) >"$tmp/gp.out" 2>&1 && [ ! -s "$tmp/gp.out" ] &&
+    [ -s "$tmp/prep/paths.png" ] && [ -s "$tmp/prep/convergence.png" ] && [ ! -e "$tmp/prep/compression.png" ] &&
+    [ ! -e "$tmp/prep/restitution.png" ] && grep -q 'data:image/png;base64' "$tmp/prep/report.html" &&
+    ok "fit report, paths only: gnuplot exits 0, paths.png drawn" ||
+    ko "fit report, paths only: gnuplot: $(head -c 300 "$tmp/gp.out")"
+  # every other combination of data kinds plots without a gnuplot message
+  for kinds in "d" "c" "c p" "d p" "c d p"; do
+    set --
+    for k in $kinds; do
+      case $k in
+        c) set -- "$@" "$S/compression.csv" ;;
+        d) set -- "$@" "$S/drops.csv" ;;
+        p) set -- "$@" "$F/soybean-1.5N-3N.csv" ;;
+      esac
+    done
+    [ "$kinds" = d ] && set -- "$@" --fix E
+    "$G" fit -c "$S/soybean.card" --fix nu=0.4 "$@" --report "$tmp/rk" >/dev/null 2>"$tmp/err"
+    st=$?
+    want="convergence.png"
+    case $kinds in *c*) want="$want compression.png" ;; esac
+    case $kinds in *d*) want="$want restitution.png" ;; esac
+    case $kinds in *p*) want="$want paths.png" ;; esac
+    have=0
+    for png in $want; do [ -s "$tmp/rk/$png" ] && have=$((have + 1)); done
+    if [ "$st" -eq 0 ] && ! grep -q gnuplot "$tmp/err" && [ "$have" -eq "$(echo $want | wc -w)" ] &&
+      [ "$(ls "$tmp/rk" | grep -c '\.png$')" -eq "$have" ]; then
+      ok "fit report ($kinds): $want"
+    else
+      ko "fit report ($kinds): exit $st, $have of: $want; $(head -c 300 "$tmp/err")"
+    fi
+    rm -rf "$tmp/rk"
+  done
+else
+  echo "SKIP: fit report plots (gnuplot not installed)"
+fi
 
 # impact (sec. 8.4.2, app. C; Chung & Ooi 2011): help, a small sweep (sliding rows on eq. C.25),
 # a second sphere, bad input -> exit 1 naming the parameter or file:line, no output left behind
