@@ -8,7 +8,7 @@ _granucal()
     words=("${COMP_WORDS[@]}")
     cword=$COMP_CWORD
   }
-  local cmds="contact drop impact fit data chute models"
+  local cmds="contact drop impact fit data compare chute export models"
   if [ "$cword" -eq 1 ]; then
     COMPREPLY=($(compgen -W "$cmds -h --help -V --version" -- "$cur"))
     return
@@ -20,13 +20,14 @@ _granucal()
     drop) opts="--model --card --set --vin --height --sweep --dt --ntcol --verlet --gravity
                 --history --output --quiet --help" ;;
     impact) opts="--model --tfd --card --set --vn --vt --omega --ratio --count --dt --ntcol
-                  --rolling --output --quiet --help" ;;
+                  --rolling --mid-point --rolling-model --omega2 --output --quiet --help" ;;
     fit) opts="-c --card -m --model -s --set -o --output -A --algorithm --fix --free --bounds --w-a --w-e
                --point-weights --eps --delta --max-iter --max-evals --polish --starts --seed
                --dt --gravity --report --compression --drops --undetermined -v --verbose
                -q --quiet -h --help" ;;
     data) opts="--drops --compression -h --help" ;;
     chute) opts="--output-dir --set --t-end --threads --resume --quiet --help" ;;
+    export) opts="lammps --output-dir --set --state --plugin --help" ;;
     models) opts="-h --help" ;;
   esac
   case $prev in
