@@ -376,8 +376,14 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
     if (every_dump > 0)
       fprintf(f, "dump snap all custom %ld dump.*.txt id mol type radius x y z vx vy vz\n",
               every_dump);
+    /* `run 0` before write_restart: LAMMPS 29 Sep 2021 writes the neighbour history of a
+     * granular style with stale ghost counts when write_restart has to move atoms (LAMMPS issue
+     * #3022, a segmentation fault here after 10000 steps of the 1200-soybean chute); a fresh
+     * neighbour build first leaves nothing to move */
     fprintf(f, "thermo_style custom step time c_vx v_contacts\nthermo %ld\n"
-               "run %ld\nwrite_restart chute.restart\n",
+               "run %ld\n"
+               "# run 0: works around LAMMPS issue #3022 (history of granular styles in "
+               "write_restart)\nrun 0 post no\nwrite_restart chute.restart\n",
             every_series * 10, nsteps);
     if ((st = xclose(x, &o)))
       return st;
