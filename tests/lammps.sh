@@ -19,7 +19,8 @@
 #     falling on a bottom of frozen spheres) on 1 and 2 MPI
 #     ranks: kinetic energy and number of contacts after 10000 steps (20 ms) equal to 1e-4
 #     relative (seen: 1.3e-8; the order of the force sums differs, see below; a contact whose
-#     history were lost at a processor boundary would show as an O(1e-2) difference).
+#     history were lost at a processor boundary would show as an O(1e-2) difference);
+#  4. the decks `granucal export lammps` writes run, and match granucal chute in free fall.
 set -u
 lmp=${GC_LAMMPS:-}
 plugin=${GC_LAMMPS_PLUGIN:-}
@@ -241,5 +242,28 @@ else
   fail "LAMMPS bed run failed"
 fi
 
-[ "$fails" = 0 ] && echo "PASS lammps: plugin = granucal drop (head-on), = granucal impact (oblique), 1 = 2 ranks"
+# ---- 4. the decks of `granucal export lammps` (tiny.chute: 24 soybean clusters over beads
+# between walls, 0.012 s, before the first contact at ~0.016 s): both run; in this free fall the
+# mean velocity of the LAMMPS run (rigid bodies with granucal's mass and inertia) equals
+# granucal chute's to 1e-6 relative at every series time, for the plugin deck and the fallback
+"$g" chute -q -o "$tmp/tiny-g" -s t_end=0.012 "$data/chute/tiny.chute" || fail "granucal chute tiny"
+"$g" export lammps --plugin "$plugin" -o "$tmp/deck" -s t_end=0.012 "$data/chute/tiny.chute" 2>/dev/null ||
+  fail "granucal export lammps tiny"
+for deck in chute.in chute-granular.in; do
+  rm -f "$tmp/deck/series.txt"
+  if (cd "$tmp/deck" && "$lmp" -nocite -log none -in "$deck" >"$deck.out" 2>&1); then
+    awk -F, 'NR == FNR { if (FNR > 1 && $6 == 0) { v[sprintf("%.6f", $1)] = $2 } ; next }
+      /^#/ { next }
+      { t = sprintf("%.6f", $1); if ((t in v) && $5 == 0 && v[t] != 0) { n++
+          d = ($2 - v[t]) / v[t]; if (d < 0) d = -d; if (d > m) m = d } }
+      END { printf "  %s: free fall, %d series times, largest relative difference in vx %.1e\n", deck, n, m
+            exit !(n >= 5 && m < 1e-6) }' deck="$deck" "$tmp/tiny-g/series.csv" FS=" " "$tmp/deck/series.txt" ||
+      fail "$deck: mean velocity in free fall differs from granucal chute"
+  else
+    tail -n 5 "$tmp/deck/$deck.out"
+    fail "LAMMPS run of the exported $deck failed"
+  fi
+done
+
+[ "$fails" = 0 ] && echo "PASS lammps: plugin = granucal drop (head-on), = granucal impact (oblique), 1 = 2 ranks, exported decks run"
 exit $((fails > 0))
