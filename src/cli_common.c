@@ -211,3 +211,18 @@ int gc_cli_outputs_check(const char *prog, const char *const *outs, size_t nouts
   }
   return 0;
 }
+
+char *gc_cli_default_dir(const char *card, const char *suffix)
+{
+  const char *b = strrchr(card, '/');
+  b = b ? b + 1 : card;
+  size_t l = strlen(b), ls = strlen(suffix);
+  if (l > 6 && strcmp(b + l - 6, ".chute") == 0)
+    l -= 6;
+  char *d = malloc(l + ls + 1);
+  if (d) {
+    memcpy(d, b, l);
+    memcpy(d + l, suffix, ls + 1);
+  }
+  return d;
+}

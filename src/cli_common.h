@@ -46,4 +46,9 @@ int gc_cli_double_pair(const char *prog, const char *opt, const char *text, doub
 int gc_cli_outputs_check(const char *prog, const char *const *outs, size_t nouts,
                          const char *const *ins, size_t nins);
 
+/* Default output directory of a chute card in the working directory: the card's base name with
+ * .chute replaced by suffix (".out" for granucal chute, ".lammps" for export).  malloc'ed, NULL
+ * when out of memory. */
+char *gc_cli_default_dir(const char *card, const char *suffix);
+
 #endif

@@ -115,22 +115,6 @@ static int write_records(const char *prog, const char *dir, int argc, char **arg
   return rc;
 }
 
-/* Default output directory: the card's base name, .chute replaced by .out. */
-static char *default_dir(const char *card)
-{
-  const char *b = strrchr(card, '/');
-  b = b ? b + 1 : card;
-  size_t l = strlen(b);
-  if (l > 6 && strcmp(b + l - 6, ".chute") == 0)
-    l -= 6;
-  char *d = malloc(l + 5);
-  if (d) {
-    memcpy(d, b, l);
-    strcpy(d + l, ".out");
-  }
-  return d;
-}
-
 /* mkdir DIR unless it exists; *created = 1 if this call made it. */
 static int make_dir(const char *prog, const char *dir, int *created)
 {
@@ -244,7 +228,7 @@ int gc_cmd_chute(int argc, char **argv)
   if (!quiet)
     gc_chute_run_describe(run, stderr);
 
-  char *dir = outdir ? strdup(outdir) : default_dir(card);
+  char *dir = outdir ? strdup(outdir) : gc_cli_default_dir(card, ".out");
   int created = 0, rc = 1;
   gc_chute *ch = NULL;
   gc_chute_out *out = NULL;

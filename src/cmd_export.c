@@ -34,6 +34,7 @@
 #include "chute.h"
 #include "chute_io.h"
 #include "cli.h"
+#include "cli_common.h"
 #include "drop_sim.h"
 #include "gc_io.h"
 #include "provenance.h"
@@ -123,9 +124,11 @@ static int write_params(xctx *x, const char *name, const gc_params *p, double R1
 }
 
 /* Restitution of the calibrated law for a pair at the normal speed v (a drop of the reduced
- * mass, velocity Verlet, 2000 steps per contact): what the fallback's Tsuji damping is given. */
+ * mass, velocity Verlet, 2000 steps per contact): what the fallback's Tsuji damping is given.
+ * *E_lammps: the one E that LAMMPS's hertz/material (which takes both bodies of one material,
+ * E* = E / (2 (1 - nu^2))) needs to give the pair's E* of eq. 3.1, from the law's own E*. */
 static int restitution(const gc_chute_cfg *cfg, const gc_params *p, double R1, double R2,
-                       double m_eff, double v, double *e, char *msg, size_t n)
+                       double m_eff, double v, double *e, double *E_lammps, char *msg, size_t n)
 {
   gc_params q = *p;
   q.R1 = R1;
@@ -145,13 +148,8 @@ static int restitution(const gc_chute_cfg *cfg, const gc_params *p, double R1, d
     return st;
   }
   *e = r.e_vel;
+  *E_lammps = 2.0 * (1 - q.nu1 * q.nu1) * law.pair.E_star;
   return GC_SUCCESS;
-}
-
-static double estar(double E1, double nu1, double E2, double nu2)
-{
-  double s = (1 - nu1 * nu1) / E1 + (E2 > 0 ? (1 - nu2 * nu2) / E2 : 0.0);
-  return 1.0 / s;
 }
 
 static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const char *plugin,
@@ -257,15 +255,16 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
     return st;
 
   /* the restitution the calibrated law gives at v_ref, for the approximations */
-  double v = run->v_ref, e_pp = 1, e_pw = 1, e_pb = 1;
+  double v = run->v_ref, e_pp = 1, e_pw = 1, e_pb = 1, El_pp = 0, El_pw = 0, El_pb = 0;
   double m = sh->mass;
-  if ((st = restitution(cfg, &cfg->pp, rmin, rmin, m / 2, v, &e_pp, x->msg, sizeof x->msg)))
+  if ((st = restitution(cfg, &cfg->pp, rmin, rmin, m / 2, v, &e_pp, &El_pp, x->msg,
+                        sizeof x->msg)))
     return st;
-  if (cfg->side_walls &&
-      (st = restitution(cfg, &cfg->pw, rmin, 0, m, v, &e_pw, x->msg, sizeof x->msg)))
+  if (cfg->side_walls && (st = restitution(cfg, &cfg->pw, rmin, 0, m, v, &e_pw, &El_pw, x->msg,
+                                           sizeof x->msg)))
     return st;
-  if (c->nbeads > 0 &&
-      (st = restitution(cfg, &cfg->pb, rmin, cfg->bead_radius, m, v, &e_pb, x->msg, sizeof x->msg)))
+  if (c->nbeads > 0 && (st = restitution(cfg, &cfg->pb, rmin, cfg->bead_radius, m, v, &e_pb,
+                                         &El_pb, x->msg, sizeof x->msg)))
     return st;
 
   double ymax = fmax(cfg->fill_height * 2.0, 0.05);
@@ -283,14 +282,6 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
     every_series = 1;
   /* ghost cut-off: a whole cluster plus the skin (fix rigid/small needs the body's atoms) */
   double commcut = 2.0 * sh->bound_radius + 2.0 * cfg->skin + 2.0 * rmin;
-  /* side-wall approximation: LAMMPS's hertz/material takes one E, nu for both bodies; this
-   * E gives the particle-wall E* of granucal (E* = E / (2 (1 - nu^2))) */
-  double Es_pw = estar(cfg->pw.E1, cfg->pw.nu1, cfg->pw.E2, cfg->pw.nu2);
-  double El_pw = 2.0 * (1 - cfg->pw.nu1 * cfg->pw.nu1) * Es_pw;
-  double Es_pp = estar(cfg->pp.E1, cfg->pp.nu1, cfg->pp.E2, cfg->pp.nu2);
-  double El_pp = 2.0 * (1 - cfg->pp.nu1 * cfg->pp.nu1) * Es_pp;
-  double Es_pb = estar(cfg->pb.E1, cfg->pb.nu1, cfg->pb.E2, cfg->pb.nu2);
-  double El_pb = 2.0 * (1 - cfg->pb.nu1 * cfg->pb.nu1) * Es_pb;
   const char *inputs[] = { card, run->params_path, run->wall_path, run->bead_path };
 
   for (int fallback = 0; fallback < 2; fallback++) {
@@ -447,15 +438,10 @@ int gc_cmd_export(int argc, char **argv)
     return 2;
   }
   const char *card = argv[optind];
-  char defdir[GC_CHUTE_PATH_MAX];
-  if (!dir) {
-    const char *b = strrchr(card, '/');
-    b = b ? b + 1 : card;
-    size_t l = strlen(b);
-    if (l > 6 && strcmp(b + l - 6, ".chute") == 0)
-      l -= 6;
-    snprintf(defdir, sizeof defdir, "%.*s.lammps", (int)l, b);
-    dir = defdir;
+  char *defdir = NULL;
+  if (!dir && !(dir = defdir = gc_cli_default_dir(card, ".lammps"))) {
+    free(sets);
+    return 1;
   }
   gc_chute_run *run = calloc(1, sizeof *run);
   char msg[1024];
@@ -490,5 +476,6 @@ out:
   gc_chute_free(c);
   free(run);
   free(sets);
+  free(defdir);
   return rc;
 }

@@ -47,6 +47,14 @@ run_lmp() { # run_lmp NRANKS INPUT LOG
   fi || { tail -n 15 "$tmp/$3.out"; return 1; }
 }
 
+# the start of every input: the plugin, SI units, finite-size spheres, velocities on ghost
+# atoms (the contact needs them) and newton on (pair granucal requires it)
+head="plugin load $plugin
+units si
+atom_style sphere
+atom_modify map array
+comm_modify vel yes
+newton on"
 R=2.75e-3 m=1e-4 dt=1e-7
 cp "$data/chute/soybean.params" "$tmp/soy.params"
 set -- -c "$tmp/soy.params" -s R2=$R -s m=$m -s m2=$m -s E2=2.098e8 -s nu2=0.4314 -s sY2=4.857e6
@@ -55,13 +63,8 @@ set -- -c "$tmp/soy.params" -s R2=$R -s m=$m -s m2=$m -s E2=2.098e8 -s nu2=0.431
 "$g" drop "$@" --vin 1 --verlet --dt $dt --history "$tmp/drop-hist.csv" -o "$tmp/drop.csv" -q ||
   { echo "FAIL lammps: granucal drop"; exit 1; }
 cat >"$tmp/headon.in" <<EOF
-plugin load $plugin
-units si
-atom_style sphere
-atom_modify map array
+$head
 boundary f f f
-comm_modify vel yes
-newton on
 region box block -0.01 0.01 -0.01 0.01 -0.01 0.01
 create_box 1 box
 create_atoms 1 single -$R 0 0
@@ -130,13 +133,8 @@ oblique() {
   frz=""
   [ "$frozen" = 1 ] && frz="fix frz two freeze"
   cat >"$tmp/oblique-$name.in" <<EOF
-plugin load $plugin
-units si
-atom_style sphere
-atom_modify map array
+$head
 boundary f f f
-comm_modify vel yes
-newton on
 region box block -0.01 $(awk -v r=$R -v q=$R2 'BEGIN { printf "%.17g", r + 2 * q + 0.01 }') -0.01 0.01 -0.01 0.01
 create_box 2 box
 create_atoms 1 single 0 0 0
@@ -192,13 +190,8 @@ oblique equal $R $m 0 5e-2 6
 # differ by rounding, which collisions amplify: after 20 ms of a dense bed they still agree to
 # ~1e-8 with 22 contacts (a granular flow is chaotic: after 0.1 s, 242 against 134 contacts).
 cat >"$tmp/bed.in" <<EOF
-plugin load $plugin
-units si
-atom_style sphere
-atom_modify map array
+$head
 boundary p p f
-comm_modify vel yes
-newton on
 region box block 0 0.0285 0 0.0285 0 0.06
 create_box 2 box
 lattice sc 0.0057
