@@ -91,6 +91,13 @@
 enum { PACT_FORCE = 1, PACT_WORK = 2 };
 /* per-particle energy slots: wall normal / tangential, flat bottom normal / tangential, gravity */
 enum { PEN_WN, PEN_WT, PEN_BN, PEN_BT, PEN_G, PEN_N };
+/* per-chunk pair energy slots: particle-particle / bead normal and tangential */
+enum { CEN_PN, CEN_PT, CEN_BN, CEN_BT, CEN_N };
+/* The parallel loops work on fixed chunks (pairs in list order, particles in index order),
+ * whatever the thread count: each chunk sums its energies in order into its own slot and the
+ * slots are added in chunk order, so the energy budget is also independent of the threads. */
+#define CHUNK_PAIRS 512
+#define CHUNK_PARTICLES 256
 
 /* Private workspace (c->work). */
 typedef struct {
@@ -103,6 +110,10 @@ typedef struct {
   double *soff;                /* 3 np nsph: R(q) pos_k, sphere offset from the centre [m] */
   double *simg;                /* 3 np nsph: periodic image offset of each particle sphere [m] */
   double *wsp;                 /* 3 np: angular velocity in space axes at t_{n-1/2} [rad/s] */
+  double *rotm;                /* 9 np: R(q) of each particle's current orientation, formed
+                                * once per step (particle_spheres) and used again by the next
+                                * step's torque transform */
+  int centred;                 /* the shape is one sphere at the centre of mass: soff = 0 */
   size_t *lawk;                /* np nsph: shape sphere index k of each particle sphere */
   size_t cap;                  /* capacity (pairs) of the scratch below */
   double *pf;                  /* 9 cap: pair force on i, torque on owner(i), torque on owner(j) */
@@ -115,11 +126,30 @@ typedef struct {
   unsigned char *hist;         /* cap: 1 if the pair's payload may hold a contact history (a
                                 * compact copy of "payload s.alpha != 0", so that the many
                                 * pairs that are apart need not touch their payload) */
+  double *cpe;                 /* CEN_N per chunk of CHUNK_PAIRS pairs: the chunk's work of
+                                * the step, summed in pair order */
+  double *cpp;                 /* PEN_N per chunk of CHUNK_PARTICLES particles, in order */
+  /* Spatial order, formed at every list build (order_work): the threads take contiguous
+   * ranges of it, so that each works on a compact region of the chute and the particle data it
+   * reads were mostly written by itself (on two cores the index order made every step move most
+   * particles' cache lines between the cores).  Results do not depend on it: each pair writes
+   * its own slots, each particle gathers in its fixed order. */
+  size_t *porder;              /* np: particles by grid cell (long horizontal axis slowest) */
+  size_t *ppos;                /* np: position of each particle in porder */
+  size_t *pstart;              /* np + 1: pord[pstart[m] .. pstart[m + 1]) are the pairs whose
+                                * sphere i belongs to particle porder[m] */
+  size_t *pord;                /* cap: pair indices in that order */
+  struct pkey *pkeys;          /* np: sort scratch */
   gc_nlist_box box;
   size_t nwall_per;            /* wall records per particle sphere: 2 or 3 */
   int placed;
   double g[3];                 /* gravity vector [m/s^2] */
 } chute_work;
+
+struct pkey {
+  uint64_t key;
+  size_t p;
+};
 
 /* ---------- small vector helpers ---------- */
 static inline double dot3(const double a[3], const double b[3])
@@ -421,6 +451,14 @@ void gc_chute_free(gc_chute *c)
     free(w->pe);
     free(w->pen);
     free(w->hist);
+    free(w->cpe);
+    free(w->cpp);
+    free(w->rotm);
+    free(w->porder);
+    free(w->ppos);
+    free(w->pstart);
+    free(w->pord);
+    free(w->pkeys);
     free(w);
   }
   gc_nlist_free(c->nl);
@@ -458,6 +496,14 @@ static int grow_scratch(chute_work *w, size_t npairs)
   if (!hi)
     return GC_ENOMEM;
   w->hist = hi;
+  double *ce = realloc(w->cpe, CEN_N * (cap / CHUNK_PAIRS + 1) * sizeof *ce);
+  if (!ce)
+    return GC_ENOMEM;
+  w->cpe = ce;
+  size_t *po = realloc(w->pord, cap * sizeof *po);
+  if (!po)
+    return GC_ENOMEM;
+  w->pord = po;
   w->cap = cap;
   return GC_SUCCESS;
 }
@@ -510,9 +556,18 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->wsp = calloc(3 * c->np, sizeof *w->wsp);
   w->lawk = calloc(nps, sizeof *w->lawk);
   w->pen = calloc(PEN_N * c->np, sizeof *w->pen);
+  w->cpp = calloc(PEN_N * (c->np / CHUNK_PARTICLES + 1), sizeof *w->cpp);
+  w->rotm = calloc(9 * c->np, sizeof *w->rotm);
+  w->porder = calloc(c->np + 1, sizeof *w->porder);
+  w->ppos = calloc(c->np + 1, sizeof *w->ppos);
+  w->pstart = calloc(c->np + 1, sizeof *w->pstart);
+  w->pkeys = calloc(c->np + 1, sizeof *w->pkeys);
+  w->centred = c->nsph == 1 && cfg->shape.pos[0][0] == 0.0 && cfg->shape.pos[0][1] == 0.0 &&
+               cfg->shape.pos[0][2] == 0.0;
   c->nl = gc_nlist_alloc(c->ns, c->rec_size);
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
-      !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen || !c->nl ||
+      !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
+      !w->cpp || !w->rotm || !w->porder || !w->ppos || !w->pstart || !w->pkeys || !c->nl ||
       grow_scratch(w, 8 * c->ns)) {
     free(beads);
     gc_chute_free(c);
@@ -575,11 +630,19 @@ static double wrap(double x, double L)
   return x;
 }
 
-/* sx = (x + simg) + soff of the spheres of particle p; soff from the orientation. */
+/* sx = (x + simg) + soff of the spheres of particle p; soff from the orientation, whose
+ * matrix is kept in rotm for the next step's torque transform.  A centred sphere has soff = 0
+ * (calloc) whatever the orientation, so only its position is formed. */
 static void particle_spheres(gc_chute *c, chute_work *w, size_t p)
 {
-  double M[9];
+  double *M = w->rotm + 9 * p;
   gc_quat_to_matrix(c->rot[p].q, M);
+  if (w->centred) {
+    const double *sm = w->simg + 3 * p;
+    for (int d = 0; d < 3; d++)
+      c->sx[3 * p + d] = (c->x[3 * p + d] + sm[d]) + 0.0;
+    return;
+  }
   for (size_t k = 0; k < c->nsph; k++) {
     size_t i = p * c->nsph + k;
     double *so = w->soff + 3 * i, *sm = w->simg + 3 * i, *s = c->sx + 3 * i;
@@ -623,6 +686,60 @@ static void mark_histories(gc_chute *c, chute_work *w)
   }
 }
 
+static int cmp_pkey(const void *a, const void *b)
+{
+  const struct pkey *x = a, *y = b;
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  return x->p < y->p ? -1 : x->p > y->p;
+}
+
+/* cell coordinate of x >= 0 in cells of edge h, clamped to 21 bits */
+static uint64_t cell21(double x, double h)
+{
+  double c = floor(x / h);
+  return c > 0 ? (c < 2097151.0 ? (uint64_t)c : 2097151u) : 0u;
+}
+
+/* The spatial order of the particles and of the pairs (see chute_work.porder): particles by
+ * the cell of their centre in a grid of edge one particle diameter + skin, with the longer
+ * horizontal axis (x or z) the slowest index and the height the fastest; pairs grouped by the
+ * position of the particle of their sphere i in that order, in increasing index within. */
+static void order_work(gc_chute *c, chute_work *w)
+{
+  const size_t np = c->np;
+  const double h = 2.0 * c->cfg.shape.bound_radius + c->cfg.skin;
+  const int along = c->cfg.length >= c->cfg.width ? 0 : 2, across = 2 - along;
+  for (size_t p = 0; p < np; p++) {
+    const double *x = c->x + 3 * p;
+    w->pkeys[p].key = cell21(x[along], h) << 42 | cell21(x[across], h) << 21 | cell21(x[1], h);
+    w->pkeys[p].p = p;
+  }
+  qsort(w->pkeys, np, sizeof *w->pkeys, cmp_pkey);
+  for (size_t m = 0; m < np; m++) {
+    w->porder[m] = w->pkeys[m].p;
+    w->ppos[w->pkeys[m].p] = m;
+  }
+  /* counting sort of the pairs by the position of the particle of sphere i (a particle
+   * sphere: the list pairs i < j and the beads come after all particle spheres) */
+  const size_t npr = gc_nlist_npairs(c->nl);
+  const gc_npair *pairs = gc_nlist_pairs(c->nl);
+  size_t *start = w->pstart;
+  memset(start, 0, (np + 1) * sizeof *start);
+  for (size_t k = 0; k < npr; k++) {
+    long o = c->owner[pairs[k].i];
+    start[(o >= 0 ? w->ppos[o] : 0) + 1]++;
+  }
+  for (size_t m = 0; m < np; m++)
+    start[m + 1] += start[m];
+  size_t *next = (size_t *)w->pkeys; /* free again: np + 1 slots of at least a size_t */
+  memcpy(next, start, np * sizeof *next);
+  for (size_t k = 0; k < npr; k++) {
+    long o = c->owner[pairs[k].i];
+    w->pord[next[o >= 0 ? w->ppos[o] : 0]++] = k;
+  }
+}
+
 static int rebuild(gc_chute *c, chute_work *w, char *msg, size_t msglen)
 {
   wrap_spheres(c, w);
@@ -635,6 +752,7 @@ static int rebuild(gc_chute *c, chute_work *w, char *msg, size_t msglen)
     return st;
   }
   mark_histories(c, w);
+  order_work(c, w);
   return GC_SUCCESS;
 }
 
@@ -1127,7 +1245,7 @@ static int nthreads(const gc_chute *c, size_t work)
 /* Step 3 for particle p: its wall contacts, the gather of its pair forces in a fixed order
  * (its spheres in order, each sphere's pairs in increasing pair index), gravity, leap-frog,
  * rotation, wrap and new sphere positions.  Returns nonzero on a non-finite value. */
-static int step_particle(gc_chute *c, chute_work *w, long p, const gc_npair *pairs)
+static int step_particle(gc_chute *c, chute_work *w, long p)
 {
   const double dt = c->cfg.dt;
   const long nsph = (long)c->nsph;
@@ -1144,12 +1262,13 @@ static int step_particle(gc_chute *c, chute_work *w, long p, const gc_npair *pai
     const size_t *idx;
     size_t n;
     gc_nlist_sphere_pairs(c->nl, i, &idx, &n);
+    const unsigned char *side = gc_nlist_sphere_sides(c->nl, i);
     for (size_t a = 0; a < n; a++) {
       size_t q = idx[a];
       if (!(w->pact[q] & PACT_FORCE))
         continue;
       const double *f = w->pf + 9 * q;
-      if (pairs[q].i == i) {
+      if (side[a]) { /* sphere i of the pair */
         F[0] += f[0], F[1] += f[1], F[2] += f[2];
         T[0] += f[3], T[1] += f[4], T[2] += f[5];
       } else {
@@ -1194,9 +1313,8 @@ static int step_particle(gc_chute *c, chute_work *w, long p, const gc_npair *pai
   }
   pen[PEN_G] = 0.5 * m * dt * vsum;
   /* rotation (eq. 2.14-2.28): torque in body axes M = R(q_n)^T T */
-  double Mq[9], Mb[3];
-  gc_quat_to_matrix(c->rot[p].q, Mq);
-  matTvec(Mq, T, Mb);
+  double Mb[3];
+  matTvec(w->rotm + 9 * p, T, Mb); /* R(q_n), formed by particle_spheres */
   gc_rot_step(I, Mb, dt, &c->rot[p]);
   gc_rot_omega_space(&c->rot[p], w->wsp + 3 * p); /* for the next step's contacts */
   /* wrap x into [0, length) (and z without side walls); the spheres keep their images */
@@ -1220,20 +1338,21 @@ static int step_particle(gc_chute *c, chute_work *w, long p, const gc_npair *pai
   return 0;
 }
 
-/* The step's work into the energy budget, summed serially in a fixed order (pairs in list
- * order, then particles in order), so that it does not depend on the thread count. */
-static void energy_sum(gc_chute *c, const chute_work *w, size_t npr, const gc_npair *pairs)
+/* The step's work into the energy budget: the chunks' sums (each in pair / particle order)
+ * added serially in chunk order, so that it does not depend on the thread count. */
+static void energy_sum(gc_chute *c, const chute_work *w, size_t nchunk_pairs,
+                       size_t nchunk_particles)
 {
   gc_chute_energy *e = &c->energy;
-  for (size_t k = 0; k < npr; k++) {
-    if (!(w->pact[k] & PACT_WORK))
-      continue;
-    int cat = c->owner[pairs[k].j] >= 0 ? GC_CAT_PP : GC_CAT_BOTTOM;
-    e->normal[cat] += w->pe[2 * k];
-    e->tangential[cat] += w->pe[2 * k + 1];
+  for (size_t b = 0; b < nchunk_pairs; b++) {
+    const double *ce = w->cpe + CEN_N * b;
+    e->normal[GC_CAT_PP] += ce[CEN_PN];
+    e->tangential[GC_CAT_PP] += ce[CEN_PT];
+    e->normal[GC_CAT_BOTTOM] += ce[CEN_BN];
+    e->tangential[GC_CAT_BOTTOM] += ce[CEN_BT];
   }
-  for (size_t p = 0; p < c->np; p++) {
-    const double *pen = w->pen + PEN_N * p;
+  for (size_t b = 0; b < nchunk_particles; b++) {
+    const double *pen = w->cpp + PEN_N * b;
     e->normal[GC_CAT_WALL] += pen[PEN_WN];
     e->tangential[GC_CAT_WALL] += pen[PEN_WT];
     e->normal[GC_CAT_BOTTOM] += pen[PEN_BN];
@@ -1255,31 +1374,74 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   (void)nt;
   const long npr = (long)gc_nlist_npairs(c->nl);
   const gc_npair *pairs = gc_nlist_pairs(c->nl);
+  const long nchp = (npr + CHUNK_PAIRS - 1) / CHUNK_PAIRS;
+  const long nchq = (np + CHUNK_PARTICLES - 1) / CHUNK_PARTICLES;
+  const long nsph = (long)c->nsph;
   long bad_pair = npr, bad_p = np;
-  /* One parallel region with two work-shared loops (one barrier between them): the fewer the
-   * synchronisations, the better it behaves on a loaded machine.  w->wsp (angular velocities in
+  int moved = 0; /* some particle sphere moved more than skin/2 since the last list build */
+  /* One parallel region.  Thread t of n takes the particles at positions [t np/n, (t+1) np/n)
+   * of the spatial order and the pairs of their spheres i: first the pair forces (each pair
+   * into its own slots), then, after a barrier, the particles (walls, the gather in a fixed
+   * order, the update).  The energy of the step is summed in fixed chunks of the pair and
+   * particle indices (work-shared), whatever the thread count.  w->wsp (angular velocities in
    * space axes at t_{n-1/2}) was computed at the end of the previous step / at placement. */
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel num_threads(nt) reduction(min : bad_pair, bad_p) reduction(|| : moved)
 #endif
   {
-    /* 2. pair forces, each pair into its own slots */
+    size_t tid = 0, nth = 1;
 #ifdef _OPENMP
-#pragma omp for schedule(dynamic, 512) reduction(min : bad_pair)
+    tid = (size_t)omp_get_thread_num();
+    nth = (size_t)omp_get_num_threads();
 #endif
-    for (long k = 0; k < npr; k++) {
-      int st = pair_force(c, w, (size_t)k, &pairs[k]);
-      if (st && k < bad_pair)
-        bad_pair = k;
+    const size_t m0 = (size_t)np * tid / nth, m1 = (size_t)np * (tid + 1) / nth;
+    /* 2. pair forces */
+    for (size_t a = w->pstart[m0]; a < w->pstart[m1]; a++) {
+      const size_t k = w->pord[a];
+      if (pair_force(c, w, k, &pairs[k]) && (long)k < bad_pair)
+        bad_pair = (long)k;
     }
-    /* 3. per particle: walls, gather in a fixed order, integrate */
 #ifdef _OPENMP
-#pragma omp for schedule(static) reduction(min : bad_p)
+#pragma omp barrier
 #endif
-    for (long p = 0; p < np; p++) {
-      if (step_particle(c, w, p, pairs))
-        if (p < bad_p)
-          bad_p = p;
+    /* the pairs' work, per chunk of CHUNK_PAIRS pairs in index order */
+#ifdef _OPENMP
+#pragma omp for schedule(static) nowait
+#endif
+    for (long b = 0; b < nchp; b++) {
+      const long k1 = (b + 1) * CHUNK_PAIRS < npr ? (b + 1) * CHUNK_PAIRS : npr;
+      double ce[CEN_N] = { 0, 0, 0, 0 };
+      for (long k = b * CHUNK_PAIRS; k < k1; k++)
+        if (w->pact[k] & PACT_WORK) {
+          int bead = c->owner[pairs[k].j] < 0;
+          ce[bead ? CEN_BN : CEN_PN] += w->pe[2 * k];
+          ce[bead ? CEN_BT : CEN_PT] += w->pe[2 * k + 1];
+        }
+      memcpy(w->cpe + CEN_N * b, ce, sizeof ce);
+    }
+    /* 3. per particle: walls, gather in a fixed order, integrate, and the list's
+     * displacement criterion for its spheres (the beads do not move) */
+    for (size_t m = m0; m < m1; m++) {
+      const long p = (long)w->porder[m];
+      if (step_particle(c, w, p) && p < bad_p)
+        bad_p = p;
+      if (!moved && gc_nlist_moved(c->nl, c->sx, (size_t)(p * nsph), (size_t)nsph))
+        moved = 1;
+    }
+#ifdef _OPENMP
+#pragma omp barrier
+#endif
+    /* the particles' work (walls, flat bottom, gravity), per chunk in index order */
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+    for (long b = 0; b < nchq; b++) {
+      const long p1 = (b + 1) * CHUNK_PARTICLES < np ? (b + 1) * CHUNK_PARTICLES : np;
+      double cp[PEN_N] = { 0, 0, 0, 0, 0 };
+      for (long p = b * CHUNK_PARTICLES; p < p1; p++)
+        for (int e = 0; e < PEN_N; e++)
+          cp[e] += w->pen[PEN_N * p + e];
+      memcpy(w->cpp + PEN_N * b, cp, sizeof cp);
     }
   }
   if (bad_pair < npr) {
@@ -1296,11 +1458,11 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
              "particle %ld (force %g %g %g N)", c->step, c->t, bad_p, F[0], F[1], F[2]);
     return GC_ENAN;
   }
-  energy_sum(c, w, npr, pairs);
+  energy_sum(c, w, (size_t)nchp, (size_t)nchq);
   c->t += c->cfg.dt;
   c->step++;
   /* 4. neighbour list (eq. 2.29) */
-  if (gc_nlist_needs_rebuild(c->nl, c->sx)) {
+  if (moved) {
     int st = rebuild(c, w, msg, msglen);
     if (st)
       return st;
@@ -1844,9 +2006,12 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
       st = GC_EFORMAT;
       goto done;
     }
-  for (size_t p = 0; p < c->np; p++)
+  for (size_t p = 0; p < c->np; p++) {
     gc_rot_omega_space(&c->rot[p], w->wsp + 3 * p);
+    gc_quat_to_matrix(c->rot[p].q, w->rotm + 9 * p);
+  }
   mark_histories(c, w);
+  order_work(c, w);
   w->placed = 1;
 done:
   if (st && reading)

@@ -41,6 +41,7 @@ struct gc_nlist {
   double *xs;         /* 3 nsph: scratch (gc_nlist_read) */
   size_t *csr_start;  /* nsph + 1 */
   size_t *csr_idx;    /* csr_cap: pair indices per sphere */
+  unsigned char *csr_side; /* csr_cap: 1 where the sphere is the pair's i, 0 where it is j */
   size_t csr_cap;
   size_t *cell;       /* nsph: cell of each sphere */
   size_t *order;      /* nsph: spheres sorted by cell (increasing index within a cell) */
@@ -122,6 +123,7 @@ void gc_nlist_free(gc_nlist *nl)
   free(nl->xs);
   free(nl->csr_start);
   free(nl->csr_idx);
+  free(nl->csr_side);
   free(nl->cell);
   free(nl->order);
   free(nl->cpos);
@@ -372,7 +374,9 @@ static void build_csr(gc_nlist *nl)
   for (size_t s = 0; s < nl->nsph; s++)
     start[s + 1] += start[s];
   for (size_t k = 0; k < n; k++) {
+    nl->csr_side[start[p[k].i]] = 1;
     nl->csr_idx[start[p[k].i]++] = k;
+    nl->csr_side[start[p[k].j]] = 0;
     nl->csr_idx[start[p[k].j]++] = k;
   }
   for (size_t s = nl->nsph; s > 0; s--)
@@ -402,7 +406,7 @@ static int reserve_csr(gc_nlist *nl, size_t n)
   if (2 * n <= nl->csr_cap && nl->csr_idx)
     return GC_SUCCESS;
   size_t c = next_cap(nl->csr_cap, 2 * n);
-  if (grow(&nl->csr_idx, c, sizeof(size_t)))
+  if (grow(&nl->csr_idx, c, sizeof(size_t)) || grow(&nl->csr_side, c, 1))
     return GC_ENOMEM;
   nl->csr_cap = c;
   return GC_SUCCESS;
@@ -473,28 +477,31 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
   return GC_SUCCESS;
 }
 
-int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x)
+int gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t count)
 {
   if (!nl->built)
     return 1;
   const double h = 0.5 * nl->box.skin, lim2 = h * h;
-  double L[3], inv_L[3];
-  for (int a = 0; a < 3; a++) {
-    L[a] = nl->box.periodic[a] ? nl->box.hi[a] - nl->box.lo[a] : 0;
-    inv_L[a] = L[a] > 0 ? 1.0 / L[a] : 0;
-  }
-  for (size_t i = 0; i < nl->nsph; i++) {
+  const size_t end = first + count <= nl->nsph ? first + count : nl->nsph;
+  for (size_t i = first; i < end; i++) {
     double d2 = 0;
     for (int a = 0; a < 3; a++) {
       double d = x[3 * i + a] - nl->x0[3 * i + a];
-      if (L[a] > 0)
-        d -= L[a] * nearbyint(d * inv_L[a]);
+      if (nl->box.periodic[a]) {
+        const double L = nl->box.hi[a] - nl->box.lo[a];
+        d -= L * nearbyint(d * (1.0 / L));
+      }
       d2 += d * d;
     }
     if (!(d2 <= lim2)) /* also a non-finite position: let the build report it */
       return 1;
   }
   return 0;
+}
+
+int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x)
+{
+  return gc_nlist_moved(nl, x, 0, nl->nsph);
 }
 
 size_t gc_nlist_npairs(const gc_nlist *nl)
@@ -526,6 +533,13 @@ void gc_nlist_sphere_pairs(const gc_nlist *nl, size_t sphere, const size_t **idx
   }
   *idx = nl->csr_idx + nl->csr_start[sphere];
   *n = nl->csr_start[sphere + 1] - nl->csr_start[sphere];
+}
+
+const unsigned char *gc_nlist_sphere_sides(const gc_nlist *nl, size_t sphere)
+{
+  if (!nl->built || sphere >= nl->nsph || !nl->csr_side)
+    return NULL;
+  return nl->csr_side + nl->csr_start[sphere];
 }
 
 size_t gc_nlist_builds(const gc_nlist *nl)

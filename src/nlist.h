@@ -45,6 +45,9 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
  * last build, so that a pair may have come into contact unlisted; else 0.  (This is eq. 2.29
  * with the exact largest displacement instead of the sum of per-step maxima.) */
 int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x);
+/* The same criterion for the spheres first .. first + count - 1 only (so that the particles'
+ * parallel loop can test its own spheres as it moves them); 1 before the first build. */
+int gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t count);
 
 size_t gc_nlist_npairs(const gc_nlist *nl);
 const gc_npair *gc_nlist_pairs(const gc_nlist *nl);
@@ -54,6 +57,9 @@ const void *gc_nlist_payload_const(const gc_nlist *nl, size_t k);
 /* The pairs a sphere belongs to, in increasing pair index (CSR), for a deterministic
  * per-sphere gather of pair forces.  Before the first build: *n = 0. */
 void gc_nlist_sphere_pairs(const gc_nlist *nl, size_t sphere, const size_t **idx, size_t *n);
+/* Aligned with gc_nlist_sphere_pairs' idx: 1 where the sphere is the pair's i, 0 where it is
+ * its j (saves the gather a look-up of the pair).  NULL before the first build. */
+const unsigned char *gc_nlist_sphere_sides(const gc_nlist *nl, size_t sphere);
 size_t gc_nlist_builds(const gc_nlist *nl); /* number of builds so far */
 
 /* Checkpoint: write/read the complete list (box, pairs, payloads, positions of the last build,
