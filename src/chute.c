@@ -88,7 +88,7 @@
 
 #define NSHAPE GC_SHAPE_MAX_SPHERES
 
-enum { PACT_FORCE = 1, PACT_WORK = 2 };
+enum { PACT_FORCE = 1, PACT_WORK = 2, PACT_BEAD = 4 };
 /* per-particle energy slots: wall normal / tangential, flat bottom normal / tangential, gravity */
 enum { PEN_WN, PEN_WT, PEN_BN, PEN_BT, PEN_G, PEN_N };
 /* per-chunk pair energy slots: particle-particle / bead normal and tangential */
@@ -142,6 +142,9 @@ typedef struct {
   struct pkey *pkeys;          /* np: sort scratch */
   gc_nlist_box box;
   size_t nwall_per;            /* wall records per particle sphere: 2 or 3 */
+  unsigned char *wact;         /* nwall_per np nsph: 0 if the wall record is virgin (P, alpha,
+                                * the normal header's alpha and in_contact all 0), so that the
+                                * walls a sphere is far from need not touch their records */
   int placed;
   double g[3];                 /* gravity vector [m/s^2] */
 } chute_work;
@@ -459,6 +462,7 @@ void gc_chute_free(gc_chute *c)
     free(w->pstart);
     free(w->pord);
     free(w->pkeys);
+    free(w->wact);
     free(w);
   }
   gc_nlist_free(c->nl);
@@ -562,12 +566,13 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->ppos = calloc(c->np + 1, sizeof *w->ppos);
   w->pstart = calloc(c->np + 1, sizeof *w->pstart);
   w->pkeys = calloc(c->np + 1, sizeof *w->pkeys);
+  w->wact = calloc(w->nwall_per * nps + 1, 1);
   w->centred = c->nsph == 1 && cfg->shape.pos[0][0] == 0.0 && cfg->shape.pos[0][1] == 0.0 &&
                cfg->shape.pos[0][2] == 0.0;
   c->nl = gc_nlist_alloc(c->ns, c->rec_size);
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
-      !w->cpp || !w->rotm || !w->porder || !w->ppos || !w->pstart || !w->pkeys || !c->nl ||
+      !w->cpp || !w->rotm || !w->porder || !w->ppos || !w->pstart || !w->pkeys || !w->wact || !c->nl ||
       grow_scratch(w, 8 * c->ns)) {
     free(beads);
     gc_chute_free(c);
@@ -802,6 +807,7 @@ int gc_chute_place(gc_chute *c, const double *x, const double *q, const double *
   memset(c->force, 0, 3 * c->np * sizeof *c->force);
   memset(c->torque, 0, 3 * c->np * sizeof *c->torque);
   memset(c->wall, 0, w->nwall_per * c->np * c->nsph * c->rec_size);
+  memset(w->wact, 0, w->nwall_per * c->np * c->nsph);
   int st = rebuild(c, w, msg, msglen);
   if (st)
     return st;
@@ -1041,7 +1047,7 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr)
       if (wn != 0.0) {
         w->pe[2 * k] = wn;
         w->pe[2 * k + 1] = 0.0;
-        w->pact[k] = PACT_WORK;
+        w->pact[k] = PACT_WORK | (c->owner[j] < 0 ? PACT_BEAD : 0);
       }
       if (!c->cfg.keep_history)
         memset(ct->h, 0, c->nhist * sizeof *ct->h);
@@ -1122,7 +1128,8 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr)
   w->hist[k] = ct->h[0] != 0.0 || ct->alpha != 0.0; /* the normal header's alpha */
   w->pe[2 * k] = work[0];
   w->pe[2 * k + 1] = work[1];
-  w->pact[k] = PACT_WORK;
+  const unsigned char bead = J < 0 ? PACT_BEAD : 0;
+  w->pact[k] = PACT_WORK | bead;
   if (st || !active)
     return st;
   pf[0] = F[0];
@@ -1136,12 +1143,31 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr)
       pf[3 + e] += M[e];
       pf[6 + e] -= M[e];
     }
-  w->pact[k] = PACT_WORK | PACT_FORCE;
+  w->pact[k] = PACT_WORK | PACT_FORCE | bead;
   return GC_SUCCESS;
 }
 
+static unsigned char wall_record_used(const gc_chute_contact *ct, const gc_hist_normal *hn)
+{
+  return ct->P != 0.0 || ct->alpha != 0.0 || hn->in_contact != 0.0 || hn->alpha != 0.0;
+}
+
+/* wact from the records (after placement or a checkpoint read) */
+static void mark_walls(gc_chute *c, chute_work *w)
+{
+  const size_t nps = c->np * c->nsph;
+  for (size_t i = 0; i < nps; i++) {
+    const size_t ki = w->srk[w->lawk[i]];
+    for (size_t k = 0; k < w->nwall_per; k++) {
+      const gc_law *law = k < 2 ? &w->law_pw[ki] : &w->law_pb[ki];
+      gc_chute_contact *ct = gc_chute_wall(c, w->nwall_per * i + k);
+      w->wact[w->nwall_per * i + k] = wall_record_used(ct, gc_law_hist_normal(law, ct->h));
+    }
+  }
+}
+
 /* Wall / flat-bottom contacts of particle sphere i (particle p): adds force and torque. */
-static int wall_forces(gc_chute *c, const chute_work *w, size_t p, size_t i, double F[3],
+static int wall_forces(gc_chute *c, chute_work *w, size_t p, size_t i, double F[3],
                        double T[3], double *pen)
 {
   const gc_chute_cfg *cfg = &c->cfg;
@@ -1175,7 +1201,10 @@ static int wall_forces(gc_chute *c, const chute_work *w, size_t p, size_t i, dou
     nw = 3;
   }
   for (int k = 0; k < nw; k++) {
-    gc_chute_contact *ct = gc_chute_wall(c, w->nwall_per * i + (size_t)k);
+    const size_t rk = w->nwall_per * i + (size_t)k;
+    if (!(alphas[k] > 0.0) && !w->wact[rk])
+      continue; /* apart, a virgin record */
+    gc_chute_contact *ct = gc_chute_wall(c, rk);
     const gc_hist_normal *hk = gc_law_hist_normal(laws[k], ct->h);
     if (!(alphas[k] > 0.0) && ct->P == 0.0 && ct->alpha == 0.0 &&
         (cfg->keep_history ? alphas[k] > -cfg->skin || hk->in_contact == 0.0
@@ -1210,6 +1239,7 @@ static int wall_forces(gc_chute *c, const chute_work *w, size_t p, size_t i, dou
     double work[2], mc[3]; /* the wall is at rest: w_1 - w_2 = w_p */
     int st = gc_contact3_step(laws[k], ct, alphas[k], nn[k], vrel, w->wsp + 3 * p, cfg->dt, ds_roll, keep,
                      f, mc, &active, work);
+    w->wact[rk] = wall_record_used(ct, hk);
     if (st)
       return st;
     pen[k < 2 ? PEN_WN : PEN_BN] += work[0];
@@ -1413,7 +1443,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
       double ce[CEN_N] = { 0, 0, 0, 0 };
       for (long k = b * CHUNK_PAIRS; k < k1; k++)
         if (w->pact[k] & PACT_WORK) {
-          int bead = c->owner[pairs[k].j] < 0;
+          int bead = (w->pact[k] & PACT_BEAD) != 0;
           ce[bead ? CEN_BN : CEN_PN] += w->pe[2 * k];
           ce[bead ? CEN_BT : CEN_PT] += w->pe[2 * k + 1];
         }
@@ -2011,6 +2041,7 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
     gc_quat_to_matrix(c->rot[p].q, w->rotm + 9 * p);
   }
   mark_histories(c, w);
+  mark_walls(c, w);
   order_work(c, w);
   w->placed = 1;
 done:

@@ -488,8 +488,11 @@ int gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t cou
     for (int a = 0; a < 3; a++) {
       double d = x[3 * i + a] - nl->x0[3 * i + a];
       if (nl->box.periodic[a]) {
+        /* minimum image; for |d| <= L/2 the shift is 0 (nearbyint(+-0.5) = 0): skip the
+         * division and the rounding for the usual small displacement */
         const double L = nl->box.hi[a] - nl->box.lo[a];
-        d -= L * nearbyint(d * (1.0 / L));
+        if (fabs(d) > 0.5 * L)
+          d -= L * nearbyint(d * (1.0 / L));
       }
       d2 += d * d;
     }
