@@ -706,21 +706,29 @@ static uint64_t cell21(double x, double h)
   return c > 0 ? (c < 2097151.0 ? (uint64_t)c : 2097151u) : 0u;
 }
 
-/* The spatial order of the particles and of the pairs (see chute_work.porder): particles by
- * the cell of their centre in a grid of edge one particle diameter + skin, with the longer
- * horizontal axis (x or z) the slowest index and the height the fastest; pairs grouped by the
- * position of the particle of their sphere i in that order, in increasing index within. */
-static void order_work(gc_chute *c, chute_work *w)
+/* keys[0 .. np) sorted: the particles at centres x (3 np) by the cell of their centre in a
+ * grid of edge one particle diameter + skin, with the longer horizontal axis (x or z) the
+ * slowest index, then the height, then the other horizontal axis; ties by index. */
+static void sort_keys(const gc_chute *c, const double *xc, struct pkey *keys)
 {
   const size_t np = c->np;
   const double h = 2.0 * c->cfg.shape.bound_radius + c->cfg.skin;
   const int along = c->cfg.length >= c->cfg.width ? 0 : 2, across = 2 - along;
   for (size_t p = 0; p < np; p++) {
-    const double *x = c->x + 3 * p;
-    w->pkeys[p].key = cell21(x[along], h) << 42 | cell21(x[across], h) << 21 | cell21(x[1], h);
-    w->pkeys[p].p = p;
+    const double *x = xc + 3 * p;
+    keys[p].key = cell21(x[along], h) << 42 | cell21(x[1], h) << 21 | cell21(x[across], h);
+    keys[p].p = p;
   }
-  qsort(w->pkeys, np, sizeof *w->pkeys, cmp_pkey);
+  qsort(keys, np, sizeof *keys, cmp_pkey);
+}
+
+/* The spatial order of the particles and of the pairs (see chute_work.porder): particles as
+ * sort_keys; pairs grouped by the position of the particle of their sphere i in that order, in
+ * increasing index within. */
+static void order_work(gc_chute *c, chute_work *w)
+{
+  const size_t np = c->np;
+  sort_keys(c, c->x, w->pkeys);
   for (size_t m = 0; m < np; m++) {
     w->porder[m] = w->pkeys[m].p;
     w->ppos[w->pkeys[m].p] = m;
@@ -885,6 +893,35 @@ static int grid_overlap(const place_grid *g, const gc_chute *c, const double s[3
   return 0;
 }
 
+/* Number the placed particles (x, q of np particles, permuted in place) in the spatial order
+ * of order_work: particles that are neighbours in space are neighbours in memory, which is what
+ * the caches and the threads' ranges need.  The flow keeps most of this order: it mixes along
+ * the chute (x) quickly, across it (z) and in depth (y) slowly, and z, y are the slower keys
+ * when the width is the longer side.  The same positions and orientations as drawn (the random
+ * sequence is unchanged), only numbered differently. */
+static int number_in_space(gc_chute *c, double *x, double *q, char *msg, size_t msglen)
+{
+  const size_t np = c->np;
+  chute_work *w = c->work;
+  double *tmp = malloc(7 * (np > 0 ? np : 1) * sizeof *tmp);
+  if (!tmp) {
+    snprintf(msg, msglen, "out of memory");
+    return GC_ENOMEM;
+  }
+  sort_keys(c, x, w->pkeys);
+  for (size_t m = 0; m < np; m++) {
+    size_t p = w->pkeys[m].p;
+    memcpy(tmp + 7 * m, x + 3 * p, 3 * sizeof *x);
+    memcpy(tmp + 7 * m + 3, q + 4 * p, 4 * sizeof *q);
+  }
+  for (size_t m = 0; m < np; m++) {
+    memcpy(x + 3 * m, tmp + 7 * m, 3 * sizeof *x);
+    memcpy(q + 4 * m, tmp + 7 * m + 3, 4 * sizeof *q);
+  }
+  free(tmp);
+  return GC_SUCCESS;
+}
+
 int gc_chute_place_random(gc_chute *c, char *msg, size_t msglen)
 {
   const gc_chute_cfg *cfg = &c->cfg;
@@ -990,6 +1027,8 @@ int gc_chute_place_random(gc_chute *c, char *msg, size_t msglen)
       st = GC_EINVAL;
     }
   }
+  if (!st)
+    st = number_in_space(c, x, q, msg, msglen);
   if (!st)
     st = gc_chute_place(c, x, q, NULL, NULL, msg, msglen);
 done:
