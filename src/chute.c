@@ -753,9 +753,12 @@ static void order_work(gc_chute *c, chute_work *w)
   }
 }
 
+static int nthreads(const gc_chute *c, size_t work);
+
 static int rebuild(gc_chute *c, chute_work *w, char *msg, size_t msglen)
 {
   wrap_spheres(c, w);
+  gc_nlist_set_threads(c->nl, nthreads(c, gc_nlist_npairs(c->nl) + c->np));
   int st = gc_nlist_build(c->nl, &w->box, c->sx, c->sr, c->owner, c->fixed, msg, msglen);
   if (st)
     return st;

@@ -23,6 +23,10 @@
 
 #include "gc_model.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 typedef struct {
   gc_npair *p;        /* cap pairs */
   unsigned char *pay; /* paycap payloads of stride bytes */
@@ -48,6 +52,10 @@ struct gc_nlist {
   double *cpos;       /* 4 nsph: x, y, z, r of order[m] at [4 m], contiguous per cell */
   size_t *cell_start; /* cell_cap + 1 */
   size_t cell_cap;
+  int nthreads;       /* threads of a build (gc_nlist_set_threads), >= 1 */
+  int ntb;            /* per-thread pair buffers allocated */
+  pairbuf *tb;        /* ntb: the pairs of each thread's range of spheres */
+  size_t *toff;       /* ntb + 1: their offsets in the new list */
 };
 
 static const char axis_name[3] = { 'x', 'y', 'z' };
@@ -97,6 +105,7 @@ gc_nlist *gc_nlist_alloc(size_t nsph, size_t payload_size)
   nl->nsph = nsph;
   nl->payload_size = payload_size;
   nl->stride = (payload_size + A - 1) / A * A;
+  nl->nthreads = 1;
   size_t n = nsph ? nsph : 1;
   nl->x0 = calloc(3 * n, sizeof(double));
   nl->xs = calloc(3 * n, sizeof(double));
@@ -128,6 +137,10 @@ void gc_nlist_free(gc_nlist *nl)
   free(nl->order);
   free(nl->cpos);
   free(nl->cell_start);
+  for (int t = 0; t < nl->ntb; t++)
+    free(nl->tb[t].p);
+  free(nl->tb);
+  free(nl->toff);
   free(nl);
 }
 
@@ -286,14 +299,14 @@ static int stencil(const grid *g, int a, size_t c, size_t out[3])
 
 /* The pairs of all spheres into pb (grown as needed); returns the count or SIZE_MAX on
  * allocation failure. */
-static size_t enumerate(gc_nlist *nl, pairbuf *pb, const grid *g, const gc_nlist_box *box,
+static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc_nlist_box *box,
                         const double *x, const double *r, const long *group,
-                        const unsigned char *fixed)
+                        const unsigned char *fixed, size_t i0, size_t i1)
 {
   const size_t *start = nl->cell_start, *order = nl->order;
   const double skin = box->skin;
   size_t np = 0;
-  for (size_t i = 0; i < nl->nsph; i++) {
+  for (size_t i = i0; i < i1; i++) {
     size_t ci = nl->cell[i];
     size_t cc[3] = { ci % g->nc[0], (ci / g->nc[0]) % g->nc[1], ci / (g->nc[0] * g->nc[1]) };
     size_t st[3][3];
@@ -447,24 +460,93 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
 
   pairbuf *nb = &nl->buf[1 - nl->cur];
   const pairbuf *ob = &nl->buf[nl->cur];
-  size_t n = enumerate(nl, nb, &g, box, x, r, group, fixed);
-  if (n == SIZE_MAX || reserve_payload(nl, nb, n) || reserve_csr(nl, n)) {
+  /* Enumeration and history merge by contiguous ranges of spheres, one per thread: each range's
+   * pairs come out sorted by (i, j) and the ranges are concatenated in order, so the list is
+   * the same whatever the thread count. */
+  const int nt = nl->nthreads;
+  if (nt > nl->ntb) {
+    pairbuf *tb = realloc(nl->tb, (size_t)nt * sizeof *tb);
+    if (tb)
+      nl->tb = tb;
+    size_t *toff = tb ? realloc(nl->toff, ((size_t)nt + 1) * sizeof *toff) : NULL;
+    if (toff)
+      nl->toff = toff;
+    if (!tb || !toff) {
+      set_msg(msg, msglen, "nlist: out of memory (%d thread buffers)", nt);
+      return GC_ENOMEM;
+    }
+    for (int t = nl->ntb; t < nt; t++)
+      nl->tb[t] = (pairbuf){ NULL, NULL, 0, 0 };
+    nl->ntb = nt;
+  }
+  size_t n = 0;
+  int fail = 0;
+  if (nt == 1) {
+    n = enumerate(nl, nb, &g, box, x, r, group, fixed, 0, nl->nsph);
+    fail = n == SIZE_MAX;
+    nl->toff[0] = 0;
+    nl->toff[1] = n;
+  } else {
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static, 1) reduction(|| : fail)
+#endif
+    for (int t = 0; t < nt; t++) {
+      size_t i0 = nl->nsph * (size_t)t / (size_t)nt, i1 = nl->nsph * (size_t)(t + 1) / (size_t)nt;
+      size_t m = enumerate(nl, &nl->tb[t], &g, box, x, r, group, fixed, i0, i1);
+      nl->toff[t + 1] = m;
+      if (m == SIZE_MAX)
+        fail = 1;
+    }
+    if (!fail) {
+      nl->toff[0] = 0;
+      for (int t = 0; t < nt; t++)
+        nl->toff[t + 1] += nl->toff[t];
+      n = nl->toff[nt];
+      if (n > nb->cap) {
+        size_t c2 = next_cap(nb->cap, n);
+        if (grow(&nb->p, c2, sizeof(gc_npair)))
+          fail = 1;
+        else
+          nb->cap = c2;
+      }
+    }
+    if (!fail)
+      for (int t = 0; t < nt; t++)
+        if (nl->toff[t + 1] > nl->toff[t])
+          memcpy(nb->p + nl->toff[t], nl->tb[t].p, (nl->toff[t + 1] - nl->toff[t]) * sizeof(gc_npair));
+  }
+  if (fail || reserve_payload(nl, nb, n) || reserve_csr(nl, n)) {
     set_msg(msg, msglen, "nlist: out of memory (%zu spheres)", nl->nsph);
     return GC_ENOMEM;
   }
-  /* carry the history of persisting pairs over: merge of two lists sorted by (i, j) */
+  /* carry the history of persisting pairs over: merge of two lists sorted by (i, j), per
+   * range (the old list's part of a range starts at its first pair with i >= i0) */
   if (nl->stride) {
     const size_t nold = nl->built ? nl->npairs : 0;
-    size_t ko = 0;
-    for (size_t k = 0; k < n; k++) {
-      const gc_npair *q = nb->p + k;
-      while (ko < nold && (ob->p[ko].i < q->i || (ob->p[ko].i == q->i && ob->p[ko].j < q->j)))
-        ko++;
-      unsigned char *dst = nb->pay + k * nl->stride;
-      if (ko < nold && ob->p[ko].i == q->i && ob->p[ko].j == q->j)
-        memcpy(dst, ob->pay + ko * nl->stride, nl->stride);
-      else
-        memset(dst, 0, nl->stride);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static, 1)
+#endif
+    for (int t = 0; t < nt; t++) {
+      const size_t i0 = nl->nsph * (size_t)t / (size_t)nt;
+      size_t lo = 0, hi = nold; /* first old pair with i >= i0 */
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ob->p[mid].i < i0)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      size_t ko = lo;
+      for (size_t k = nl->toff[t]; k < nl->toff[t + 1]; k++) {
+        const gc_npair *q = nb->p + k;
+        while (ko < nold && (ob->p[ko].i < q->i || (ob->p[ko].i == q->i && ob->p[ko].j < q->j)))
+          ko++;
+        unsigned char *dst = nb->pay + k * nl->stride;
+        if (ko < nold && ob->p[ko].i == q->i && ob->p[ko].j == q->j)
+          memcpy(dst, ob->pay + ko * nl->stride, nl->stride);
+        else
+          memset(dst, 0, nl->stride);
+      }
     }
   }
   nl->cur = 1 - nl->cur;
@@ -505,6 +587,11 @@ int gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t cou
 int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x)
 {
   return gc_nlist_moved(nl, x, 0, nl->nsph);
+}
+
+void gc_nlist_set_threads(gc_nlist *nl, int n)
+{
+  nl->nthreads = n > 1 ? n : 1;
 }
 
 size_t gc_nlist_npairs(const gc_nlist *nl)

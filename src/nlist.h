@@ -49,6 +49,9 @@ int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x);
  * parallel loop can test its own spheres as it moves them); 1 before the first build. */
 int gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t count);
 
+/* Threads of the next builds (default 1; n < 1 counts as 1).  The list does not depend on it. */
+void gc_nlist_set_threads(gc_nlist *nl, int n);
+
 size_t gc_nlist_npairs(const gc_nlist *nl);
 const gc_npair *gc_nlist_pairs(const gc_nlist *nl);
 /* History record of pair k, payload_size bytes (suitably aligned for any type). */

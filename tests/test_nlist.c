@@ -445,6 +445,92 @@ static FILE *truncated_copy(FILE *f, long len)
   return g;
 }
 
+/* Threads (gc_nlist_set_threads): builds on 2, 3 and 5 threads give the list of one thread,
+ * byte for byte (pairs with their shifts, CSR, sides), and carry the same payloads through a
+ * rebuild after the spheres moved (each persisting pair keeps its own random bytes, new pairs
+ * are zero) -- the ranges are concatenated in order and the merge searches each range's start
+ * in the old list.  Also a range with no spheres (more threads than spheres). */
+static void test_threads(void)
+{
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 77);
+  gc_nlist_box b = make_box(8, 6, 8, 0.3);
+  spheres s = random_spheres(rng, 400, &b, 0.3, 0.5);
+  const size_t psz = 24;
+  const int nts[] = { 1, 2, 3, 5 };
+  gc_nlist *nl[4];
+  for (int q = 0; q < 4; q++) {
+    nl[q] = gc_nlist_alloc(s.n, psz);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nl[q]);
+    gc_nlist_set_threads(nl[q], nts[q]);
+    CU_ASSERT_EQUAL_FATAL(build(nl[q], &b, &s), GC_SUCCESS);
+  }
+  size_t n = gc_nlist_npairs(nl[0]);
+  CU_ASSERT_FATAL(n > 200);
+  /* the same random bytes in every list's payloads */
+  for (size_t k = 0; k < n; k++)
+    for (size_t u = 0; u < psz; u++) {
+      unsigned char v = (unsigned char)gsl_rng_uniform_int(rng, 256);
+      for (int q = 0; q < 4; q++)
+        ((unsigned char *)gc_nlist_payload(nl[q], k))[u] = v;
+    }
+  for (size_t i = 0; i < 3 * s.n; i++)
+    s.x[i] += 0.25 * (2 * gsl_rng_uniform(rng) - 1);
+  for (int q = 0; q < 4; q++)
+    CU_ASSERT_EQUAL_FATAL(build(nl[q], &b, &s), GC_SUCCESS);
+  n = gc_nlist_npairs(nl[0]);
+  size_t carried = 0, fresh = 0, diff = 0;
+  for (size_t k = 0; k < n; k++) {
+    const unsigned char *u = gc_nlist_payload(nl[0], k);
+    size_t nz = 0;
+    for (size_t v = 0; v < psz; v++)
+      nz += u[v] != 0;
+    if (nz)
+      carried++;
+    else
+      fresh++;
+  }
+  CU_ASSERT(carried > n / 4); /* the moves (<= 0.25) keep most pairs, and some are new */
+  CU_ASSERT(fresh > 0);
+  for (int q = 1; q < 4; q++) {
+    CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(nl[q]), n);
+    CU_ASSERT_EQUAL(memcmp(gc_nlist_pairs(nl[0]), gc_nlist_pairs(nl[q]), n * sizeof(gc_npair)), 0);
+    for (size_t k = 0; k < n; k++)
+      diff += memcmp(gc_nlist_payload(nl[0], k), gc_nlist_payload(nl[q], k), psz) != 0;
+    for (size_t i = 0; i < s.n; i++) {
+      const size_t *ia, *ib;
+      size_t ma, mb;
+      gc_nlist_sphere_pairs(nl[0], i, &ia, &ma);
+      gc_nlist_sphere_pairs(nl[q], i, &ib, &mb);
+      const unsigned char *sa = gc_nlist_sphere_sides(nl[0], i), *sb = gc_nlist_sphere_sides(nl[q], i);
+      diff += ma != mb || (ma && (memcmp(ia, ib, ma * sizeof *ia) || memcmp(sa, sb, ma)));
+    }
+  }
+  CU_ASSERT_EQUAL(diff, 0);
+  /* sides: sphere i of pair k is its i exactly where the side says so */
+  for (size_t i = 0; i < s.n; i++) {
+    const size_t *ia;
+    size_t ma;
+    gc_nlist_sphere_pairs(nl[2], i, &ia, &ma);
+    const unsigned char *sa = gc_nlist_sphere_sides(nl[2], i);
+    for (size_t m = 0; m < ma; m++)
+      diff += (gc_nlist_pairs(nl[2])[ia[m]].i == i) != (sa[m] == 1);
+  }
+  CU_ASSERT_EQUAL(diff, 0);
+  /* more threads than spheres */
+  spheres t = random_spheres(rng, 3, &b, 0.3, 0.5);
+  gc_nlist *few = gc_nlist_alloc(t.n, psz);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(few);
+  gc_nlist_set_threads(few, 5);
+  CU_ASSERT_EQUAL(build(few, &b, &t), GC_SUCCESS);
+  gc_nlist_free(few);
+  spheres_free(&t);
+  for (int q = 0; q < 4; q++)
+    gc_nlist_free(nl[q]);
+  spheres_free(&s);
+  gsl_rng_free(rng);
+}
+
 /* Checkpoint: a list with random payload bytes written and read into a fresh workspace is
  * identical (memcmp of the pairs and of every payload, build count, CSR, displacement
  * criterion), and both continue identically through a rebuild.  A file cut anywhere (after 10
@@ -618,6 +704,7 @@ int gc_test_add_nlist(void)
       !CU_add_test(s, "history survives rebuilds", test_history) ||
       !CU_add_test(s, "displacement criterion (eq. 2.29)", test_needs_rebuild) ||
       !CU_add_test(s, "checkpoint round trip and errors", test_checkpoint) ||
+      !CU_add_test(s, "builds on 1, 2, 3, 5 threads identical", test_threads) ||
       !CU_add_test(s, "bad input", test_bad_input))
     return CU_get_error();
   return CUE_SUCCESS;
