@@ -210,7 +210,9 @@ int gc_yield_setup(gc_pair *pair, char *msg, size_t n)
     pair->p_y = gc_yield_pressure_of_force(pair->P_Y, pair->R_star, pair->E_star);
   }
   /* alpha_Y = a_Y^2 / R* with a_Y = C P_Y^(1/3) (eq. 6.23). */
-  double aY = pair->C * cbrt(pair->P_Y);
+  pair->s_Y = cbrt(pair->P_Y);
+  double aY = pair->C * pair->s_Y;
+  pair->a_Y = aY;
   pair->alpha_Y = aY * aY / pair->R_star;
   return GC_SUCCESS;
 }

@@ -12,7 +12,9 @@
 #include "tfd_core.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The ranges of R1 ... reload come from the parameter table (gc_law_init); this is the rule
  * the table cannot state. */
@@ -41,31 +43,52 @@ static int ep_setup(gc_pair *pair, char *msg, size_t n)
 
 static double macaulay(double x) { return x > 0 ? x : 0.0; }
 
-/* G(P) = C_a (P - P_Y) + C P^(1/3) - sqrt(C_R(P) R* alpha): eq. 6.29 multiplied by C_a, so
- * that C_a = 0 (no plastic growth of the contact radius) stays well defined. */
-static void ep_residual(const gc_pair *pair, double alpha, double P, double *G, double *dG)
+/* The unknown of the plastic loading curve is s = P^(1/3), so that a_e = C s (eq. 3.6) and
+ * P = s^3: eq. 6.29 (times C_a, so that C_a = 0, no plastic growth of the contact radius, stays
+ * well defined) needs no cube root in s, and its solution gives a_e without one:
+ *   G(s) = C_a (s^3 - P_Y) + C s - sqrt(C_R(s^3) R* alpha),  dG/ds = 3 s^2 dG/dP (eq. 6.31). */
+static void ep_residual(const gc_pair *pair, double alpha, double s, double *G, double *dG)
 {
   const gc_params *p = &pair->p;
-  double cr = 1.0 + p->K_c * (P - pair->P_Y);
-  double root = sqrt(cr * pair->R_star * alpha);
-  *G = p->C_a * (P - pair->P_Y) + pair->C * cbrt(P) - root;
-  /* eq. 6.31 times C_a */
-  *dG = p->C_a + pair->C / (3.0 * cbrt(P * P)) - p->K_c * pair->R_star * alpha / (2.0 * root);
+  double dP = s * s * s - pair->P_Y;
+  double ra = pair->R_star * alpha;
+  double root = sqrt((1.0 + p->K_c * dP) * ra);
+  *G = p->C_a * dP + pair->C * s - root;
+  *dG = 3.0 * s * s * (p->C_a - p->K_c * ra / (2.0 * root)) + pair->C;
 }
 
-/* Algorithm 6.2 with a safeguard: Newton steps (eq. 6.30) from the predictor guess (eq. 6.32),
- * kept inside a bracket [lo, hi] with G(lo) < 0 < G(hi) and replaced by bisection whenever
- * they leave it or stall, so the iteration cannot diverge or return NaN. */
-static int ep_virgin_plastic_force(const gc_pair *pair, double alpha, double guess, double *P_out)
+/* x^(1/3) to ~1e-6 for x > 0 (a normal number), without libm: the exponent divided by 3 in the
+ * bits of x (fdlibm's cbrt, B1), then two Newton steps.  Only a starting guess of the Newton
+ * iteration below: its error changes the number of iterations, not the root. */
+static double ep_cbrt_guess(double x)
 {
-  double lo = pair->P_Y, hi, G, dG;
-  ep_residual(pair, alpha, lo, &G, &dG);
-  if (G >= 0) { /* alpha only just above alpha_Y: the root is P_Y to rounding */
-    *P_out = lo;
+  uint64_t b;
+  memcpy(&b, &x, sizeof b);
+  b = ((b >> 32) / 3 + UINT64_C(715094163)) << 32;
+  double y;
+  memcpy(&y, &b, sizeof y);
+  y -= (y * y * y - x) / (3.0 * y * y);
+  y -= (y * y * y - x) / (3.0 * y * y);
+  return y;
+}
+
+/* Algorithm 6.2 with a safeguard: Newton steps (eq. 6.30, in s = P^(1/3)) from the predictor
+ * guess (eq. 6.32, a force), kept inside a bracket [lo, hi] with G(lo) < 0 < G(hi) and replaced
+ * by bisection whenever they leave it or stall, so the iteration cannot diverge or return NaN.
+ * Returns the force and a_e = C P^(1/3). */
+static int ep_virgin_plastic_force(const gc_pair *pair, double alpha, double guess, double *P_out,
+                                   double *ae_out)
+{
+  /* G(s_Y) = C P_Y^(1/3) - sqrt(R* alpha), as C_R(P_Y) = 1 */
+  double ah = sqrt(pair->R_star * alpha);
+  if (pair->a_Y - ah >= 0) { /* alpha only just above alpha_Y: the root is P_Y to rounding */
+    *P_out = pair->P_Y;
+    *ae_out = pair->a_Y;
     return GC_SUCCESS;
   }
-  /* The Hertz force at alpha is an upper bound when C_a = K_c = 0; expand until G > 0. */
-  hi = fmax(pair->k_hertz * alpha * sqrt(alpha), 2.0 * pair->P_Y);
+  /* The Hertz root s = sqrt(R* alpha) / C (the force k alpha^(3/2)) is an upper bound when
+   * C_a = K_c = 0, and at least (2 P_Y)^(1/3); expand until G > 0. */
+  double lo = pair->s_Y, hi = fmax(ah / pair->C, 1.2599210498948732 * pair->s_Y), G, dG;
   int k;
   for (k = 0; k < 200; k++) {
     ep_residual(pair, alpha, hi, &G, &dG);
@@ -76,83 +99,90 @@ static int ep_virgin_plastic_force(const gc_pair *pair, double alpha, double gue
   }
   if (k == 200 || !isfinite(hi))
     return GC_ENOCONV;
-  double P = (guess > lo && guess < hi) ? guess : 0.5 * (lo + hi);
+  double sg = guess > 0 && isfinite(guess) ? ep_cbrt_guess(guess) : 0.0;
+  double s = (sg > lo && sg < hi) ? sg : 0.5 * (lo + hi);
   double dx_old = hi - lo, dx = dx_old;
-  ep_residual(pair, alpha, P, &G, &dG);
+  ep_residual(pair, alpha, s, &G, &dG);
   for (int it = 0; it < 100; it++) {
     if (G < 0)
-      lo = P;
+      lo = s;
     else
-      hi = P;
-    int bisect = !(dG != 0) || ((P - hi) * dG - G) * ((P - lo) * dG - G) > 0 ||
+      hi = s;
+    int bisect = !(dG != 0) || ((s - hi) * dG - G) * ((s - lo) * dG - G) > 0 ||
                  fabs(2.0 * G) > fabs(dx_old * dG);
     dx_old = dx;
     if (bisect) {
       dx = 0.5 * (hi - lo);
-      P = lo + dx;
+      s = lo + dx;
     } else {
       dx = G / dG;
-      P -= dx;
+      s -= dx;
     }
-    if (fabs(dx) <= 1e-13 * P + 1e-300 || hi - lo <= 1e-14 * hi) {
-      *P_out = P;
-      return GC_SUCCESS;
-    }
-    ep_residual(pair, alpha, P, &G, &dG);
-    if (G == 0) {
-      *P_out = P;
-      return GC_SUCCESS;
-    }
+    /* the tolerances of the force (1e-13 P per step, a bracket of 1e-14 P) in s = P^(1/3) */
+    if (fabs(dx) <= 1e-13 / 3.0 * s + 1e-300 || hi - lo <= 1e-14 / 3.0 * hi)
+      break;
+    ep_residual(pair, alpha, s, &G, &dG);
+    if (G == 0)
+      break;
+    if (it == 99)
+      return GC_ENOCONV;
   }
-  return GC_ENOCONV;
+  *P_out = s * s * s;
+  *ae_out = pair->C * s;
+  return GC_SUCCESS;
 }
 
-/* Virgin (first-loading) curve at displacement x measured from the curve's origin. */
-static int ep_virgin_force(const gc_pair *pair, const ep_hist *s, double x, double *P)
+/* Virgin (first-loading) curve at displacement x measured from the curve's origin; also
+ * a_e = C P^(1/3). */
+static int ep_virgin_force(const gc_pair *pair, const ep_hist *s, double x, double *P, double *ae)
 {
-  if (x <= pair->alpha_Y) { /* eq. 6.24: Hertz below incipient yield */
-    *P = x > 0 ? pair->k_hertz * x * sqrt(x) : 0.0;
+  if (x <= pair->alpha_Y) { /* eq. 6.24: Hertz below incipient yield, a_e = sqrt(R* x) */
+    double xp = x > 0 ? x : 0.0;
+    *P = pair->k_hertz * xp * sqrt(xp);
+    *ae = sqrt(pair->R_star * xp);
     return GC_SUCCESS;
   }
   /* predictor of eq. 6.32 from the two previous states when both are on this curve */
   double guess = s->P;
   if (s->alpha > s->alpha_prev2 && s->P_prev2 > 0)
     guess = s->P + (s->P - s->P_prev2) / (s->alpha - s->alpha_prev2) * (x + s->alpha_shift - s->alpha);
-  return ep_virgin_plastic_force(pair, x, guess, P);
+  return ep_virgin_plastic_force(pair, x, guess, P, ae);
 }
 
 /* Unloading curve through the turning point (alpha_max, P_max): eq. 6.33 for alpha_res.
- * Returns a_e = C P_max^(1/3), which ep_fill needs again for the same force. */
-static double ep_set_turning_point(const gc_pair *pair, ep_hist *s, double alpha_max,
-                                   double P_max)
+ * ae: C P_max^(1/3) when the caller has it, else < 0. */
+static void ep_set_turning_point(const gc_pair *pair, ep_hist *s, double alpha_max,
+                                 double P_max, double ae)
 {
-  double ae = pair->C * cbrt(P_max);
+  if (ae < 0)
+    ae = pair->C * cbrt(P_max);
   s->alpha_max = alpha_max;
   s->P_max = P_max;
   s->CR_exc = pair->p.K_c * macaulay(P_max - pair->P_Y);
   double CR_max = 1.0 + s->CR_exc;
   s->a_p = pair->p.C_a * macaulay(P_max - pair->P_Y);
   s->alpha_res = alpha_max - ae * ae / (CR_max * pair->R_star);
-  return ae;
 }
 
-/* eq. 6.35-6.36: elastic unloading/reloading along the curve of the last turning point. */
-static double ep_unloading_force(const gc_pair *pair, const ep_hist *s, double alpha)
+/* eq. 6.35-6.36: elastic unloading/reloading along the curve of the last turning point; also
+ * a_e (eq. 6.35), which is C P^(1/3). */
+static double ep_unloading_force(const gc_pair *pair, const ep_hist *s, double alpha, double *ae_out)
 {
   double x = alpha - s->alpha_res;
-  if (x <= 0)
+  if (x <= 0) {
+    *ae_out = 0.0;
     return 0.0;
+  }
   double ae = sqrt((1.0 + s->CR_exc) * pair->R_star * x);
+  *ae_out = ae;
   return ae * ae * ae / (pair->C * pair->C * pair->C);
 }
 
-/* ae_known: C P^(1/3) when the caller has it (a turning point at P was just set), else < 0;
- * the cube root is the dearest operation of an elastic step. */
-static void ep_fill(const gc_pair *pair, const ep_hist *s, double P, int virgin, double ae_known,
+/* ae = C P^(1/3), from the curve that gave P (eq. 3.6, 6.35): no cube root per step. */
+static void ep_fill(const gc_pair *pair, const ep_hist *s, double P, int virgin, double ae,
                     gc_normal *out)
 {
   const gc_params *p = &pair->p;
-  double ae = ae_known >= 0 ? ae_known : pair->C * cbrt(P);
   double ap = virgin ? p->C_a * macaulay(P - pair->P_Y) : s->a_p;
   double cr = virgin ? 1.0 + p->K_c * macaulay(P - pair->P_Y) : 1.0 + s->CR_exc;
   double a = ae + ap;
@@ -179,7 +209,7 @@ static int ep_normal_step(const gc_pair *pair, double *h, double alpha, double a
   (void)alpha_dot;
   if (!isfinite(alpha))
     return GC_ENAN;
-  double P = 0.0, ae = -1.0;
+  double P = 0.0, ae = 0.0;
   int virgin, st;
   int increasing = alpha > s->alpha;
   if (pair->p.reload == GC_RELOAD_LITERAL) {
@@ -191,17 +221,17 @@ static int ep_normal_step(const gc_pair *pair, double *h, double alpha, double a
       s->P_max = 0.0;
     }
     if (!increasing && s->loading && alpha < s->alpha)
-      ep_set_turning_point(pair, s, s->alpha, s->P);
+      ep_set_turning_point(pair, s, s->alpha, s->P, -1.0);
     virgin = increasing || (alpha == s->alpha && s->loading);
     if (virgin) {
-      st = ep_virgin_force(pair, s, alpha - s->alpha_shift, &P);
+      st = ep_virgin_force(pair, s, alpha - s->alpha_shift, &P, &ae);
       if (st)
         return st;
       s->loading = 1;
       if (P >= s->P_max)
-        ae = ep_set_turning_point(pair, s, alpha, P);
+        ep_set_turning_point(pair, s, alpha, P, ae);
     } else {
-      P = ep_unloading_force(pair, s, alpha);
+      P = ep_unloading_force(pair, s, alpha, &ae);
       s->loading = 0;
     }
   } else {
@@ -210,12 +240,12 @@ static int ep_normal_step(const gc_pair *pair, double *h, double alpha, double a
      * the last turning point (continuous at alpha_max, no ratcheting). */
     virgin = alpha > s->alpha_max;
     if (virgin) {
-      st = ep_virgin_force(pair, s, alpha, &P);
+      st = ep_virgin_force(pair, s, alpha, &P, &ae);
       if (st)
         return st;
-      ae = ep_set_turning_point(pair, s, alpha, P);
+      ep_set_turning_point(pair, s, alpha, P, ae);
     } else {
-      P = ep_unloading_force(pair, s, alpha);
+      P = ep_unloading_force(pair, s, alpha, &ae);
     }
     s->loading = increasing;
   }

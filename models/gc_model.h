@@ -89,6 +89,8 @@ typedef struct {
   double P_Y;         /* incipient yield force [N] (eq. 6.19-6.21) */
   double p_y;         /* contact yield pressure A_Y sY [Pa] (Thornton's p_y) */
   double alpha_Y;     /* displacement at incipient yield [m] */
+  double s_Y, a_Y;    /* P_Y^(1/3) [N^1/3] and the Hertz contact radius at yield C P_Y^(1/3) [m]
+                       * (eq. 6.23), kept so that the elasto-plastic step needs no cube root of P_Y */
   double C;           /* Hertz a = C P^(1/3) constant, (3 R* / (4 E*))^(1/3) [m N^-1/3] (eq. 6.28) */
   double k_hertz;     /* P = k_hertz alpha^(3/2): (4/3) E* sqrt(R*) [N m^-3/2] */
   double K2;          /* Walton-Braun unloading stiffness K1 / e^2 [N/m] (eq. 4.5) */

@@ -173,7 +173,7 @@ static void usage(FILE *f)
 {
   fprintf(f,
           "usage: bench_contact [-p PARAMS] [-n PAIRS] [-s STEPS] [-r REPEAT] [-v VMIN,VMAX] "
-          "[-t VTMAX] [-e E_N] [-S SEED]\n"
+          "[-t VTMAX] [-e E_N] [-S SEED] [-l LAW]\n"
           "  -p PARAMS   parameter file (default " GC_DATADIR "/chute/soybean.params)\n"
           "  -n PAIRS    independent contact pairs (default 4096)\n"
           "  -s STEPS    steps of every pair per repetition (default 400)\n"
@@ -181,7 +181,8 @@ static void usage(FILE *f)
           "  -v MIN,MAX  range of the normal impact speed [m/s] (default 0.05,1)\n"
           "  -t VTMAX    largest tangential speed [m/s] (default 0.5)\n"
           "  -e E_N      restitution of the tsuji law (default 0.6, as bench-chute)\n"
-          "  -S SEED     seed of the GSL mt19937 generator (default 1)\n");
+          "  -S SEED     seed of the GSL mt19937 generator (default 1)\n"
+          "  -l LAW      only this law (ep/ep, hertz/md, tsuji/tsuji), e.g. under a profiler\n");
 }
 
 static int parse_pos(const char *s, double *v) { return gc_parse_double(s, v) == 0 && *v > 0; }
@@ -191,10 +192,12 @@ int main(int argc, char **argv)
   const char *path = GC_DATADIR "/chute/soybean.params";
   bench_cfg c = { 4096, 400, 5, 0.05, 1.0, 0.5, 0.0, 1 };
   double e_n = 0.6, x;
+  const char *only = NULL;
   int opt;
-  while ((opt = getopt(argc, argv, "p:n:s:r:v:t:e:S:h")) != -1) {
+  while ((opt = getopt(argc, argv, "p:n:s:r:v:t:e:S:l:h")) != -1) {
     switch (opt) {
     case 'p': path = optarg; break;
+    case 'l': only = optarg; break;
     case 'n':
     case 's':
     case 'r':
@@ -284,9 +287,22 @@ int main(int argc, char **argv)
          c.npairs, p.R1, p.m_eff, path, c.vn_lo, c.vn_hi, c.vt_hi, c.dt, c.nsteps, c.reps);
   printf("%-12s %10s %14s %8s %24s\n", "law", "ns/step", "contact-steps", "plastic",
          "checksum");
+  if (only) {
+    size_t i;
+    for (i = 0; i < NLAWS && strcmp(laws[i].label, only) != 0; i++)
+      ;
+    if (i == NLAWS) {
+      fprintf(stderr, "bench_contact: -l: unknown law '%s' (ep/ep, hertz/md, tsuji/tsuji)\n", only);
+      gsl_rng_free(r);
+      return 2;
+    }
+  }
   bench_result res[NLAWS];
   int st = 0;
   for (size_t i = 0; i < NLAWS && !st; i++) {
+    res[i].ns_per_step = NAN;
+    if (only && strcmp(laws[i].label, only) != 0)
+      continue;
     st = bench_law(&laws[i], &p, &c, p.m_eff, r, &res[i]);
     if (st)
       break;
@@ -302,6 +318,8 @@ int main(int argc, char **argv)
   gsl_rng_free(r);
   if (st)
     return 1;
+  if (only)
+    return 0;
   printf("ratio ep/ep / hertz/md:       %.2f\n", res[0].ns_per_step / res[1].ns_per_step);
   printf("ratio tsuji/tsuji / hertz/md: %.2f\n", res[2].ns_per_step / res[1].ns_per_step);
   return 0;
