@@ -183,22 +183,38 @@ static void ep_fill(const gc_pair *pair, const ep_hist *s, double P, int virgin,
                     gc_normal *out)
 {
   const gc_params *p = &pair->p;
-  double ap = virgin ? p->C_a * macaulay(P - pair->P_Y) : s->a_p;
-  double cr = virgin ? 1.0 + p->K_c * macaulay(P - pair->P_Y) : 1.0 + s->CR_exc;
+  double ap, cr;
+  int plastic_loading = virgin && P > pair->P_Y;
+  if (plastic_loading) {
+    ap = p->C_a * (P - pair->P_Y);      /* eq. 6.3 */
+    cr = 1.0 + p->K_c * (P - pair->P_Y); /* eq. 6.13 */
+  } else if (virgin) { /* Hertz below yield (eq. 6.24) */
+    ap = 0.0;
+    cr = 1.0;
+  } else {
+    ap = s->a_p;
+    cr = 1.0 + s->CR_exc;
+  }
   double a = ae + ap;
   out->P = P;
   out->a_e = ae;
   out->a_p = ap;
   out->a = a;
   /* eq. 8.3 (P increasing) and 8.6 (P constant or decreasing): (E*)_ep = 3 P C_R R* / (4 a^3)
-   * with a = a_ep on the virgin curve and a = a_e on the elastic curve (there it is C_R E*). */
-  double a3 = virgin ? a * a * a : ae * ae * ae;
-  out->E_t = P > 0 ? 3.0 * P * cr * pair->R_star / (4.0 * a3) : cr * pair->E_star;
+   * with a = a_ep on the virgin curve and a = a_e on the elastic curve.  On the elastic curves
+   * (and the virgin one below yield, C_R = 1) P = a_e^3 / C^3 with C^3 = 3 R* / (4 E*)
+   * (eq. 6.35-6.36, 3.6), so that (E*)_ep = C_R E*, without the division; tangent normal
+   * stiffness dP/dalpha = 2 E*_t a for the Hertz-type curves. */
+  if (plastic_loading) {
+    out->E_t = 3.0 * P * cr * pair->R_star / (4.0 * a * a * a);
+    out->k_n = 2.0 * out->E_t * a;
+  } else {
+    out->E_t = cr * pair->E_star;
+    out->k_n = P > 0 ? 2.0 * out->E_t * ae : 0.0;
+  }
   /* eq. 8.5 generalised to two materials: 4 a E*_ep (1-nu)/(2-nu) = 8 a G* (E*_ep / E*)
    * (or 2 kt_ratio a E*_ep, see gc_k_t0). */
   out->k_t0 = gc_k_t0(pair, a, out->E_t);
-  /* tangent normal stiffness: dP/dalpha = 2 E*_t a for the Hertz-type curves */
-  out->k_n = P > 0 ? (virgin ? 2.0 * out->E_t * a : 2.0 * cr * pair->E_star * ae) : 0.0;
   out->plastic = s->P_max > pair->P_Y;
 }
 
