@@ -8,7 +8,8 @@
  * velocity from the force F on body 1: d(v_2 - v_1)/dt = -F / m*).  When a pair separates it is
  * restarted with new random velocities and a new normal.  All pairs of a law run the same
  * random sequence (GSL mt19937, fixed seed), and every repetition starts from the same state,
- * so the best of the repetitions measures the same work each time.
+ * so the best of the repetitions measures the same work each time; each repetition runs every
+ * law in turn, so that on a shared machine the laws see the same load.
  *
  * Printed per law: nanoseconds per contact step (wall time of the whole loop, clock_gettime
  * CLOCK_MONOTONIC, divided by the steps with alpha > 0; the loop's own integration and the
@@ -138,35 +139,28 @@ static int run_once(const gc_law *law, const bench_cfg *c, double m_eff, double 
   return GC_SUCCESS;
 }
 
-static int bench_law(const law_def *ld, const gc_params *p, const bench_cfg *c, double m_eff,
-                     gsl_rng *r, bench_result *res)
-{
+/* One law's set-up and storage. */
+typedef struct {
   gc_law law;
+  double *rec;
+  pair_state *ps;
+} law_run;
+
+static int law_run_init(law_run *lr, const law_def *ld, const gc_params *p, const bench_cfg *c)
+{
   char msg[256];
-  int st = gc_law_init_preset(&law, gc_preset_lookup(ld->nfd), gc_preset_lookup(ld->tfd), p, msg,
-                              sizeof msg);
+  lr->rec = NULL;
+  lr->ps = NULL;
+  int st = gc_law_init_preset(&lr->law, gc_preset_lookup(ld->nfd), gc_preset_lookup(ld->tfd), p,
+                              msg, sizeof msg);
   if (st) {
     fprintf(stderr, "bench_contact: law %s: %s\n", ld->label, msg);
     return st;
   }
-  const size_t stride = GC_CONTACT3_HEAD + gc_law_history_size(&law);
-  double *rec = malloc(c->npairs * stride * sizeof *rec);
-  pair_state *ps = malloc(c->npairs * sizeof *ps);
-  if (!rec || !ps) {
-    free(rec);
-    free(ps);
-    return GC_ENOMEM;
-  }
-  res->ns_per_step = INFINITY;
-  for (size_t k = 0; k < c->reps && !st; k++) {
-    double ns;
-    st = run_once(&law, c, m_eff, rec, ps, r, res, &ns);
-    if (!st && res->contact_steps > 0 && ns / (double)res->contact_steps < res->ns_per_step)
-      res->ns_per_step = ns / (double)res->contact_steps;
-  }
-  free(rec);
-  free(ps);
-  return st;
+  const size_t stride = GC_CONTACT3_HEAD + gc_law_history_size(&lr->law);
+  lr->rec = malloc(c->npairs * stride * sizeof *lr->rec);
+  lr->ps = malloc(c->npairs * sizeof *lr->ps);
+  return lr->rec && lr->ps ? GC_SUCCESS : GC_ENOMEM;
 }
 
 static void usage(FILE *f)
@@ -297,15 +291,32 @@ int main(int argc, char **argv)
       return 2;
     }
   }
+  /* the repetitions outside, the laws inside: on a shared machine every law sees the same
+   * load, so the ratios of one call are comparable */
   bench_result res[NLAWS];
+  law_run lr[NLAWS];
+  int use[NLAWS];
   int st = 0;
+  for (size_t i = 0; i < NLAWS; i++) {
+    res[i].ns_per_step = INFINITY;
+    lr[i].rec = NULL;
+    lr[i].ps = NULL;
+    use[i] = !only || strcmp(laws[i].label, only) == 0;
+    if (use[i] && !st)
+      st = law_run_init(&lr[i], &laws[i], &p, &c);
+  }
+  for (size_t k = 0; k < c.reps && !st; k++)
+    for (size_t i = 0; i < NLAWS && !st; i++) {
+      double ns;
+      if (!use[i])
+        continue;
+      st = run_once(&lr[i].law, &c, p.m_eff, lr[i].rec, lr[i].ps, r, &res[i], &ns);
+      if (!st && res[i].contact_steps > 0 && ns / (double)res[i].contact_steps < res[i].ns_per_step)
+        res[i].ns_per_step = ns / (double)res[i].contact_steps;
+    }
   for (size_t i = 0; i < NLAWS && !st; i++) {
-    res[i].ns_per_step = NAN;
-    if (only && strcmp(laws[i].label, only) != 0)
+    if (!use[i])
       continue;
-    st = bench_law(&laws[i], &p, &c, p.m_eff, r, &res[i]);
-    if (st)
-      break;
     char pl[16] = "-";
     if (strcmp(laws[i].nfd, "ep") == 0)
       snprintf(pl, sizeof pl, "%.3f",
@@ -313,7 +324,10 @@ int main(int argc, char **argv)
                                     : 0.0);
     printf("%-12s %10.1f %14zu %8s %24.17g\n", laws[i].label, res[i].ns_per_step,
            res[i].contact_steps, pl, res[i].checksum);
-    fflush(stdout);
+  }
+  for (size_t i = 0; i < NLAWS; i++) {
+    free(lr[i].rec);
+    free(lr[i].ps);
   }
   gsl_rng_free(r);
   if (st)
