@@ -44,17 +44,21 @@ static int ep_setup(gc_pair *pair, char *msg, size_t n)
 static double macaulay(double x) { return x > 0 ? x : 0.0; }
 
 /* The unknown of the plastic loading curve is s = P^(1/3), so that a_e = C s (eq. 3.6) and
- * P = s^3: eq. 6.29 (times C_a, so that C_a = 0, no plastic growth of the contact radius, stays
- * well defined) needs no cube root in s, and its solution gives a_e without one:
- *   G(s) = C_a (s^3 - P_Y) + C s - sqrt(C_R(s^3) R* alpha),  dG/ds = 3 s^2 dG/dP (eq. 6.31). */
+ * P = s^3.  Eq. 6.29 times C_a (so that C_a = 0, no plastic growth of the contact radius, stays
+ * well defined) is a_ep(s) = sqrt(C_R(s^3) R* alpha), a_ep = C_a (s^3 - P_Y) + C s (eq. 6.2-6.3,
+ * 6.11); squared, it needs neither a cube root nor a square root:
+ *   H(s) = a_ep^2 - C_R(s^3) R* alpha,  H'(s) = 2 a_ep (3 C_a s^2 + C) - 3 K_c s^2 R* alpha.
+ * H has the sign of G = a_ep - sqrt(C_R R* alpha) (eq. 6.29) wherever a_ep > 0, i.e. on the whole
+ * bracket s >= P_Y^(1/3), and the same root; near it H ~ 2 a_ep G, so Newton's steps H / H' are
+ * G / G' (eq. 6.30-6.31) to first order. */
 static void ep_residual(const gc_pair *pair, double alpha, double s, double *G, double *dG)
 {
   const gc_params *p = &pair->p;
-  double dP = s * s * s - pair->P_Y;
+  double s2 = s * s, dP = s2 * s - pair->P_Y;
   double ra = pair->R_star * alpha;
-  double root = sqrt((1.0 + p->K_c * dP) * ra);
-  *G = p->C_a * dP + pair->C * s - root;
-  *dG = 3.0 * s * s * (p->C_a - p->K_c * ra / (2.0 * root)) + pair->C;
+  double aep = p->C_a * dP + pair->C * s;
+  *G = aep * aep - (1.0 + p->K_c * dP) * ra;
+  *dG = 2.0 * aep * (3.0 * p->C_a * s2 + pair->C) - 3.0 * p->K_c * s2 * ra;
 }
 
 /* x^(1/3) to ~1e-6 for x > 0 (a normal number), without libm: the exponent divided by 3 in the
@@ -72,7 +76,7 @@ static double ep_cbrt_guess(double x)
   return y;
 }
 
-/* Algorithm 6.2 with a safeguard: Newton steps (eq. 6.30, in s = P^(1/3)) from the predictor
+/* Algorithm 6.2 with a safeguard: Newton steps (eq. 6.30, on H(s), s = P^(1/3)) from the predictor
  * guess (eq. 6.32, a force), kept inside a bracket [lo, hi] with G(lo) < 0 < G(hi) and replaced
  * by bisection whenever they leave it or stall, so the iteration cannot diverge or return NaN.
  * Returns the force and a_e = C P^(1/3). */
@@ -89,16 +93,23 @@ static int ep_virgin_plastic_force(const gc_pair *pair, double alpha, double gue
   /* The Hertz root s = sqrt(R* alpha) / C (the force k alpha^(3/2)) is an upper bound when
    * C_a = K_c = 0, and at least (2 P_Y)^(1/3); expand until G > 0. */
   double lo = pair->s_Y, hi = fmax(ah / pair->C, 1.2599210498948732 * pair->s_Y), G, dG;
-  int k;
-  for (k = 0; k < 200; k++) {
-    ep_residual(pair, alpha, hi, &G, &dG);
-    if (G > 0)
-      break;
-    lo = hi;
-    hi *= 2.0;
+  /* At hi, P - P_Y = d >= P_Y and C s >= sqrt(R* alpha), so G >= d (C_a - K_c sqrt(R* alpha) / 2)
+   * (sqrt(1 + x) <= 1 + x/2): with K_c sqrt(R* alpha) <= C_a, G(hi) >= P_Y C_a / 2, positive far
+   * beyond rounding when P_Y C_a >= 1e-9 sqrt(R* alpha), and the bracket needs no evaluation
+   * (soybean: K_c sqrt(R* alpha) / C_a ~ 2e-5).  Otherwise expand until G > 0. */
+  const gc_params *p = &pair->p;
+  if (!(p->K_c * ah <= p->C_a && pair->P_Y * p->C_a >= 1e-9 * ah)) {
+    int k;
+    for (k = 0; k < 200; k++) {
+      ep_residual(pair, alpha, hi, &G, &dG);
+      if (G > 0)
+        break;
+      lo = hi;
+      hi *= 2.0;
+    }
+    if (k == 200 || !isfinite(hi))
+      return GC_ENOCONV;
   }
-  if (k == 200 || !isfinite(hi))
-    return GC_ENOCONV;
   double sg = guess > 0 && isfinite(guess) ? ep_cbrt_guess(guess) : 0.0;
   double s = (sg > lo && sg < hi) ? sg : 0.5 * (lo + hi);
   double dx_old = hi - lo, dx = dx_old;
