@@ -96,7 +96,7 @@ static int ep_virgin_plastic_force(const gc_pair *pair, double alpha, double gue
   /* At hi, P - P_Y = d >= P_Y and C s >= sqrt(R* alpha), so G >= d (C_a - K_c sqrt(R* alpha) / 2)
    * (sqrt(1 + x) <= 1 + x/2): with K_c sqrt(R* alpha) <= C_a, G(hi) >= P_Y C_a / 2, positive far
    * beyond rounding when P_Y C_a >= 1e-9 sqrt(R* alpha), and the bracket needs no evaluation
-   * (soybean: K_c sqrt(R* alpha) / C_a ~ 2e-5).  Otherwise expand until G > 0. */
+   * (soybean, table 9.1: K_c sqrt(R* alpha) / C_a < 1e-4).  Otherwise expand until G > 0. */
   const gc_params *p = &pair->p;
   if (!(p->K_c * ah <= p->C_a && pair->P_Y * p->C_a >= 1e-9 * ah)) {
     int k;
