@@ -29,13 +29,6 @@ void gc_params_default(gc_params *p)
   p->tfd_transitions = 1;
 }
 
-double gc_k_t0(const gc_pair *pair, double a, double E_t)
-{
-  if (pair->p.kt_ratio > 0)
-    return 2.0 * pair->p.kt_ratio * a * E_t;
-  return 8.0 * a * pair->G_star * E_t / pair->E_star;
-}
-
 /* The elastic parameters of a Hertz-type pair, checked from the parameter table (nu2 too when
  * body 2 is rigid: a Poisson ratio is in (-1, 0.5) whatever reads it). */
 int gc_check_elastic(const gc_params *p, char *msg, size_t n)
@@ -71,6 +64,8 @@ int gc_pair_setup(gc_pair *pair, const gc_params *p, char *msg, size_t n)
   double g1 = (2.0 - p->nu1) * 2.0 * (1.0 + p->nu1) / p->E1;
   double g2 = p->E2 > 0 ? (2.0 - p->nu2) * 2.0 * (1.0 + p->nu2) / p->E2 : 0.0;
   pair->G_star = 1.0 / (g1 + g2);
+  /* K_T0 = kt0_c a E_t (gc_k_t0) */
+  pair->kt0_c = p->kt_ratio > 0 ? 2.0 * p->kt_ratio : 8.0 * pair->G_star / pair->E_star;
   pair->nu_t = p->nu1;
   /* Hertz (eq. 3.6, 3.7): a = C P^(1/3), P = (4/3) E* sqrt(R*) alpha^(3/2). */
   pair->C = cbrt(3.0 * pair->R_star / (4.0 * pair->E_star));
@@ -210,7 +205,9 @@ int gc_yield_setup(gc_pair *pair, char *msg, size_t n)
     pair->p_y = gc_yield_pressure_of_force(pair->P_Y, pair->R_star, pair->E_star);
   }
   /* alpha_Y = a_Y^2 / R* with a_Y = C P_Y^(1/3) (eq. 6.23). */
-  double aY = pair->C * cbrt(pair->P_Y);
+  pair->s_Y = cbrt(pair->P_Y);
+  double aY = pair->C * pair->s_Y;
+  pair->a_Y = aY;
   pair->alpha_Y = aY * aY / pair->R_star;
   return GC_SUCCESS;
 }

@@ -82,10 +82,12 @@ static int tangential(const gc_law *law, gc_contact3 *ct, const gc_normal *no,
   int st = gc_law_tangential(law, ct->h, no, dpar, dpar / dt, ds_roll, &to);
   if (st)
     return st;
-  double Q[3];
-  for (int d = 0; d < 3; d++)
-    Q[d] = to.Q * t[d] + no->k_t0 * dperp[d];
-  double mq = sqrt(dot3(Q, Q)), lim = law->pair.p.mu * no->P;
+  /* written out, not as a loop into an array: a loop's scalar stores read back as one vector
+   * by dot3 stall the store forwarding */
+  const double k0 = no->k_t0;
+  double Q[3] = { to.Q * t[0] + k0 * dperp[0], to.Q * t[1] + k0 * dperp[1],
+                  to.Q * t[2] + k0 * dperp[2] };
+  double mq = sqrt(Q[0] * Q[0] + Q[1] * Q[1] + Q[2] * Q[2]), lim = law->pair.p.mu * no->P;
   if (mq > lim) {
     /* eq. 4.21 with the direction of the elastic trial force (see above) */
     double Qt[3];

@@ -25,13 +25,15 @@ int gc_tsuji_setup(gc_pair *pair, char *msg, size_t n)
              gc_strerror(st));
     return st;
   }
-  pair->beta_damp = -eta / sqrt(5.0); /* <= 0 */
+  gc_tsuji_set_beta(pair, -eta / sqrt(5.0)); /* <= 0 */
   return GC_SUCCESS;
 }
 
-double gc_tsuji_coefficient(const gc_pair *pair, double stiffness)
+void gc_tsuji_set_beta(gc_pair *pair, double beta)
 {
-  return 2.0 * sqrt(5.0 / 6.0) * (-pair->beta_damp) * sqrt(stiffness * pair->p.m_eff);
+  pair->beta_damp = beta;
+  /* 2 sqrt(5/6) (-beta) sqrt(k m*) = tsuji_c sqrt(k): sqrt(m*) once per pair */
+  pair->tsuji_c = 2.0 * sqrt(5.0 / 6.0) * (-beta) * sqrt(pair->p.m_eff);
 }
 
 static int tsuji_damping(const gc_pair *pair, gc_hist_normal *hn, double *h, double alpha,

@@ -4,6 +4,8 @@
 
 #include "gc_model.h"
 
+#include <math.h>
+
 /* Hertz force, contact radius, stiffness and K_T0 = 8 a G* (eq. 3.6-3.7, 3.25; see gc_k_t0)
  * at overlap alpha [m]; used by every Hertz-based normal model. */
 void gc_hertz_fill(const gc_pair *pair, double alpha, gc_normal *out);
@@ -11,7 +13,10 @@ void gc_hertz_fill(const gc_pair *pair, double alpha, gc_normal *out);
 /* Initial tangential stiffness of the Hertz-type normal models for contact radius a and
  * modulus E_t (E* elastic, (E*)_ep elasto-plastic, eq. 8.3/8.6): 8 a G* E_t / E* (eq. 3.25,
  * 8.5), or 2 kt_ratio a E_t when the parameter kt_ratio > 0 overrides the ratio. */
-double gc_k_t0(const gc_pair *pair, double a, double E_t);
+static inline double gc_k_t0(const gc_pair *pair, double a, double E_t)
+{
+  return pair->kt0_c * a * E_t; /* kt0_c set by gc_pair_setup */
+}
 
 /* Incipient-yield constants of a pair (pair->P_Y, p_y, A_Y, alpha_Y): from p->P_Y when it is
  * given (> 0), else from the yield stresses (eq. 6.19-6.21).  Rejects a pair with neither. */
@@ -37,7 +42,13 @@ int gc_contact_time_linear(const gc_params *p, double m_eff, double v, double *t
  * beta = ln e / sqrt(ln^2 e + pi^2) into pair->beta_damp, and the coefficient
  * 2 sqrt(5/6) (-beta) sqrt(k m*) of a spring of stiffness k [N s/m]. */
 int gc_tsuji_setup(gc_pair *pair, char *msg, size_t msglen);
-double gc_tsuji_coefficient(const gc_pair *pair, double stiffness);
+/* beta into pair->beta_damp and the factor pair->tsuji_c = 2 sqrt(5/6) (-beta) sqrt(m*) (needs
+ * pair->p.m_eff). */
+void gc_tsuji_set_beta(gc_pair *pair, double beta);
+static inline double gc_tsuji_coefficient(const gc_pair *pair, double stiffness)
+{
+  return pair->tsuji_c * sqrt(stiffness);
+}
 
 /* Rolling and twisting sub-models (models/rolling_*.c, twisting_*.c). */
 /* R* = (1/R1 + 1/R2)^-1 of the pair (R2 = 0: a plane), from the parameters, so that linear

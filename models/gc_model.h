@@ -89,6 +89,8 @@ typedef struct {
   double P_Y;         /* incipient yield force [N] (eq. 6.19-6.21) */
   double p_y;         /* contact yield pressure A_Y sY [Pa] (Thornton's p_y) */
   double alpha_Y;     /* displacement at incipient yield [m] */
+  double s_Y, a_Y;    /* P_Y^(1/3) [N^1/3] and the Hertz contact radius at yield C P_Y^(1/3) [m]
+                       * (eq. 6.23), kept so that the elasto-plastic step needs no cube root of P_Y */
   double C;           /* Hertz a = C P^(1/3) constant, (3 R* / (4 E*))^(1/3) [m N^-1/3] (eq. 6.28) */
   double k_hertz;     /* P = k_hertz alpha^(3/2): (4/3) E* sqrt(R*) [N m^-3/2] */
   double K2;          /* Walton-Braun unloading stiffness K1 / e^2 [N/m] (eq. 4.5) */
@@ -96,6 +98,11 @@ typedef struct {
                        * (models/restitution.c), so that 2 sqrt(5/6) (-beta) sqrt(2 E* a m*) =
                        * eta sqrt(m* k_hertz) alpha^(1/4); ln e / sqrt(ln^2 e + pi^2) before */
   double c_damp;      /* linear_e: dashpot 2 zeta sqrt(m* k_n) from the exact e(zeta) [N s/m] */
+  /* Per-pair factors of per-contact formulas, set with the quantities they are made of, so that
+   * a step multiplies instead of recomputing them: */
+  double kt0_c;       /* K_T0 / (a E_t) = 8 G* / E* (eq. 3.25, 8.5), or 2 kt_ratio (gc_k_t0) */
+  double tsuji_c;     /* 2 sqrt(5/6) (-beta_damp) sqrt(m*): the Tsuji dashpot of a spring of
+                       * stiffness k is tsuji_c sqrt(k) [N s/m] (gc_tsuji_coefficient) */
 } gc_pair;
 
 /* Normal step result: everything a TFD model may need from the NFD model. */
@@ -352,8 +359,11 @@ static inline gc_hist_tangential *gc_law_hist_tangential(const gc_law *law, doub
 {
   return (gc_hist_tangential *)(h + law->off[GC_KIND_TANGENTIAL]);
 }
-/* 1 if the law has a tangential sub-model other than "none". */
-int gc_law_frictional(const gc_law *law);
+/* 1 if the law has a tangential sub-model other than "none" (inline: asked per contact step). */
+static inline int gc_law_frictional(const gc_law *law)
+{
+  return !(law->sub[GC_KIND_TANGENTIAL]->flags & GC_SUB_NONE);
+}
 /* 1 if the normal sub-model is linear (GC_SUB_LINEAR). */
 int gc_law_linear(const gc_law *law);
 /* Contact duration of the law's normal sub-model for reduced mass m_eff at speed v. */
@@ -364,8 +374,14 @@ int gc_law_tangential(const gc_law *law, double *h, const gc_normal *n, double d
                       double delta_dot, double ds_roll, gc_tangential *out);
 /* 1 if the law has a rolling / a twisting sub-model other than "none" (simulators skip the
  * relative rotation otherwise, so that results without them stay bit for bit). */
-int gc_law_rolls(const gc_law *law);
-int gc_law_twists(const gc_law *law);
+static inline int gc_law_rolls(const gc_law *law)
+{
+  return !(law->sub[GC_KIND_ROLLING]->flags & GC_SUB_NONE);
+}
+static inline int gc_law_twists(const gc_law *law)
+{
+  return !(law->sub[GC_KIND_TWISTING]->flags & GC_SUB_NONE);
+}
 /* Rolling plus twisting torque on body 1 [N m] (space axes; -M on body 2); see the torque
  * member of gc_submodel for the arguments. */
 int gc_law_torque(const gc_law *law, double *h, const gc_normal *no, const double nvec[3],

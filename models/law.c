@@ -98,11 +98,6 @@ void gc_law_history_init(const gc_law *law, double *h)
   memset(h, 0, law->nhist * sizeof *h);
 }
 
-int gc_law_frictional(const gc_law *law)
-{
-  return !(law->sub[GC_KIND_TANGENTIAL]->flags & GC_SUB_NONE);
-}
-
 int gc_law_linear(const gc_law *law) { return (law->sub[GC_KIND_NORMAL]->flags & GC_SUB_LINEAR) != 0; }
 
 int gc_law_contact_time(const gc_law *law, double m_eff, double v, double *t)
@@ -138,13 +133,6 @@ int gc_law_tangential(const gc_law *law, double *h, const gc_normal *n, double d
   if (!st && !(isfinite(out->Q) && isfinite(out->K_T)))
     return GC_ENAN;
   return st;
-}
-
-int gc_law_rolls(const gc_law *law) { return !(law->sub[GC_KIND_ROLLING]->flags & GC_SUB_NONE); }
-
-int gc_law_twists(const gc_law *law)
-{
-  return !(law->sub[GC_KIND_TWISTING]->flags & GC_SUB_NONE);
 }
 
 int gc_law_torque(const gc_law *law, double *h, const gc_normal *no, const double nvec[3],

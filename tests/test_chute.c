@@ -692,9 +692,11 @@ static void test_free_cluster(void)
 
 /* 3. A resting packed bed stays at rest.  60 soybean-sized spheres (R = 2.75 mm, 0.149 g, ep/ep
  * laws of table 9.1) settle on the bead bottom of a 2.4 x 2.4 cm chute with side walls, gravity
- * 9.81, angle 0, for 0.5 s (about three layers; on the exact hexagonal lattice of touching beads
- * (chute_bottom.c) the last sphere comes to rest at ~0.45 s; on the former stretched lattice
- * 0.25 s sufficed).  Reference: a static bed.  Then over a further
+ * 9.81, angle 0, for 0.7 s (about three layers; on the exact hexagonal lattice of touching beads
+ * (chute_bottom.c) the last sphere came to rest at ~0.45 s; on the former stretched lattice
+ * 0.25 s sufficed.  The random packing is chaotic: the last-bit changes of issue 15 (a_e from
+ * sqrt instead of C cbrt(P), the EP Newton in P^(1/3), K_T0 = kt0_c a E_t) gave a packing whose last sphere still
+ * moved at 0.55 s and was at rest at 0.6 s (E_k 4e-7 m g R); 0.7 s leaves a margin).  Reference: a static bed.  Then over a further
  * 0.05 s: kinetic energy per particle <= 1e-5 m g R (measured 3e-7) at 50 sampled instants, and
  * no centre moves by more than 5e-4 R = 1.4 micrometres (measured 4e-5 R). */
 static void test_resting_bed(void)
@@ -714,7 +716,7 @@ static void test_resting_bed(void)
   if (st)
     fprintf(stderr, "%s\n", msg);
   CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
-  long nset = (long)(0.5 / cfg.dt), nrest = (long)(0.05 / cfg.dt);
+  long nset = (long)(0.7 / cfg.dt), nrest = (long)(0.05 / cfg.dt);
   CU_ASSERT_EQUAL_FATAL(run(c, nset), GC_SUCCESS);
   double *x0 = malloc(3 * c->np * sizeof *x0);
   memcpy(x0, c->x, 3 * c->np * sizeof *x0);

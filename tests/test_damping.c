@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "drop_sim.h"
+#include "gc_internal.h"
 #include "gc_model.h"
 #include "gc_test.h"
 
@@ -65,7 +66,7 @@ static void test_restitution_old_mapping(void)
     p.e_n = asked[i];
     gc_law law;
     CU_ASSERT_EQUAL_FATAL(law_of(&law, "hertz", "tsuji", NULL, &p), GC_SUCCESS);
-    law.pair.beta_damp = beta; /* the former mapping, on the same force law */
+    gc_tsuji_set_beta(&law.pair, beta); /* the former mapping, on the same force law */
     double tc;
     CU_ASSERT_EQUAL_FATAL(gc_law_contact_time(&law, p.m_eff, 3.9, &tc), GC_SUCCESS);
     double e = drop_e(&law, p.m_eff, 3.9, tc);

@@ -413,7 +413,9 @@ static void test_presets_bit_for_bit(void)
     double Ph = pr->k_hertz * x * sqrt(x);
     if (a > 0) {
       double S_n = 2.0 * pr->E_star * ae;
-      Ph = Ph + 2.0 * sqrt(5.0 / 6.0) * (-beta) * sqrt(S_n * p.m_eff) * ad;
+      /* issue 15: sqrt(m*) is taken once per pair, 2 sqrt(5/6) (-beta) sqrt(m*) sqrt(S_n), which
+       * differs from sqrt(S_n m*) in the last bit only */
+      Ph = Ph + 2.0 * sqrt(5.0 / 6.0) * (-beta) * sqrt(p.m_eff) * sqrt(S_n) * ad;
       Ph = Ph > 0 ? Ph : 0.0;
     }
     bad += o.P != Ph;

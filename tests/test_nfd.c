@@ -208,6 +208,32 @@ static void test_ep_loading_relation(void)
     double aep = C * cbrt(P) + p.C_a * (P - law.pair.P_Y);
     GC_ASSERT_REL(lhs, aep * aep, 1e-10);
   }
+  /* Two soybean spheres of table 9.1 (R = 2.75 mm, E = 209.8 MPa, nu = 0.4314, sY = 4.857 MPa,
+   * C_a = 1.504e-5 m/N, K_c = 2.954e-6 1/N): K_c sqrt(R* alpha) / C_a < 1e-4, the case where the
+   * solver brackets the root without evaluating its upper end (models/ep_nfd.c); the aluminium
+   * above (8e-7 / 2.33e-7 > 1) expands the bracket.  Same relation, same tolerance. */
+  gc_params q;
+  gc_params_default(&q);
+  q.R1 = q.R2 = 2.75e-3;
+  q.E1 = q.E2 = 2.098e8;
+  q.nu1 = q.nu2 = 0.4314;
+  q.sY1 = q.sY2 = 4.857e6;
+  q.C_a = 1.504e-5;
+  q.K_c = 2.954e-6;
+  q.mu = 0.267;
+  gc_law soy = make_law("ep", NULL, &q);
+  memset(s, 0, sizeof s);
+  const double alphas2[] = { 1e-5, 2e-5, 4e-5, 7e-5, 1e-4 };
+  int plastic = 0;
+  for (int i = 0; i < 5; i++) {
+    double P = step_P(&soy, s, alphas2[i]);
+    double dP = P > soy.pair.P_Y ? P - soy.pair.P_Y : 0.0; /* <P - P_Y> (eq. 6.3, 6.13) */
+    double lhs = (1 + q.K_c * dP) * soy.pair.R_star * alphas2[i];
+    double aep = soy.pair.C * cbrt(P) + q.C_a * dP;
+    GC_ASSERT_REL(lhs, aep * aep, 1e-10);
+    plastic += P > 1.5 * soy.pair.P_Y;
+  }
+  CU_ASSERT(plastic >= 3); /* the relation was checked beyond yield, not only on Hertz */
 }
 
 /* With C_a = K_c = 0 the elasto-plastic model has no plastic growth of the contact radius and
