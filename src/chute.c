@@ -110,9 +110,6 @@ typedef struct {
   double *soff;                /* 3 np nsph: R(q) pos_k, sphere offset from the centre [m] */
   double *simg;                /* 3 np nsph: periodic image offset of each particle sphere [m] */
   double *wsp;                 /* 3 np: angular velocity in space axes at t_{n-1/2} [rad/s] */
-  double *rotm;                /* 9 np: R(q) of each particle's current orientation, formed
-                                * once per step (particle_spheres) and used again by the next
-                                * step's torque transform */
   int centred;                 /* the shape is one sphere at the centre of mass: soff = 0 */
   size_t *lawk;                /* np nsph: shape sphere index k of each particle sphere */
   size_t cap;                  /* capacity (pairs) of the scratch below */
@@ -456,7 +453,6 @@ void gc_chute_free(gc_chute *c)
     free(w->hist);
     free(w->cpe);
     free(w->cpp);
-    free(w->rotm);
     free(w->porder);
     free(w->ppos);
     free(w->pstart);
@@ -561,7 +557,6 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->lawk = calloc(nps, sizeof *w->lawk);
   w->pen = calloc(PEN_N * c->np, sizeof *w->pen);
   w->cpp = calloc(PEN_N * (c->np / CHUNK_PARTICLES + 1), sizeof *w->cpp);
-  w->rotm = calloc(9 * c->np, sizeof *w->rotm);
   w->porder = calloc(c->np + 1, sizeof *w->porder);
   w->ppos = calloc(c->np + 1, sizeof *w->ppos);
   w->pstart = calloc(c->np + 1, sizeof *w->pstart);
@@ -572,7 +567,7 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   c->nl = gc_nlist_alloc(c->ns, c->rec_size);
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
-      !w->cpp || !w->rotm || !w->porder || !w->ppos || !w->pstart || !w->pkeys || !w->wact || !c->nl ||
+      !w->cpp || !w->porder || !w->ppos || !w->pstart || !w->pkeys || !w->wact || !c->nl ||
       grow_scratch(w, 8 * c->ns)) {
     free(beads);
     gc_chute_free(c);
@@ -635,19 +630,18 @@ static double wrap(double x, double L)
   return x;
 }
 
-/* sx = (x + simg) + soff of the spheres of particle p; soff from the orientation, whose
- * matrix is kept in rotm for the next step's torque transform.  A centred sphere has soff = 0
- * (calloc) whatever the orientation, so only its position is formed. */
+/* sx = (x + simg) + soff of the spheres of particle p; soff from the orientation.  A centred
+ * sphere has soff = 0 (calloc) whatever the orientation, so only its position is formed. */
 static void particle_spheres(gc_chute *c, chute_work *w, size_t p)
 {
-  double *M = w->rotm + 9 * p;
-  gc_quat_to_matrix(c->rot[p].q, M);
   if (w->centred) {
     const double *sm = w->simg + 3 * p;
     for (int d = 0; d < 3; d++)
       c->sx[3 * p + d] = (c->x[3 * p + d] + sm[d]) + 0.0;
     return;
   }
+  double M[9];
+  gc_quat_to_matrix(c->rot[p].q, M);
   for (size_t k = 0; k < c->nsph; k++) {
     size_t i = p * c->nsph + k;
     double *so = w->soff + 3 * i, *sm = w->simg + 3 * i, *s = c->sx + 3 * i;
@@ -1385,8 +1379,9 @@ static int step_particle(gc_chute *c, chute_work *w, long p)
   }
   pen[PEN_G] = 0.5 * m * dt * vsum;
   /* rotation (eq. 2.14-2.28): torque in body axes M = R(q_n)^T T */
-  double Mb[3];
-  matTvec(w->rotm + 9 * p, T, Mb); /* R(q_n), formed by particle_spheres */
+  double Mq[9], Mb[3];
+  gc_quat_to_matrix(c->rot[p].q, Mq); /* R(q_n) */
+  matTvec(Mq, T, Mb);
   gc_rot_step(I, Mb, dt, &c->rot[p]);
   gc_rot_omega_space(&c->rot[p], w->wsp + 3 * p); /* for the next step's contacts */
   /* wrap x into [0, length) (and z without side walls); the spheres keep their images */
@@ -2080,7 +2075,6 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
     }
   for (size_t p = 0; p < c->np; p++) {
     gc_rot_omega_space(&c->rot[p], w->wsp + 3 * p);
-    gc_quat_to_matrix(c->rot[p].q, w->rotm + 9 * p);
   }
   mark_histories(c, w);
   mark_walls(c, w);
