@@ -3,17 +3,23 @@
  * Layout of one step (gc_chute_step), at time t_n with positions x_n, velocities v_{n-1/2}:
  *   1. (the angular velocity of every particle in space axes, w_space = R(q_n) w_{n-1/2}, is
  *      kept from the end of the previous step);
- *   2. pair forces, in parallel over the neighbour-list pairs: each pair writes only its own
- *      9 doubles of scratch (force on sphere i, torque on the particle of i, torque on the
- *      particle of j) and its own history record (the list payload);
- *   3. per particle, in parallel over particles: the wall / flat-bottom contacts of its spheres
- *      (history in c->wall, owned by the particle), then the gather of the pair scratch in a
- *      fixed order (spheres of the particle in order, each sphere's pairs in increasing pair
- *      index from gc_nlist_sphere_pairs), gravity, the leap-frog update of the translation and
- *      gc_rot_step for the rotation, and the new sphere positions.  The sums are therefore
- *      formed in the same order whatever the number of threads: results are bitwise
- *      independent of it;
- *   4. t += dt, and a list rebuild when gc_nlist_needs_rebuild says so.
+ *   2. pair forces, in parallel: each pair writes only its own 9 doubles of scratch (force on
+ *      sphere i, torque on the particle of i, torque on the particle of j) and its own history
+ *      record (the list payload);
+ *   3. per particle, in parallel: the wall / flat-bottom contacts of its spheres (history in
+ *      c->wall, owned by the particle), then the gather of the pair scratch in a fixed order
+ *      (spheres of the particle in order, each sphere's pairs in increasing pair index from
+ *      gc_nlist_sphere_pairs), gravity, the leap-frog update of the translation and
+ *      gc_rot_step for the rotation, the new sphere positions and the list's displacement
+ *      criterion for them.  The sums are therefore formed in the same order whatever the
+ *      number of threads: results are bitwise independent of it;
+ *   4. the step's work summed in fixed chunks of pairs and particles, t += dt, and a list
+ *      rebuild when a sphere moved more than skin/2.
+ * Threads (steps 2-3): thread t of n takes the particles at positions [t np/n, (t+1) np/n) of
+ * a spatial order (order_work, formed at each list build) and the pairs of their spheres i,
+ * so it works on a compact region of the chute and mostly reads what it wrote itself; the
+ * random placement numbers the particles in space order (number_in_space), so the index
+ * order of the arrays follows space too.
  *
  * Periodic images.  The list stores for each pair the periodic shift found at build time, so
  * sphere positions must move continuously between builds.  Each particle sphere therefore
