@@ -129,6 +129,12 @@ typedef struct {
   unsigned char *hist;         /* cap: 1 if the pair's payload may hold a contact history (a
                                 * compact copy of "payload s.alpha != 0", so that the many
                                 * pairs that are apart need not touch their payload) */
+  double *gap0;                /* cap: the pair's gap at the last list build, |d| - r_i - r_j,
+                                * less 1e-9 (r_i + r_j) for rounding [m] */
+  double dmax2;                /* the largest squared displacement of a particle sphere since
+                                * the last build, at the current positions (INFINITY: unknown).
+                                * A pair has closed its gap by at most 2 sqrt(dmax2), so one
+                                * whose gap0 is larger is apart without looking at it */
   double *cpe;                 /* CEN_N per chunk of CHUNK_PAIRS pairs: the chunk's work of
                                 * the step, summed in pair order */
   double *cpp;                 /* PEN_N per chunk of CHUNK_PARTICLES particles, in order */
@@ -463,6 +469,7 @@ void gc_chute_free(gc_chute *c)
     free(w->ppos);
     free(w->pstart);
     free(w->pord);
+    free(w->gap0);
     free(w->pkeys);
     free(w->wact);
     free(w);
@@ -510,6 +517,10 @@ static int grow_scratch(chute_work *w, size_t npairs)
   if (!po)
     return GC_ENOMEM;
   w->pord = po;
+  double *g0 = realloc(w->gap0, cap * sizeof *g0);
+  if (!g0)
+    return GC_ENOMEM;
+  w->gap0 = g0;
   w->cap = cap;
   return GC_SUCCESS;
 }
@@ -751,6 +762,18 @@ static void order_work(gc_chute *c, chute_work *w)
     long o = c->owner[pairs[k].i];
     w->pord[next[o >= 0 ? w->ppos[o] : 0]++] = k;
   }
+  /* the gaps at the build, and how far the spheres have moved since (0 right after a build;
+   * after a checkpoint read, from the list's own build positions) */
+  const double *x0 = gc_nlist_build_positions(c->nl);
+  for (size_t k = 0; k < npr; k++) {
+    const gc_npair *pr = &pairs[k];
+    const double *a = x0 + 3 * pr->i, *b = x0 + 3 * pr->j;
+    double d[3] = { b[0] + pr->shift[0] - a[0], b[1] + pr->shift[1] - a[1],
+                    b[2] + pr->shift[2] - a[2] };
+    double rr = c->sr[pr->i] + c->sr[pr->j];
+    w->gap0[k] = sqrt(dot3(d, d)) - rr * (1.0 + 1e-9);
+  }
+  w->dmax2 = gc_nlist_max_moved2(c->nl, c->sx, 0, c->np * c->nsph);
 }
 
 static int nthreads(const gc_chute *c, size_t work);
@@ -1451,7 +1474,9 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   const long nchq = (np + CHUNK_PARTICLES - 1) / CHUNK_PARTICLES;
   const long nsph = (long)c->nsph;
   long bad_pair = npr, bad_p = np;
-  int moved = 0; /* some particle sphere moved more than skin/2 since the last list build */
+  double dmax2 = 0.0; /* the largest squared displacement since the build after this step */
+  /* how much any pair can have closed its gap since the build (at the step's positions) */
+  const double reach = 2.0 * sqrt(w->dmax2);
   /* One parallel region.  Thread t of n takes the particles at positions [t np/n, (t+1) np/n)
    * of the spatial order and the pairs of their spheres i: first the pair forces (each pair
    * into its own slots), then, after a barrier, the particles (walls, the gather in a fixed
@@ -1459,7 +1484,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
    * particle indices (work-shared), whatever the thread count.  w->wsp (angular velocities in
    * space axes at t_{n-1/2}) was computed at the end of the previous step / at placement. */
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt) reduction(min : bad_pair, bad_p) reduction(|| : moved)
+#pragma omp parallel num_threads(nt) reduction(min : bad_pair, bad_p) reduction(max : dmax2)
 #endif
   {
     size_t tid = 0, nth = 1;
@@ -1471,6 +1496,10 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     /* 2. pair forces */
     for (size_t a = w->pstart[m0]; a < w->pstart[m1]; a++) {
       const size_t k = w->pord[a];
+      if (!w->hist[k] && w->gap0[k] > reach) { /* apart for certain, nothing to reset */
+        w->pact[k] = 0;
+        continue;
+      }
       if (pair_force(c, w, k, &pairs[k]) && (long)k < bad_pair)
         bad_pair = (long)k;
     }
@@ -1498,8 +1527,9 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
       const long p = (long)w->porder[m];
       if (step_particle(c, w, p) && p < bad_p)
         bad_p = p;
-      if (!moved && gc_nlist_moved(c->nl, c->sx, (size_t)(p * nsph), (size_t)nsph))
-        moved = 1;
+      const double m2 = gc_nlist_max_moved2(c->nl, c->sx, (size_t)(p * nsph), (size_t)nsph);
+      if (m2 > dmax2)
+        dmax2 = m2;
     }
 #ifdef _OPENMP
 #pragma omp barrier
@@ -1534,8 +1564,11 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   energy_sum(c, w, (size_t)nchp, (size_t)nchq);
   c->t += c->cfg.dt;
   c->step++;
-  /* 4. neighbour list (eq. 2.29) */
-  if (moved) {
+  /* 4. neighbour list (eq. 2.29): a rebuild when a sphere moved more than skin/2 (also a
+   * non-finite position: dmax2 is then INFINITY) */
+  w->dmax2 = dmax2;
+  const double half_skin = 0.5 * c->cfg.skin;
+  if (dmax2 > half_skin * half_skin) {
     int st = rebuild(c, w, msg, msglen);
     if (st)
       return st;

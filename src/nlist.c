@@ -559,6 +559,34 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
   return GC_SUCCESS;
 }
 
+double gc_nlist_max_moved2(const gc_nlist *nl, const double *x, size_t first, size_t count)
+{
+  if (!nl->built)
+    return INFINITY;
+  double m2 = 0.0;
+  const size_t end = first + count <= nl->nsph ? first + count : nl->nsph;
+  for (size_t i = first; i < end; i++) {
+    double d2 = 0;
+    for (int a = 0; a < 3; a++) {
+      double d = x[3 * i + a] - nl->x0[3 * i + a];
+      if (nl->box.periodic[a]) {
+        const double L = nl->box.hi[a] - nl->box.lo[a];
+        if (fabs(d) > 0.5 * L)
+          d -= L * nearbyint(d * (1.0 / L));
+      }
+      d2 += d * d;
+    }
+    if (!(d2 <= m2)) /* also NaN: infinite */
+      m2 = d2 == d2 ? d2 : INFINITY;
+  }
+  return m2;
+}
+
+const double *gc_nlist_build_positions(const gc_nlist *nl)
+{
+  return nl->built ? nl->x0 : NULL;
+}
+
 int gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t count)
 {
   if (!nl->built)

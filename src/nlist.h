@@ -48,6 +48,11 @@ int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x);
 /* The same criterion for the spheres first .. first + count - 1 only (so that the particles'
  * parallel loop can test its own spheres as it moves them); 1 before the first build. */
 int gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t count);
+/* The largest squared displacement (minimum image) of those spheres since the last build;
+ * INFINITY for a non-finite position or before the first build. */
+double gc_nlist_max_moved2(const gc_nlist *nl, const double *x, size_t first, size_t count);
+/* The positions of the last build (3 nsph), NULL before it. */
+const double *gc_nlist_build_positions(const gc_nlist *nl);
 
 /* Threads of the next builds (default 1; n < 1 counts as 1).  The list does not depend on it. */
 void gc_nlist_set_threads(gc_nlist *nl, int n);

@@ -407,8 +407,18 @@ static void test_needs_rebuild(void)
       y[3 * i + a] = s.x[3 * i + a] + 0.09 * u[a] / sqrt(n2);
   }
   CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, y), 0);
+  /* the largest displacement: 0.09 for every sphere (to rounding), any range */
+  CU_ASSERT_DOUBLE_EQUAL(gc_nlist_max_moved2(nl, y, 0, s.n), 0.09 * 0.09, 1e-15);
+  CU_ASSERT_DOUBLE_EQUAL(gc_nlist_max_moved2(nl, y, 40, 3), 0.09 * 0.09, 1e-15);
+  CU_ASSERT_EQUAL(gc_nlist_max_moved2(nl, s.x, 0, s.n), 0.0);
   y[3 * 17 + 1] = s.x[3 * 17 + 1] + 0.11;
   CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, y), 1);
+  double e17 = 0; /* sphere 17: 0.11 along y, its earlier move along x and z */
+  for (int a = 0; a < 3; a++)
+    e17 += (y[3 * 17 + a] - s.x[3 * 17 + a]) * (y[3 * 17 + a] - s.x[3 * 17 + a]);
+  CU_ASSERT(e17 > 0.11 * 0.11);
+  CU_ASSERT_DOUBLE_EQUAL(gc_nlist_max_moved2(nl, y, 0, s.n), e17, 1e-15);
+  CU_ASSERT_DOUBLE_EQUAL(gc_nlist_max_moved2(nl, y, 0, 17), 0.09 * 0.09, 1e-15); /* without 17 */
 
   memcpy(y, s.x, 3 * s.n * sizeof(double));
   y[3 * 5] += 10;
@@ -424,6 +434,9 @@ static void test_needs_rebuild(void)
   CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, y), 1);
   y[3 * 8 + 1] = NAN;
   CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, y), 1);
+  CU_ASSERT(isinf(gc_nlist_max_moved2(nl, y, 0, s.n))); /* a non-finite position */
+  /* the build positions are those given to the build */
+  CU_ASSERT_EQUAL(memcmp(gc_nlist_build_positions(nl), s.x, 3 * s.n * sizeof(double)), 0);
   free(y);
   gc_nlist_free(nl);
   spheres_free(&s);
