@@ -99,7 +99,7 @@ enum { PACT_FORCE = 1, PACT_WORK = 2, PACT_BEAD = 4 };
 enum { PEN_WN, PEN_WT, PEN_BN, PEN_BT, PEN_G, PEN_N };
 /* per-chunk pair energy slots: particle-particle / bead normal and tangential */
 enum { CEN_PN, CEN_PT, CEN_BN, CEN_BT, CEN_N };
-/* The parallel loops work on fixed chunks (pairs in list order, particles in index order),
+/* The step's energy is summed in fixed chunks (pairs in list order, particles in index order),
  * whatever the thread count: each chunk sums its energies in order into its own slot and the
  * slots are added in chunk order, so the energy budget is also independent of the threads. */
 #define CHUNK_PAIRS 512
@@ -691,14 +691,20 @@ static void wrap_spheres(gc_chute *c, chute_work *w)
   }
 }
 
+/* 1 if a contact record (a pair's payload or a wall record) may hold a state: its force,
+ * overlap, or its normal header's alpha or in_contact is set */
+static unsigned char record_used(const gc_chute_contact *ct, const gc_hist_normal *hn)
+{
+  return ct->P != 0.0 || ct->alpha != 0.0 || hn->in_contact != 0.0 || hn->alpha != 0.0;
+}
+
 /* hist[k] from the payloads (after a list build or a checkpoint read) */
 static void mark_histories(gc_chute *c, chute_work *w)
 {
   size_t npr = gc_nlist_npairs(c->nl);
   for (size_t k = 0; k < npr; k++) {
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
-    const gc_hist_normal *hn = (const gc_hist_normal *)ct->h; /* the normal slice is first */
-    w->hist[k] = hn->alpha != 0.0 || ct->P != 0.0 || hn->in_contact != 0.0 || ct->alpha != 0.0;
+    w->hist[k] = record_used(ct, (const gc_hist_normal *)ct->h); /* the normal slice is first */
   }
 }
 
@@ -762,8 +768,14 @@ static void order_work(gc_chute *c, chute_work *w)
     long o = c->owner[pairs[k].i];
     w->pord[next[o >= 0 ? w->ppos[o] : 0]++] = k;
   }
-  /* the gaps at the build, and how far the spheres have moved since (0 right after a build;
-   * after a checkpoint read, from the list's own build positions) */
+}
+
+/* gap0 of every pair from the list's build positions, and dmax2 (0 right after a build; after
+ * a checkpoint read, how far the spheres have moved since the list was built) */
+static void list_gaps(gc_chute *c, chute_work *w)
+{
+  const size_t npr = gc_nlist_npairs(c->nl);
+  const gc_npair *pairs = gc_nlist_pairs(c->nl);
   const double *x0 = gc_nlist_build_positions(c->nl);
   for (size_t k = 0; k < npr; k++) {
     const gc_npair *pr = &pairs[k];
@@ -774,6 +786,15 @@ static void order_work(gc_chute *c, chute_work *w)
     w->gap0[k] = sqrt(dot3(d, d)) - rr * (1.0 + 1e-9);
   }
   w->dmax2 = gc_nlist_max_moved2(c->nl, c->sx, 0, c->np * c->nsph);
+}
+
+/* What the step derives from a list (after a build or a checkpoint read): the history flags,
+ * the spatial order and the gaps. */
+static void index_list(gc_chute *c, chute_work *w)
+{
+  mark_histories(c, w);
+  order_work(c, w);
+  list_gaps(c, w);
 }
 
 static int nthreads(const gc_chute *c, size_t work);
@@ -790,8 +811,7 @@ static int rebuild(gc_chute *c, chute_work *w, char *msg, size_t msglen)
     snprintf(msg, msglen, "out of memory (%zu neighbour pairs)", gc_nlist_npairs(c->nl));
     return st;
   }
-  mark_histories(c, w);
-  order_work(c, w);
+  index_list(c, w);
   return GC_SUCCESS;
 }
 
@@ -1212,11 +1232,6 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr)
   return GC_SUCCESS;
 }
 
-static unsigned char wall_record_used(const gc_chute_contact *ct, const gc_hist_normal *hn)
-{
-  return ct->P != 0.0 || ct->alpha != 0.0 || hn->in_contact != 0.0 || hn->alpha != 0.0;
-}
-
 /* wact from the records (after placement or a checkpoint read) */
 static void mark_walls(gc_chute *c, chute_work *w)
 {
@@ -1226,7 +1241,7 @@ static void mark_walls(gc_chute *c, chute_work *w)
     for (size_t k = 0; k < w->nwall_per; k++) {
       const gc_law *law = k < 2 ? &w->law_pw[ki] : &w->law_pb[ki];
       gc_chute_contact *ct = gc_chute_wall(c, w->nwall_per * i + k);
-      w->wact[w->nwall_per * i + k] = wall_record_used(ct, gc_law_hist_normal(law, ct->h));
+      w->wact[w->nwall_per * i + k] = record_used(ct, gc_law_hist_normal(law, ct->h));
     }
   }
 }
@@ -1304,7 +1319,7 @@ static int wall_forces(gc_chute *c, chute_work *w, size_t p, size_t i, double F[
     double work[2], mc[3]; /* the wall is at rest: w_1 - w_2 = w_p */
     int st = gc_contact3_step(laws[k], ct, alphas[k], nn[k], vrel, w->wsp + 3 * p, cfg->dt, ds_roll, keep,
                      f, mc, &active, work);
-    w->wact[rk] = wall_record_used(ct, hk);
+    w->wact[rk] = record_used(ct, hk);
     if (st)
       return st;
     pen[k < 2 ? PEN_WN : PEN_BN] += work[0];
@@ -1567,8 +1582,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   /* 4. neighbour list (eq. 2.29): a rebuild when a sphere moved more than skin/2 (also a
    * non-finite position: dmax2 is then INFINITY) */
   w->dmax2 = dmax2;
-  const double half_skin = 0.5 * c->cfg.skin;
-  if (dmax2 > half_skin * half_skin) {
+  if (gc_nlist_past_skin(c->nl, dmax2)) {
     int st = rebuild(c, w, msg, msglen);
     if (st)
       return st;
@@ -2112,12 +2126,10 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
       st = GC_EFORMAT;
       goto done;
     }
-  for (size_t p = 0; p < c->np; p++) {
+  for (size_t p = 0; p < c->np; p++)
     gc_rot_omega_space(&c->rot[p], w->wsp + 3 * p);
-  }
-  mark_histories(c, w);
   mark_walls(c, w);
-  order_work(c, w);
+  index_list(c, w);
   w->placed = 1;
 done:
   if (st && reading)

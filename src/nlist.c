@@ -570,6 +570,8 @@ double gc_nlist_max_moved2(const gc_nlist *nl, const double *x, size_t first, si
     for (int a = 0; a < 3; a++) {
       double d = x[3 * i + a] - nl->x0[3 * i + a];
       if (nl->box.periodic[a]) {
+        /* minimum image; for |d| <= L/2 the shift is 0 (nearbyint(+-0.5) = 0): skip the
+         * division and the rounding for the usual small displacement */
         const double L = nl->box.hi[a] - nl->box.lo[a];
         if (fabs(d) > 0.5 * L)
           d -= L * nearbyint(d * (1.0 / L));
@@ -582,39 +584,20 @@ double gc_nlist_max_moved2(const gc_nlist *nl, const double *x, size_t first, si
   return m2;
 }
 
+int gc_nlist_past_skin(const gc_nlist *nl, double moved2)
+{
+  const double h = 0.5 * nl->box.skin;
+  return !(moved2 <= h * h);
+}
+
 const double *gc_nlist_build_positions(const gc_nlist *nl)
 {
   return nl->built ? nl->x0 : NULL;
 }
 
-int gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t count)
-{
-  if (!nl->built)
-    return 1;
-  const double h = 0.5 * nl->box.skin, lim2 = h * h;
-  const size_t end = first + count <= nl->nsph ? first + count : nl->nsph;
-  for (size_t i = first; i < end; i++) {
-    double d2 = 0;
-    for (int a = 0; a < 3; a++) {
-      double d = x[3 * i + a] - nl->x0[3 * i + a];
-      if (nl->box.periodic[a]) {
-        /* minimum image; for |d| <= L/2 the shift is 0 (nearbyint(+-0.5) = 0): skip the
-         * division and the rounding for the usual small displacement */
-        const double L = nl->box.hi[a] - nl->box.lo[a];
-        if (fabs(d) > 0.5 * L)
-          d -= L * nearbyint(d * (1.0 / L));
-      }
-      d2 += d * d;
-    }
-    if (!(d2 <= lim2)) /* also a non-finite position: let the build report it */
-      return 1;
-  }
-  return 0;
-}
-
 int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x)
 {
-  return gc_nlist_moved(nl, x, 0, nl->nsph);
+  return gc_nlist_past_skin(nl, gc_nlist_max_moved2(nl, x, 0, nl->nsph));
 }
 
 void gc_nlist_set_threads(gc_nlist *nl, int n)

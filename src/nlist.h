@@ -45,12 +45,12 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
  * last build, so that a pair may have come into contact unlisted; else 0.  (This is eq. 2.29
  * with the exact largest displacement instead of the sum of per-step maxima.) */
 int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x);
-/* The same criterion for the spheres first .. first + count - 1 only (so that the particles'
- * parallel loop can test its own spheres as it moves them); 1 before the first build. */
-int gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t count);
-/* The largest squared displacement (minimum image) of those spheres since the last build;
+/* The largest squared displacement (minimum image) of the spheres first .. first + count - 1
+ * since the last build (so that a parallel loop can reduce it over its own spheres);
  * INFINITY for a non-finite position or before the first build. */
 double gc_nlist_max_moved2(const gc_nlist *nl, const double *x, size_t first, size_t count);
+/* The displacement criterion on such a maximum: 1 if moved2 > (skin/2)^2 or is NaN. */
+int gc_nlist_past_skin(const gc_nlist *nl, double moved2);
 /* The positions of the last build (3 nsph), NULL before it. */
 const double *gc_nlist_build_positions(const gc_nlist *nl);
 

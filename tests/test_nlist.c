@@ -458,6 +458,31 @@ static FILE *truncated_copy(FILE *f, long len)
   return g;
 }
 
+/* How two lists over the same spheres differ: 1 for different pair counts, else the number
+ * of differing pair records (i, j, shift), payloads (psz bytes) and spheres whose CSR entries
+ * or sides differ.  0: byte for byte the same list. */
+static size_t list_differences(const gc_nlist *a, const gc_nlist *b, size_t nsph, size_t psz)
+{
+  const size_t n = gc_nlist_npairs(a);
+  if (gc_nlist_npairs(b) != n)
+    return 1;
+  const gc_npair *pa = gc_nlist_pairs(a), *pb = gc_nlist_pairs(b);
+  size_t diff = 0;
+  for (size_t k = 0; k < n; k++) {
+    diff += memcmp(pa + k, pb + k, sizeof *pa) != 0;
+    diff += psz && memcmp(gc_nlist_payload_const(a, k), gc_nlist_payload_const(b, k), psz) != 0;
+  }
+  for (size_t i = 0; i < nsph; i++) {
+    const size_t *ia, *ib;
+    size_t ma, mb;
+    gc_nlist_sphere_pairs(a, i, &ia, &ma);
+    gc_nlist_sphere_pairs(b, i, &ib, &mb);
+    const unsigned char *sa = gc_nlist_sphere_sides(a, i), *sb = gc_nlist_sphere_sides(b, i);
+    diff += ma != mb || (ma && (memcmp(ia, ib, ma * sizeof *ia) || memcmp(sa, sb, ma)));
+  }
+  return diff;
+}
+
 /* Threads (gc_nlist_set_threads): builds on 2, 3 and 5 threads give the list of one thread,
  * byte for byte (pairs with their shifts, CSR, sides), and carry the same payloads through a
  * rebuild after the spheres moved (each persisting pair keeps its own random bytes, new pairs
@@ -507,17 +532,7 @@ static void test_threads(void)
   CU_ASSERT(fresh > 0);
   for (int q = 1; q < 4; q++) {
     CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(nl[q]), n);
-    CU_ASSERT_EQUAL(memcmp(gc_nlist_pairs(nl[0]), gc_nlist_pairs(nl[q]), n * sizeof(gc_npair)), 0);
-    for (size_t k = 0; k < n; k++)
-      diff += memcmp(gc_nlist_payload(nl[0], k), gc_nlist_payload(nl[q], k), psz) != 0;
-    for (size_t i = 0; i < s.n; i++) {
-      const size_t *ia, *ib;
-      size_t ma, mb;
-      gc_nlist_sphere_pairs(nl[0], i, &ia, &ma);
-      gc_nlist_sphere_pairs(nl[q], i, &ib, &mb);
-      const unsigned char *sa = gc_nlist_sphere_sides(nl[0], i), *sb = gc_nlist_sphere_sides(nl[q], i);
-      diff += ma != mb || (ma && (memcmp(ia, ib, ma * sizeof *ia) || memcmp(sa, sb, ma)));
-    }
+    diff += list_differences(nl[0], nl[q], s.n, psz);
   }
   CU_ASSERT_EQUAL(diff, 0);
   /* sides: sphere i of pair k is its i exactly where the side says so */
@@ -579,19 +594,8 @@ static void test_checkpoint(void)
   CU_ASSERT_EQUAL_FATAL(gc_nlist_read(c, f, msg, sizeof msg), GC_SUCCESS);
   CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(c), n);
   CU_ASSERT_EQUAL(memcmp(gc_nlist_pairs(a), gc_nlist_pairs(c), n * sizeof(gc_npair)), 0);
-  size_t diff = 0;
-  for (size_t k = 0; k < n; k++)
-    diff += memcmp(gc_nlist_payload(a, k), gc_nlist_payload(c, k), psz) != 0;
-  CU_ASSERT_EQUAL(diff, 0);
+  CU_ASSERT_EQUAL(list_differences(a, c, s.n, psz), 0); /* payloads, CSR, sides too */
   CU_ASSERT_EQUAL(gc_nlist_builds(c), 2);
-  for (size_t i = 0; i < s.n; i++) {
-    const size_t *ia, *ic;
-    size_t ma, mc;
-    gc_nlist_sphere_pairs(a, i, &ia, &ma);
-    gc_nlist_sphere_pairs(c, i, &ic, &mc);
-    diff += ma != mc || (ma && memcmp(ia, ic, ma * sizeof *ia));
-  }
-  CU_ASSERT_EQUAL(diff, 0);
   /* both continue identically */
   double *y = malloc(3 * s.n * sizeof(double));
   CU_ASSERT_PTR_NOT_NULL_FATAL(y);
@@ -605,9 +609,7 @@ static void test_checkpoint(void)
   n = gc_nlist_npairs(a);
   CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(c), n);
   CU_ASSERT_EQUAL(memcmp(gc_nlist_pairs(a), gc_nlist_pairs(c), n * sizeof(gc_npair)), 0);
-  for (size_t k = 0; k < n; k++)
-    diff += memcmp(gc_nlist_payload(a, k), gc_nlist_payload(c, k), psz) != 0;
-  CU_ASSERT_EQUAL(diff, 0);
+  CU_ASSERT_EQUAL(list_differences(a, c, s.n, psz), 0);
 
   /* truncated files: c keeps its list */
   const long cut[] = { 10, len / 2, len - 1 };
