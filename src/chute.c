@@ -145,9 +145,11 @@ typedef struct {
    * its own slots, each particle gathers in its fixed order. */
   size_t *porder;              /* np: particles by grid cell (long horizontal axis slowest) */
   size_t *ppos;                /* np: position of each particle in porder */
-  size_t *pstart;              /* np + 1: pord[pstart[m] .. pstart[m + 1]) are the pairs whose
-                                * sphere i belongs to particle porder[m] */
-  size_t *pord;                /* cap: pair indices in that order */
+  size_t *pstart;              /* np + 1: the pairs pstart[m] .. pstart[m + 1] - 1 are those
+                                * whose sphere i belongs to particle porder[m]: the list is
+                                * built in this order (gc_nlist_set_order), so the pair loop
+                                * reads its pairs' records in memory order */
+  size_t *sseq;                /* ns: the spheres in that order (the list's build order) */
   struct pkey *pkeys;          /* np: sort scratch */
   gc_nlist_box box;
   size_t nwall_per;            /* wall records per particle sphere: 2 or 3 */
@@ -468,7 +470,7 @@ void gc_chute_free(gc_chute *c)
     free(w->porder);
     free(w->ppos);
     free(w->pstart);
-    free(w->pord);
+    free(w->sseq);
     free(w->gap0);
     free(w->pkeys);
     free(w->wact);
@@ -513,10 +515,6 @@ static int grow_scratch(chute_work *w, size_t npairs)
   if (!ce)
     return GC_ENOMEM;
   w->cpe = ce;
-  size_t *po = realloc(w->pord, cap * sizeof *po);
-  if (!po)
-    return GC_ENOMEM;
-  w->pord = po;
   double *g0 = realloc(w->gap0, cap * sizeof *g0);
   if (!g0)
     return GC_ENOMEM;
@@ -577,6 +575,7 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->porder = calloc(c->np + 1, sizeof *w->porder);
   w->ppos = calloc(c->np + 1, sizeof *w->ppos);
   w->pstart = calloc(c->np + 1, sizeof *w->pstart);
+  w->sseq = calloc(c->ns + 1, sizeof *w->sseq);
   w->pkeys = calloc(c->np + 1, sizeof *w->pkeys);
   w->wact = calloc(w->nwall_per * nps + 1, 1);
   w->centred = c->nsph == 1 && cfg->shape.pos[0][0] == 0.0 && cfg->shape.pos[0][1] == 0.0 &&
@@ -584,7 +583,7 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   c->nl = gc_nlist_alloc(c->ns, c->rec_size);
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
-      !w->cpp || !w->porder || !w->ppos || !w->pstart || !w->pkeys || !w->wact || !c->nl ||
+      !w->cpp || !w->porder || !w->ppos || !w->pstart || !w->sseq || !w->pkeys || !w->wact || !c->nl ||
       grow_scratch(w, 8 * c->ns)) {
     free(beads);
     gc_chute_free(c);
@@ -723,51 +722,59 @@ static uint64_t cell21(double x, double h)
   return c > 0 ? (c < 2097151.0 ? (uint64_t)c : 2097151u) : 0u;
 }
 
-/* keys[0 .. np) sorted: the particles at centres x (3 np) by the cell of their centre in a
- * grid of edge one particle diameter + skin, with the longer horizontal axis (x or z) the
- * slowest index, then the height, then the other horizontal axis; ties by index. */
-static void sort_keys(const gc_chute *c, const double *xc, struct pkey *keys)
+/* keys[0 .. np) sorted: the particles at points xc + stride p (a centre, or a sphere's centre)
+ * by the cell of that point in a grid of edge one particle diameter + skin, with the longer
+ * horizontal axis (x or z) the slowest index, then the height, then the other horizontal
+ * axis; ties by index. */
+static void sort_keys(const gc_chute *c, const double *xc, size_t stride, struct pkey *keys)
 {
   const size_t np = c->np;
   const double h = 2.0 * c->cfg.shape.bound_radius + c->cfg.skin;
   const int along = c->cfg.length >= c->cfg.width ? 0 : 2, across = 2 - along;
   for (size_t p = 0; p < np; p++) {
-    const double *x = xc + 3 * p;
+    const double *x = xc + stride * p;
     keys[p].key = cell21(x[along], h) << 42 | cell21(x[1], h) << 21 | cell21(x[across], h);
     keys[p].p = p;
   }
   qsort(keys, np, sizeof *keys, cmp_pkey);
 }
 
-/* The spatial order of the particles and of the pairs (see chute_work.porder): particles as
- * sort_keys; pairs grouped by the position of the particle of their sphere i in that order, in
- * increasing index within. */
-static void order_work(gc_chute *c, chute_work *w)
+/* The spatial order of the particles (porder, ppos; see chute_work.porder) by the cells of
+ * their first spheres at sx (3 ns), and the spheres in that order (sseq: each particle's
+ * spheres in turn, then the beads). */
+static void particle_order(gc_chute *c, chute_work *w, const double *sx)
 {
-  const size_t np = c->np;
-  sort_keys(c, c->x, w->pkeys);
+  const size_t np = c->np, nsph = c->nsph;
+  sort_keys(c, sx, 3 * nsph, w->pkeys);
   for (size_t m = 0; m < np; m++) {
     w->porder[m] = w->pkeys[m].p;
     w->ppos[w->pkeys[m].p] = m;
+    for (size_t k = 0; k < nsph; k++)
+      w->sseq[m * nsph + k] = w->pkeys[m].p * nsph + k;
   }
-  /* counting sort of the pairs by the position of the particle of sphere i (a particle
-   * sphere: the list pairs i < j and the beads come after all particle spheres) */
+  for (size_t s = np * nsph; s < c->ns; s++)
+    w->sseq[s] = s;
+}
+
+/* The order of the current list (built in particle_order from the build positions, which a
+ * checkpoint keeps): porder again from them, and pstart, the pairs of each particle (a block,
+ * in porder).  GC_EFORMAT if the list's pairs are not in that order (a list of another
+ * build). */
+static int order_work(gc_chute *c, chute_work *w)
+{
+  const size_t np = c->np;
+  const double *x0 = gc_nlist_build_positions(c->nl);
+  particle_order(c, w, x0 ? x0 : c->sx);
   const size_t npr = gc_nlist_npairs(c->nl);
   const gc_npair *pairs = gc_nlist_pairs(c->nl);
-  size_t *start = w->pstart;
-  memset(start, 0, (np + 1) * sizeof *start);
-  for (size_t k = 0; k < npr; k++) {
-    long o = c->owner[pairs[k].i];
-    start[(o >= 0 ? w->ppos[o] : 0) + 1]++;
+  size_t k = 0;
+  for (size_t m = 0; m < np; m++) {
+    w->pstart[m] = k;
+    while (k < npr && c->owner[pairs[k].i] == (long)w->porder[m])
+      k++;
   }
-  for (size_t m = 0; m < np; m++)
-    start[m + 1] += start[m];
-  size_t *next = (size_t *)w->pkeys; /* free again: np + 1 slots of at least a size_t */
-  memcpy(next, start, np * sizeof *next);
-  for (size_t k = 0; k < npr; k++) {
-    long o = c->owner[pairs[k].i];
-    w->pord[next[o >= 0 ? w->ppos[o] : 0]++] = k;
-  }
+  w->pstart[np] = k;
+  return k == npr ? GC_SUCCESS : GC_EFORMAT;
 }
 
 /* gap0 of every pair from the list's build positions, and dmax2 (0 right after a build; after
@@ -789,12 +796,12 @@ static void list_gaps(gc_chute *c, chute_work *w)
 }
 
 /* What the step derives from a list (after a build or a checkpoint read): the history flags,
- * the spatial order and the gaps. */
-static void index_list(gc_chute *c, chute_work *w)
+ * the spatial order and the gaps.  GC_EFORMAT as order_work. */
+static int index_list(gc_chute *c, chute_work *w)
 {
   mark_histories(c, w);
-  order_work(c, w);
   list_gaps(c, w);
+  return order_work(c, w);
 }
 
 static int nthreads(const gc_chute *c, size_t work);
@@ -802,6 +809,11 @@ static int nthreads(const gc_chute *c, size_t work);
 static int rebuild(gc_chute *c, chute_work *w, char *msg, size_t msglen)
 {
   wrap_spheres(c, w);
+  particle_order(c, w, c->sx);
+  if (gc_nlist_set_order(c->nl, w->sseq)) {
+    snprintf(msg, msglen, "internal error: the spheres' order is not a permutation");
+    return GC_EINVAL;
+  }
   gc_nlist_set_threads(c->nl, nthreads(c, gc_nlist_npairs(c->nl) + c->np));
   int st = gc_nlist_build(c->nl, &w->box, c->sx, c->sr, c->owner, c->fixed, msg, msglen);
   if (st)
@@ -811,7 +823,10 @@ static int rebuild(gc_chute *c, chute_work *w, char *msg, size_t msglen)
     snprintf(msg, msglen, "out of memory (%zu neighbour pairs)", gc_nlist_npairs(c->nl));
     return st;
   }
-  index_list(c, w);
+  if (index_list(c, w)) {
+    snprintf(msg, msglen, "internal error: the neighbour list is not in the particles' order");
+    return GC_EINVAL;
+  }
   return GC_SUCCESS;
 }
 
@@ -954,7 +969,7 @@ static int number_in_space(gc_chute *c, double *x, double *q, char *msg, size_t 
     snprintf(msg, msglen, "out of memory");
     return GC_ENOMEM;
   }
-  sort_keys(c, x, w->pkeys);
+  sort_keys(c, x, 3, w->pkeys);
   for (size_t m = 0; m < np; m++) {
     size_t p = w->pkeys[m].p;
     memcpy(tmp + 7 * m, x + 3 * p, 3 * sizeof *x);
@@ -1509,8 +1524,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
 #endif
     const size_t m0 = (size_t)np * tid / nth, m1 = (size_t)np * (tid + 1) / nth;
     /* 2. pair forces */
-    for (size_t a = w->pstart[m0]; a < w->pstart[m1]; a++) {
-      const size_t k = w->pord[a];
+    for (size_t k = w->pstart[m0]; k < w->pstart[m1]; k++) {
       if (!w->hist[k] && w->gap0[k] > reach) { /* apart for certain, nothing to reset */
         w->pact[k] = 0;
         continue;
@@ -2129,7 +2143,12 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
   for (size_t p = 0; p < c->np; p++)
     gc_rot_omega_space(&c->rot[p], w->wsp + 3 * p);
   mark_walls(c, w);
-  index_list(c, w);
+  if (index_list(c, w)) {
+    snprintf(msg, msglen, "%s: the neighbour list in the checkpoint is not in this build's "
+             "order of the particles (a checkpoint of another granucal build?)", path);
+    st = GC_EFORMAT;
+    goto done;
+  }
   w->placed = 1;
 done:
   if (st && reading)

@@ -56,6 +56,10 @@ struct gc_nlist {
   int ntb;            /* per-thread pair buffers allocated */
   pairbuf *tb;        /* ntb: the pairs of each thread's range of spheres */
   size_t *toff;       /* ntb + 1: their offsets in the new list */
+  size_t *seq;        /* nsph: the order in which a build takes the spheres i (its pairs come
+                       * grouped by i in this order); the identity unless gc_nlist_set_order */
+  size_t *blk[2];     /* 2 nsph per buffer: [blk[2 i], blk[2 i + 1]) are the pairs whose first
+                       * sphere is i (i's block; empty: both 0) */
 };
 
 static const char axis_name[3] = { 'x', 'y', 'z' };
@@ -113,10 +117,16 @@ gc_nlist *gc_nlist_alloc(size_t nsph, size_t payload_size)
   nl->cell = calloc(n, sizeof(size_t));
   nl->order = calloc(n, sizeof(size_t));
   nl->cpos = calloc(4 * n, sizeof(double));
-  if (!nl->x0 || !nl->xs || !nl->csr_start || !nl->cell || !nl->order || !nl->cpos) {
+  nl->seq = malloc(n * sizeof(size_t));
+  nl->blk[0] = calloc(2 * n, sizeof(size_t));
+  nl->blk[1] = calloc(2 * n, sizeof(size_t));
+  if (!nl->x0 || !nl->xs || !nl->csr_start || !nl->cell || !nl->order || !nl->cpos ||
+      !nl->seq || !nl->blk[0] || !nl->blk[1]) {
     gc_nlist_free(nl);
     return NULL;
   }
+  for (size_t i = 0; i < n; i++)
+    nl->seq[i] = i;
   return nl;
 }
 
@@ -141,6 +151,9 @@ void gc_nlist_free(gc_nlist *nl)
     free(nl->tb[t].p);
   free(nl->tb);
   free(nl->toff);
+  free(nl->seq);
+  free(nl->blk[0]);
+  free(nl->blk[1]);
   free(nl);
 }
 
@@ -297,16 +310,17 @@ static int stencil(const grid *g, int a, size_t c, size_t out[3])
   return k;
 }
 
-/* The pairs of all spheres into pb (grown as needed); returns the count or SIZE_MAX on
- * allocation failure. */
+/* The pairs of the spheres seq[m0 .. m1) into pb (grown as needed), grouped by i in that order
+ * and by increasing j within; returns the count or SIZE_MAX on allocation failure. */
 static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc_nlist_box *box,
                         const double *x, const double *r, const long *group,
-                        const unsigned char *fixed, size_t i0, size_t i1)
+                        const unsigned char *fixed, size_t m0, size_t m1)
 {
   const size_t *start = nl->cell_start, *order = nl->order;
   const double skin = box->skin;
   size_t np = 0;
-  for (size_t i = i0; i < i1; i++) {
+  for (size_t mi = m0; mi < m1; mi++) {
+    const size_t i = nl->seq[mi];
     size_t ci = nl->cell[i];
     size_t cc[3] = { ci % g->nc[0], (ci / g->nc[0]) % g->nc[1], ci / (g->nc[0] * g->nc[1]) };
     size_t st[3][3];
@@ -370,6 +384,25 @@ static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc
     }
   }
   return np;
+}
+
+/* blk (2 nsph) of the pairs p[0 .. n): the block of each first sphere i.  Returns 1 if the
+ * pairs of some i are not contiguous or not in increasing j (a corrupt checkpoint), else 0. */
+static int index_blocks(size_t *blk, size_t nsph, const gc_npair *p, size_t n)
+{
+  memset(blk, 0, 2 * nsph * sizeof *blk);
+  for (size_t k = 0; k < n; k++) {
+    const size_t i = p[k].i;
+    if (k == 0 || p[k - 1].i != i) {
+      if (blk[2 * i + 1] != 0)
+        return 1; /* i had a block before */
+      blk[2 * i] = k;
+    } else if (p[k - 1].j >= p[k].j) {
+      return 1;
+    }
+    blk[2 * i + 1] = k + 1;
+  }
+  return 0;
 }
 
 /* CSR of the current list: csr_idx[csr_start[s] .. csr_start[s + 1]) are the pairs of s, in
@@ -460,9 +493,9 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
 
   pairbuf *nb = &nl->buf[1 - nl->cur];
   const pairbuf *ob = &nl->buf[nl->cur];
-  /* Enumeration and history merge by contiguous ranges of spheres, one per thread: each range's
-   * pairs come out sorted by (i, j) and the ranges are concatenated in order, so the list is
-   * the same whatever the thread count. */
+  /* Enumeration and history merge by contiguous ranges of seq, one per thread: each range's
+   * pairs come out grouped by i in seq order (by j within) and the ranges are concatenated in
+   * order, so the list is the same whatever the thread count. */
   const int nt = nl->nthreads;
   if (nt > nl->ntb) {
     pairbuf *tb = realloc(nl->tb, (size_t)nt * sizeof *tb);
@@ -491,8 +524,8 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
 #pragma omp parallel for num_threads(nt) schedule(static, 1) reduction(|| : fail)
 #endif
     for (int t = 0; t < nt; t++) {
-      size_t i0 = nl->nsph * (size_t)t / (size_t)nt, i1 = nl->nsph * (size_t)(t + 1) / (size_t)nt;
-      size_t m = enumerate(nl, &nl->tb[t], &g, box, x, r, group, fixed, i0, i1);
+      size_t m0 = nl->nsph * (size_t)t / (size_t)nt, m1 = nl->nsph * (size_t)(t + 1) / (size_t)nt;
+      size_t m = enumerate(nl, &nl->tb[t], &g, box, x, r, group, fixed, m0, m1);
       nl->toff[t + 1] = m;
       if (m == SIZE_MAX)
         fail = 1;
@@ -519,36 +552,34 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
     set_msg(msg, msglen, "nlist: out of memory (%zu spheres)", nl->nsph);
     return GC_ENOMEM;
   }
-  /* carry the history of persisting pairs over: merge of two lists sorted by (i, j), per
-   * range (the old list's part of a range starts at its first pair with i >= i0) */
+  /* carry the history of persisting pairs over: each new pair looks for itself in the old
+   * list's block of its sphere i (both sorted by j), whatever the order of the blocks */
   if (nl->stride) {
-    const size_t nold = nl->built ? nl->npairs : 0;
+    const size_t *oblk = nl->blk[nl->cur];
+    const int have_old = nl->built && nl->npairs > 0;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(static, 1)
 #endif
     for (int t = 0; t < nt; t++) {
-      const size_t i0 = nl->nsph * (size_t)t / (size_t)nt;
-      size_t lo = 0, hi = nold; /* first old pair with i >= i0 */
-      while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ob->p[mid].i < i0)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      size_t ko = lo;
+      size_t icur = SIZE_MAX, ko = 0, kend = 0;
       for (size_t k = nl->toff[t]; k < nl->toff[t + 1]; k++) {
         const gc_npair *q = nb->p + k;
-        while (ko < nold && (ob->p[ko].i < q->i || (ob->p[ko].i == q->i && ob->p[ko].j < q->j)))
+        if (q->i != icur) {
+          icur = q->i;
+          ko = have_old ? oblk[2 * icur] : 0;
+          kend = have_old ? oblk[2 * icur + 1] : 0;
+        }
+        while (ko < kend && ob->p[ko].j < q->j)
           ko++;
         unsigned char *dst = nb->pay + k * nl->stride;
-        if (ko < nold && ob->p[ko].i == q->i && ob->p[ko].j == q->j)
+        if (ko < kend && ob->p[ko].j == q->j)
           memcpy(dst, ob->pay + ko * nl->stride, nl->stride);
         else
           memset(dst, 0, nl->stride);
       }
     }
   }
+  index_blocks(nl->blk[1 - nl->cur], nl->nsph, nb->p, n);
   nl->cur = 1 - nl->cur;
   nl->npairs = n;
   nl->box = *box;
@@ -598,6 +629,25 @@ const double *gc_nlist_build_positions(const gc_nlist *nl)
 int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x)
 {
   return gc_nlist_past_skin(nl, gc_nlist_max_moved2(nl, x, 0, nl->nsph));
+}
+
+int gc_nlist_set_order(gc_nlist *nl, const size_t *seq)
+{
+  if (!seq) {
+    for (size_t i = 0; i < nl->nsph; i++)
+      nl->seq[i] = i;
+    return GC_SUCCESS;
+  }
+  /* a permutation of 0 .. nsph - 1?  (nl->cell is free scratch between builds) */
+  size_t *seen = nl->cell;
+  memset(seen, 0, nl->nsph * sizeof *seen);
+  for (size_t m = 0; m < nl->nsph; m++) {
+    if (seq[m] >= nl->nsph || seen[seq[m]])
+      return GC_EINVAL;
+    seen[seq[m]] = 1;
+  }
+  memcpy(nl->seq, seq, nl->nsph * sizeof *seq);
+  return GC_SUCCESS;
 }
 
 void gc_nlist_set_threads(gc_nlist *nl, int n)
@@ -655,12 +705,12 @@ size_t gc_nlist_builds(const gc_nlist *nl)
  *   uint64 nsph, payload_size, npairs, nbuilds, built,
  *   double lo[3], hi[3], skin, int32 periodic[3],
  *   double x0[3 nsph],
- *   npairs x (uint64 i, j, double shift[3]),
+ *   npairs x (uint64 i, j, double shift[3]), grouped by i, increasing j within,
  *   npairs x payload_size bytes,
  *   "GCNLEND\0". */
 static const char magic[8] = "GCNLIST";
 static const char endmark[8] = "GCNLEND";
-enum { NL_VERSION = 1 };
+enum { NL_VERSION = 2 }; /* 2: pairs grouped by i in the build's order, not sorted by i */
 static const uint32_t bom = 0x01020304u;
 
 static int wr(const void *p, size_t sz, size_t n, FILE *f)
@@ -802,7 +852,6 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
         (st = rd(q->shift, sizeof(double), 3, f, "the pairs", msg, msglen)))
       return st;
     if (ij[0] >= ij[1] || ij[1] >= ns ||
-        (k && (q[-1].i > ij[0] || (q[-1].i == ij[0] && q[-1].j >= ij[1]))) ||
         !isfinite(q->shift[0]) || !isfinite(q->shift[1]) || !isfinite(q->shift[2])) {
       set_msg(msg, msglen, "nlist checkpoint: corrupt pair %zu (%llu, %llu)", k,
               (unsigned long long)ij[0], (unsigned long long)ij[1]);
@@ -810,6 +859,11 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
     }
     q->i = (size_t)ij[0];
     q->j = (size_t)ij[1];
+  }
+  if (index_blocks(nl->blk[1 - nl->cur], ns, pb->p, n)) {
+    set_msg(msg, msglen, "nlist checkpoint: corrupt pair order (the pairs of a sphere are not "
+            "together in increasing partner order)");
+    return GC_EFORMAT;
   }
   for (size_t k = 0; k < n && nl->stride; k++) {
     unsigned char *dst = pb->pay + k * nl->stride;

@@ -5,7 +5,8 @@
  * The list holds every pair (i, j), i < j, whose centre distance (minimum image along periodic
  * axes) is below r_i + r_j + skin, except pairs of spheres of the same group (the spheres of
  * one rigid cluster) and pairs of two fixed spheres (the beads of the bumpy bottom).  Pairs are
- * kept sorted by (i, j).  Each pair carries payload_size bytes of history owned by the caller's
+ * grouped by i, the groups in the order of gc_nlist_set_order (increasing i by default), and
+ * sorted by j within a group.  Each pair carries payload_size bytes of history owned by the caller's
  * force loop: zeroed when the pair enters the list, copied unchanged while it stays in it,
  * dropped when it leaves.  A workspace allocated once; build does not allocate once the
  * capacities have grown to their working size. */
@@ -53,6 +54,12 @@ double gc_nlist_max_moved2(const gc_nlist *nl, const double *x, size_t first, si
 int gc_nlist_past_skin(const gc_nlist *nl, double moved2);
 /* The positions of the last build (3 nsph), NULL before it. */
 const double *gc_nlist_build_positions(const gc_nlist *nl);
+
+/* The order in which the next builds take the spheres i (seq: a permutation of 0 .. nsph - 1,
+ * copied; NULL: increasing index).  A caller that walks the pairs in the order of its data
+ * (particles sorted in space, say) gets the pairs' records in memory order.  GC_EINVAL if seq
+ * is not a permutation (the order is then unchanged). */
+int gc_nlist_set_order(gc_nlist *nl, const size_t *seq);
 
 /* Threads of the next builds (default 1; n < 1 counts as 1).  The list does not depend on it. */
 void gc_nlist_set_threads(gc_nlist *nl, int n);

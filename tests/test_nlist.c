@@ -2,6 +2,7 @@
  * against an O(N^2) brute-force search with the minimum image, periodic images and shifts,
  * the history that survives rebuilds (app. A.4), the displacement criterion (eq. 2.29), the
  * checkpoint round trip and bad input. */
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdint.h>
@@ -559,6 +560,126 @@ static void test_threads(void)
   gsl_rng_free(rng);
 }
 
+/* Build order (gc_nlist_set_order): with a random permutation of the spheres the list holds
+ * the pairs of the brute-force reference (each exactly once, shifts equal), grouped by i in
+ * the given order and by increasing j within; the CSR of every sphere is its pairs in
+ * increasing index with the right sides; persisting pairs carry their payloads through
+ * rebuilds whose order changes (ordered -> another order -> index order), new pairs are zero;
+ * builds on 1 and 3 threads are identical; a checkpoint of an ordered list reads back
+ * identical; set_order refuses a sequence that is not a permutation. */
+static void test_order(void)
+{
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 99);
+  gc_nlist_box b = make_box(8, 6, 8, 0.3);
+  spheres s = random_spheres(rng, 400, &b, 0.3, 0.5);
+  gc_nlist *nl = gc_nlist_alloc(s.n, sizeof(marker)), *nl3 = gc_nlist_alloc(s.n, sizeof(marker));
+  size_t *seq = malloc(s.n * sizeof *seq), *pos = malloc(s.n * sizeof *pos);
+  CU_ASSERT_FATAL(nl && nl3 && seq && pos);
+  gc_nlist_set_threads(nl3, 3);
+  size_t bad = 0, kept = 0, fresh = 0, diff = 0;
+  for (int round = 0; round < 3; round++) {
+    if (round < 2) {
+      for (size_t i = 0; i < s.n; i++)
+        seq[i] = i;
+      gsl_ran_shuffle(rng, seq, s.n, sizeof *seq);
+      CU_ASSERT_EQUAL(gc_nlist_set_order(nl, seq), GC_SUCCESS);
+      CU_ASSERT_EQUAL(gc_nlist_set_order(nl3, seq), GC_SUCCESS);
+    } else {
+      for (size_t i = 0; i < s.n; i++)
+        seq[i] = i;
+      CU_ASSERT_EQUAL(gc_nlist_set_order(nl, NULL), GC_SUCCESS);
+      CU_ASSERT_EQUAL(gc_nlist_set_order(nl3, NULL), GC_SUCCESS);
+    }
+    for (size_t m = 0; m < s.n; m++)
+      pos[seq[m]] = m;
+    /* the previous list's pairs with their marks, to check the carried payloads */
+    size_t n0 = round ? gc_nlist_npairs(nl) : 0;
+    gc_npair *old = malloc((n0 ? n0 : 1) * sizeof *old);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(old);
+    if (n0)
+      memcpy(old, gc_nlist_pairs(nl), n0 * sizeof *old);
+    CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(build(nl3, &b, &s), GC_SUCCESS);
+    diff += list_differences(nl, nl3, s.n, sizeof(marker));
+    const size_t n = gc_nlist_npairs(nl);
+    const gc_npair *p = gc_nlist_pairs(nl);
+    /* grouping: i's position in seq never decreases, j increases within a group */
+    for (size_t k = 1; k < n; k++)
+      bad += pos[p[k].i] < pos[p[k - 1].i] || (p[k].i == p[k - 1].i && p[k].j <= p[k - 1].j);
+    /* the same pairs as the reference (brute(): sorted, each pair once; n equal) */
+    gc_npair *ref;
+    size_t nref = brute(&s, &b, &ref);
+    CU_ASSERT_EQUAL_FATAL(nref, n);
+    for (size_t k = 0; k < n; k++) {
+      int kr = find_pair(ref, nref, p[k].i, p[k].j);
+      bad += kr < 0 || memcmp(ref[kr].shift, p[k].shift, sizeof p[k].shift) != 0;
+    }
+    /* CSR */
+    for (size_t i = 0; i < s.n; i++) {
+      const size_t *idx;
+      size_t m;
+      gc_nlist_sphere_pairs(nl, i, &idx, &m);
+      const unsigned char *side = gc_nlist_sphere_sides(nl, i);
+      for (size_t q = 0; q < m; q++)
+        bad += idx[q] >= n || (q && idx[q - 1] >= idx[q]) ||
+               (side[q] ? p[idx[q]].i != i : p[idx[q]].j != i);
+    }
+    /* payloads: carried for persisting pairs, zero for new ones; then marked afresh */
+    for (size_t k = 0; k < n; k++) {
+      marker *mk = gc_nlist_payload(nl, k);
+      int ko = -1;
+      for (size_t q = 0; q < n0 && ko < 0; q++)
+        if (old[q].i == p[k].i && old[q].j == p[k].j)
+          ko = (int)q;
+      if (ko >= 0) {
+        kept++;
+        bad += mk->i != p[k].i || mk->j != p[k].j || mk->mark != 1000.0 * round + ko;
+      } else {
+        fresh++;
+        bad += mk->i != 0 || mk->j != 0 || mk->mark != 0.0;
+      }
+    }
+    for (size_t k = 0; k < n; k++) {
+      marker *mk = gc_nlist_payload(nl, k), *m3 = gc_nlist_payload(nl3, k);
+      mk->i = m3->i = p[k].i;
+      mk->j = m3->j = p[k].j;
+      mk->mark = m3->mark = 1000.0 * (round + 1) + (double)k;
+    }
+    free(ref);
+    free(old);
+    for (size_t q = 0; q < 3 * s.n; q++)
+      s.x[q] += 0.15 * (2 * gsl_rng_uniform(rng) - 1);
+  }
+  CU_ASSERT_EQUAL(bad, 0);
+  CU_ASSERT_EQUAL(diff, 0);
+  CU_ASSERT(kept > 500);
+  CU_ASSERT(fresh > 0);
+  /* a checkpoint of a list built in a shuffled order reads back identical */
+  gsl_ran_shuffle(rng, seq, s.n, sizeof *seq);
+  CU_ASSERT_EQUAL(gc_nlist_set_order(nl, seq), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+  FILE *f = tmpfile();
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  CU_ASSERT_EQUAL(gc_nlist_write(nl, f), GC_SUCCESS);
+  rewind(f);
+  char msg[256] = "";
+  CU_ASSERT_EQUAL(gc_nlist_read(nl3, f, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(list_differences(nl, nl3, s.n, sizeof(marker)), 0);
+  fclose(f);
+  /* not a permutation: refused, the order unchanged */
+  seq[1] = seq[0];
+  CU_ASSERT_EQUAL(gc_nlist_set_order(nl, seq), GC_EINVAL);
+  seq[1] = s.n;
+  CU_ASSERT_EQUAL(gc_nlist_set_order(nl, seq), GC_EINVAL);
+  free(seq);
+  free(pos);
+  gc_nlist_free(nl);
+  gc_nlist_free(nl3);
+  spheres_free(&s);
+  gsl_rng_free(rng);
+}
+
 /* Checkpoint: a list with random payload bytes written and read into a fresh workspace is
  * identical (memcmp of the pairs and of every payload, build count, CSR, displacement
  * criterion), and both continue identically through a rebuild.  A file cut anywhere (after 10
@@ -720,6 +841,7 @@ int gc_test_add_nlist(void)
       !CU_add_test(s, "displacement criterion (eq. 2.29)", test_needs_rebuild) ||
       !CU_add_test(s, "checkpoint round trip and errors", test_checkpoint) ||
       !CU_add_test(s, "builds on 1, 2, 3, 5 threads identical", test_threads) ||
+      !CU_add_test(s, "build order: pairs grouped in it, histories kept", test_order) ||
       !CU_add_test(s, "bad input", test_bad_input))
     return CU_get_error();
   return CUE_SUCCESS;
