@@ -590,12 +590,16 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
   return GC_SUCCESS;
 }
 
-double gc_nlist_max_moved2(const gc_nlist *nl, const double *x, size_t first, size_t count)
+double gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t count,
+                      double *dist)
 {
-  if (!nl->built)
-    return INFINITY;
-  double m2 = 0.0;
   const size_t end = first + count <= nl->nsph ? first + count : nl->nsph;
+  if (!nl->built) {
+    for (size_t i = first; dist && i < end; i++)
+      dist[i - first] = INFINITY;
+    return INFINITY;
+  }
+  double m2 = 0.0;
   for (size_t i = first; i < end; i++) {
     double d2 = 0;
     for (int a = 0; a < 3; a++) {
@@ -609,10 +613,19 @@ double gc_nlist_max_moved2(const gc_nlist *nl, const double *x, size_t first, si
       }
       d2 += d * d;
     }
-    if (!(d2 <= m2)) /* also NaN: infinite */
-      m2 = d2 == d2 ? d2 : INFINITY;
+    if (d2 != d2) /* NaN: infinite */
+      d2 = INFINITY;
+    if (dist)
+      dist[i - first] = sqrt(d2);
+    if (!(d2 <= m2))
+      m2 = d2;
   }
   return m2;
+}
+
+double gc_nlist_max_moved2(const gc_nlist *nl, const double *x, size_t first, size_t count)
+{
+  return gc_nlist_moved(nl, x, first, count, NULL);
 }
 
 int gc_nlist_past_skin(const gc_nlist *nl, double moved2)

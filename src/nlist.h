@@ -50,6 +50,12 @@ int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x);
  * since the last build (so that a parallel loop can reduce it over its own spheres);
  * INFINITY for a non-finite position or before the first build. */
 double gc_nlist_max_moved2(const gc_nlist *nl, const double *x, size_t first, size_t count);
+/* The same, and the distance each of those spheres moved since the last build [m] into
+ * dist[0 .. count) (may be NULL; INFINITY for a non-finite position or before the first
+ * build): a pair whose gap at the build exceeds the sum of its two spheres' distances is
+ * still apart. */
+double gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t count,
+                      double *dist);
 /* The displacement criterion on such a maximum: 1 if moved2 > (skin/2)^2 or is NaN. */
 int gc_nlist_past_skin(const gc_nlist *nl, double moved2);
 /* The positions of the last build (3 nsph), NULL before it. */

@@ -394,6 +394,8 @@ static void test_needs_rebuild(void)
   gc_nlist *nl = gc_nlist_alloc(s.n, 0);
   CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
   CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, s.x), 1);
+  double d0[2] = { 0, 0 };
+  CU_ASSERT(isinf(gc_nlist_moved(nl, s.x, 0, 2, d0)) && isinf(d0[0]) && isinf(d0[1]));
   CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
   CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, s.x), 0);
   double *y = malloc(3 * s.n * sizeof(double));
@@ -420,6 +422,14 @@ static void test_needs_rebuild(void)
   CU_ASSERT(e17 > 0.11 * 0.11);
   CU_ASSERT_DOUBLE_EQUAL(gc_nlist_max_moved2(nl, y, 0, s.n), e17, 1e-15);
   CU_ASSERT_DOUBLE_EQUAL(gc_nlist_max_moved2(nl, y, 0, 17), 0.09 * 0.09, 1e-15); /* without 17 */
+  /* each sphere's distance (gc_nlist_moved): 0.09, sqrt(e17) for sphere 17; the same maximum */
+  double dist[30];
+  CU_ASSERT_EQUAL(gc_nlist_moved(nl, y, 0, s.n, NULL), gc_nlist_max_moved2(nl, y, 0, s.n));
+  CU_ASSERT_EQUAL(gc_nlist_moved(nl, y, 3, 30, dist), gc_nlist_max_moved2(nl, y, 3, 30));
+  int dist_ok = 1;
+  for (size_t i = 3; i < 33; i++)
+    dist_ok = dist_ok && fabs(dist[i - 3] - (i == 17 ? sqrt(e17) : 0.09)) < 1e-14; /* ulp(10) */
+  CU_ASSERT(dist_ok);
 
   memcpy(y, s.x, 3 * s.n * sizeof(double));
   y[3 * 5] += 10;
@@ -436,6 +446,9 @@ static void test_needs_rebuild(void)
   y[3 * 8 + 1] = NAN;
   CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, y), 1);
   CU_ASSERT(isinf(gc_nlist_max_moved2(nl, y, 0, s.n))); /* a non-finite position */
+  CU_ASSERT(isinf(gc_nlist_moved(nl, y, 5, 5, dist)));
+  CU_ASSERT(isinf(dist[3]) && dist[2] == 0.0 && dist[4] == 0.0); /* sphere 8; 7 and 9 moved
+                                                                  * by whole periods */
   /* the build positions are those given to the build */
   CU_ASSERT_EQUAL(memcmp(gc_nlist_build_positions(nl), s.x, 3 * s.n * sizeof(double)), 0);
   free(y);
