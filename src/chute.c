@@ -99,11 +99,13 @@ enum { PACT_FORCE = 1, PACT_WORK = 2, PACT_BEAD = 4 };
 enum { PEN_WN, PEN_WT, PEN_BN, PEN_BT, PEN_G, PEN_N };
 /* per-chunk pair energy slots: particle-particle / bead normal and tangential */
 enum { CEN_PN, CEN_PT, CEN_BN, CEN_BT, CEN_N };
-/* The step's energy is summed in fixed chunks (pairs in list order, particles in index order),
- * whatever the thread count: each chunk sums its energies in order into its own slot and the
- * slots are added in chunk order, so the energy budget is also independent of the threads. */
-#define CHUNK_PAIRS 512
-#define CHUNK_PARTICLES 256
+/* The step's work is divided in chunks of CHUNK consecutive particles of the spatial order
+ * (porder) with their pairs (pstart), whatever the thread count: a thread takes whole chunks,
+ * and each chunk sums the energies of its pairs (in list order) and of its particles (in
+ * porder) into its own slot right after computing them; the slots are added in chunk order,
+ * so the energy budget is also independent of the threads.  32 particles: small enough that
+ * two threads' shares differ by ~3 % of the soybean chute's 38 chunks. */
+#define CHUNK 32
 
 /* Private workspace (c->work). */
 typedef struct {
@@ -139,9 +141,9 @@ typedef struct {
                                 * apart without looking at it (in the soybean flow this leaves
                                 * a fifth of the listed pairs to look at, where the largest
                                 * displacement of all, 2 sqrt(dmax2), left a half) */
-  double *cpe;                 /* CEN_N per chunk of CHUNK_PAIRS pairs: the chunk's work of
+  double *cpe;                 /* CEN_N per chunk of CHUNK particles: its pairs' work of
                                 * the step, summed in pair order */
-  double *cpp;                 /* PEN_N per chunk of CHUNK_PARTICLES particles, in order */
+  double *cpp;                 /* PEN_N per chunk: its particles' work, in porder */
   /* Spatial order, formed at every list build (order_work): the threads take contiguous
    * ranges of it, so that each works on a compact region of the chute and the particle data it
    * reads were mostly written by itself (on two cores the index order made every step move most
@@ -516,10 +518,6 @@ static int grow_scratch(chute_work *w, size_t npairs)
   if (!hi)
     return GC_ENOMEM;
   w->hist = hi;
-  double *ce = realloc(w->cpe, CEN_N * (cap / CHUNK_PAIRS + 1) * sizeof *ce);
-  if (!ce)
-    return GC_ENOMEM;
-  w->cpe = ce;
   double *g0 = realloc(w->gap0, cap * sizeof *g0);
   if (!g0)
     return GC_ENOMEM;
@@ -576,7 +574,8 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->wsp = calloc(3 * c->np, sizeof *w->wsp);
   w->lawk = calloc(nps, sizeof *w->lawk);
   w->pen = calloc(PEN_N * c->np, sizeof *w->pen);
-  w->cpp = calloc(PEN_N * (c->np / CHUNK_PARTICLES + 1), sizeof *w->cpp);
+  w->cpp = calloc(PEN_N * (c->np / CHUNK + 1), sizeof *w->cpp);
+  w->cpe = calloc(CEN_N * (c->np / CHUNK + 1), sizeof *w->cpe);
   w->porder = calloc(c->np + 1, sizeof *w->porder);
   w->ppos = calloc(c->np + 1, sizeof *w->ppos);
   w->pstart = calloc(c->np + 1, sizeof *w->pstart);
@@ -589,7 +588,7 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   c->nl = gc_nlist_alloc(c->ns, c->rec_size);
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
-      !w->cpp || !w->porder || !w->ppos || !w->pstart || !w->sseq || !w->disp || !w->pkeys || !w->wact || !c->nl ||
+      !w->cpp || !w->cpe || !w->porder || !w->ppos || !w->pstart || !w->sseq || !w->disp || !w->pkeys || !w->wact || !c->nl ||
       grow_scratch(w, 8 * c->ns)) {
     free(beads);
     gc_chute_free(c);
@@ -1472,18 +1471,17 @@ static int step_particle(gc_chute *c, chute_work *w, long p)
 
 /* The step's work into the energy budget: the chunks' sums (each in pair / particle order)
  * added serially in chunk order, so that it does not depend on the thread count. */
-static void energy_sum(gc_chute *c, const chute_work *w, size_t nchunk_pairs,
-                       size_t nchunk_particles)
+static void energy_sum(gc_chute *c, const chute_work *w, size_t nchunk)
 {
   gc_chute_energy *e = &c->energy;
-  for (size_t b = 0; b < nchunk_pairs; b++) {
+  for (size_t b = 0; b < nchunk; b++) {
     const double *ce = w->cpe + CEN_N * b;
     e->normal[GC_CAT_PP] += ce[CEN_PN];
     e->tangential[GC_CAT_PP] += ce[CEN_PT];
     e->normal[GC_CAT_BOTTOM] += ce[CEN_BN];
     e->tangential[GC_CAT_BOTTOM] += ce[CEN_BT];
   }
-  for (size_t b = 0; b < nchunk_particles; b++) {
+  for (size_t b = 0; b < nchunk; b++) {
     const double *pen = w->cpp + PEN_N * b;
     e->normal[GC_CAT_WALL] += pen[PEN_WN];
     e->tangential[GC_CAT_WALL] += pen[PEN_WT];
@@ -1506,17 +1504,16 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   (void)nt;
   const long npr = (long)gc_nlist_npairs(c->nl);
   const gc_npair *pairs = gc_nlist_pairs(c->nl);
-  const long nchp = (npr + CHUNK_PAIRS - 1) / CHUNK_PAIRS;
-  const long nchq = (np + CHUNK_PARTICLES - 1) / CHUNK_PARTICLES;
+  const size_t nch = ((size_t)np + CHUNK - 1) / CHUNK;
   const long nsph = (long)c->nsph;
   long bad_pair = npr, bad_p = np;
   double dmax2 = 0.0; /* the largest squared displacement since the build after this step */
-  /* One parallel region.  Thread t of n takes the particles at positions [t np/n, (t+1) np/n)
-   * of the spatial order and the pairs of their spheres i: first the pair forces (each pair
-   * into its own slots), then, after a barrier, the particles (walls, the gather in a fixed
-   * order, the update).  The energy of the step is summed in fixed chunks of the pair and
-   * particle indices (work-shared), whatever the thread count.  w->wsp (angular velocities in
-   * space axes at t_{n-1/2}) was computed at the end of the previous step / at placement. */
+  /* One parallel region.  Thread t of n takes the chunks [t nch/n, (t+1) nch/n) of CHUNK
+   * particles of the spatial order and the pairs of their spheres i: first the pair forces
+   * (each pair into its own slots) and each chunk's pair work, then, after a barrier, the
+   * particles (walls, the gather in a fixed order, the update) and each chunk's particle work.
+   * w->wsp (angular velocities in space axes at t_{n-1/2}) was computed at the end of the
+   * previous step / at placement. */
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt) reduction(min : bad_pair, bad_p) reduction(max : dmax2)
 #endif
@@ -1526,28 +1523,22 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     tid = (size_t)omp_get_thread_num();
     nth = (size_t)omp_get_num_threads();
 #endif
-    const size_t m0 = (size_t)np * tid / nth, m1 = (size_t)np * (tid + 1) / nth;
+    const size_t b0 = nch * tid / nth, b1 = nch * (tid + 1) / nth;
     /* 2. pair forces */
-    for (size_t k = w->pstart[m0]; k < w->pstart[m1]; k++) {
-      if (!w->hist[k] && w->gap0[k] > w->disp[pairs[k].i] + w->disp[pairs[k].j]) {
-        /* apart for certain, nothing to reset */
-        w->pact[k] = 0;
-        continue;
+    for (size_t b = b0; b < b1; b++) {
+      const size_t k0 = w->pstart[b * CHUNK];
+      const size_t k1 = w->pstart[(b + 1) * CHUNK < (size_t)np ? (b + 1) * CHUNK : (size_t)np];
+      for (size_t k = k0; k < k1; k++) {
+        if (!w->hist[k] && w->gap0[k] > w->disp[pairs[k].i] + w->disp[pairs[k].j]) {
+          /* apart for certain, nothing to reset */
+          w->pact[k] = 0;
+          continue;
+        }
+        if (pair_force(c, w, k, &pairs[k]) && (long)k < bad_pair)
+          bad_pair = (long)k;
       }
-      if (pair_force(c, w, k, &pairs[k]) && (long)k < bad_pair)
-        bad_pair = (long)k;
-    }
-#ifdef _OPENMP
-#pragma omp barrier
-#endif
-    /* the pairs' work, per chunk of CHUNK_PAIRS pairs in index order */
-#ifdef _OPENMP
-#pragma omp for schedule(static) nowait
-#endif
-    for (long b = 0; b < nchp; b++) {
-      const long k1 = (b + 1) * CHUNK_PAIRS < npr ? (b + 1) * CHUNK_PAIRS : npr;
       double ce[CEN_N] = { 0, 0, 0, 0 };
-      for (long k = b * CHUNK_PAIRS; k < k1; k++)
+      for (size_t k = k0; k < k1; k++)
         if (w->pact[k] & PACT_WORK) {
           int bead = (w->pact[k] & PACT_BEAD) != 0;
           ce[bead ? CEN_BN : CEN_PN] += w->pe[2 * k];
@@ -1555,30 +1546,25 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
         }
       memcpy(w->cpe + CEN_N * b, ce, sizeof ce);
     }
-    /* 3. per particle: walls, gather in a fixed order, integrate, and the list's
-     * displacement criterion for its spheres (the beads do not move) */
-    for (size_t m = m0; m < m1; m++) {
-      const long p = (long)w->porder[m];
-      if (step_particle(c, w, p) && p < bad_p)
-        bad_p = p;
-      const double m2 = gc_nlist_moved(c->nl, c->sx, (size_t)(p * nsph), (size_t)nsph,
-                                       w->disp + p * nsph);
-      if (m2 > dmax2)
-        dmax2 = m2;
-    }
 #ifdef _OPENMP
 #pragma omp barrier
 #endif
-    /* the particles' work (walls, flat bottom, gravity), per chunk in index order */
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-    for (long b = 0; b < nchq; b++) {
-      const long p1 = (b + 1) * CHUNK_PARTICLES < np ? (b + 1) * CHUNK_PARTICLES : np;
+    /* 3. per particle: walls, gather in a fixed order, integrate, and the list's
+     * displacement criterion for its spheres (the beads do not move) */
+    for (size_t b = b0; b < b1; b++) {
+      const size_t m1 = (b + 1) * CHUNK < (size_t)np ? (b + 1) * CHUNK : (size_t)np;
       double cp[PEN_N] = { 0, 0, 0, 0, 0 };
-      for (long p = b * CHUNK_PARTICLES; p < p1; p++)
+      for (size_t m = b * CHUNK; m < m1; m++) {
+        const long p = (long)w->porder[m];
+        if (step_particle(c, w, p) && p < bad_p)
+          bad_p = p;
+        const double m2 = gc_nlist_moved(c->nl, c->sx, (size_t)(p * nsph), (size_t)nsph,
+                                         w->disp + p * nsph);
+        if (m2 > dmax2)
+          dmax2 = m2;
         for (int e = 0; e < PEN_N; e++)
           cp[e] += w->pen[PEN_N * p + e];
+      }
       memcpy(w->cpp + PEN_N * b, cp, sizeof cp);
     }
   }
@@ -1596,7 +1582,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
              "particle %ld (force %g %g %g N)", c->step, c->t, bad_p, F[0], F[1], F[2]);
     return GC_ENAN;
   }
-  energy_sum(c, w, (size_t)nchp, (size_t)nchq);
+  energy_sum(c, w, nch);
   c->t += c->cfg.dt;
   c->step++;
   /* 4. neighbour list (eq. 2.29): a rebuild when a sphere moved more than skin/2 (also a
