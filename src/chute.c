@@ -13,13 +13,14 @@
  *      gc_rot_step for the rotation, the new sphere positions and the list's displacement
  *      criterion for them.  The sums are therefore formed in the same order whatever the
  *      number of threads: results are bitwise independent of it;
- *   4. the step's work summed in fixed chunks of pairs and particles, t += dt, and a list
- *      rebuild when a sphere moved more than skin/2.
- * Threads (steps 2-3): thread t of n takes the particles at positions [t np/n, (t+1) np/n) of
- * a spatial order (order_work, formed at each list build) and the pairs of their spheres i,
- * so it works on a compact region of the chute and mostly reads what it wrote itself; the
- * random placement numbers the particles in space order (number_in_space), so the index
- * order of the arrays follows space too.
+ *   4. the step's work (summed per chunk in steps 2-3) added in chunk order, t += dt, and a
+ *      list rebuild when a sphere moved more than skin/2.
+ * Threads (steps 2-3): thread t of n takes whole chunks of CHUNK particles of a spatial order
+ * (particle_order, formed at each list build) and the pairs of their spheres i, so it works
+ * on a compact region of the chute and mostly reads what it wrote itself.  The list is built
+ * in that order (gc_nlist_set_order), so a chunk's pairs are one block of the list, read in
+ * memory order; the random placement numbers the particles in space order (number_in_space),
+ * so the index order of the particle arrays follows space too (until the flow mixes it).
  *
  * Periodic images.  The list stores for each pair the periodic shift found at build time, so
  * sphere positions must move continuously between builds.  Each particle sphere therefore
