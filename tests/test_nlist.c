@@ -679,6 +679,29 @@ static void test_order(void)
   char msg[256] = "";
   CU_ASSERT_EQUAL(gc_nlist_read(nl3, f, msg, sizeof msg), GC_SUCCESS);
   CU_ASSERT_EQUAL(list_differences(nl, nl3, s.n, sizeof(marker)), 0);
+  /* the same file with two pairs of different spheres i swapped, which splits both groups:
+   * refused as corrupt (the pairs start after the 124-byte header and the 3 nsph positions,
+   * 40 bytes each), nl3 unchanged */
+  const gc_npair *pp = gc_nlist_pairs(nl);
+  size_t ka = 0;
+  while (ka + 2 < gc_nlist_npairs(nl) && pp[ka].i != pp[ka + 1].i)
+    ka++; /* a group of at least two pairs: swap its first with a later group's pair */
+  size_t kb = ka + 2;
+  while (kb < gc_nlist_npairs(nl) && pp[kb].i == pp[ka].i)
+    kb++;
+  CU_ASSERT_FATAL(kb + 1 < gc_nlist_npairs(nl));
+  kb++; /* inside or at the start of a later group, after a pair of another i */
+  unsigned char ra[40], rb[40];
+  const long off = 124 + 24 * (long)s.n;
+  CU_ASSERT_FATAL(fseek(f, off + 40 * (long)ka, SEEK_SET) == 0 && fread(ra, 1, 40, f) == 40);
+  CU_ASSERT_FATAL(fseek(f, off + 40 * (long)kb, SEEK_SET) == 0 && fread(rb, 1, 40, f) == 40);
+  CU_ASSERT_FATAL(fseek(f, off + 40 * (long)ka, SEEK_SET) == 0 && fwrite(rb, 1, 40, f) == 40);
+  CU_ASSERT_FATAL(fseek(f, off + 40 * (long)kb, SEEK_SET) == 0 && fwrite(ra, 1, 40, f) == 40);
+  rewind(f);
+  msg[0] = 0;
+  CU_ASSERT_EQUAL(gc_nlist_read(nl3, f, msg, sizeof msg), GC_EFORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "corrupt pair order"));
+  CU_ASSERT_EQUAL(list_differences(nl, nl3, s.n, sizeof(marker)), 0);
   fclose(f);
   /* not a permutation: refused, the order unchanged */
   seq[1] = seq[0];
