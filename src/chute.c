@@ -108,6 +108,12 @@ enum { CEN_PN, CEN_PT, CEN_BN, CEN_BT, CEN_N };
  * two threads' shares differ by ~3 % of the soybean chute's 38 chunks. */
 #define CHUNK 32
 
+/* One past the last position in porder of chunk b of np particles. */
+static inline size_t chunk_end(size_t b, size_t np)
+{
+  return (b + 1) * CHUNK < np ? (b + 1) * CHUNK : np;
+}
+
 /* Private workspace (c->work). */
 typedef struct {
   size_t nrad;                 /* distinct radii among the shape's spheres */
@@ -145,13 +151,12 @@ typedef struct {
   double *cpe;                 /* CEN_N per chunk of CHUNK particles: its pairs' work of
                                 * the step, summed in pair order */
   double *cpp;                 /* PEN_N per chunk: its particles' work, in porder */
-  /* Spatial order, formed at every list build (order_work): the threads take contiguous
+  /* Spatial order, formed at every list build (particle_order): the threads take contiguous
    * ranges of it, so that each works on a compact region of the chute and the particle data it
    * reads were mostly written by itself (on two cores the index order made every step move most
    * particles' cache lines between the cores).  Results do not depend on it: each pair writes
    * its own slots, each particle gathers in its fixed order. */
   size_t *porder;              /* np: particles by grid cell (long horizontal axis slowest) */
-  size_t *ppos;                /* np: position of each particle in porder */
   size_t *pstart;              /* np + 1: the pairs pstart[m] .. pstart[m + 1] - 1 are those
                                 * whose sphere i belongs to particle porder[m]: the list is
                                 * built in this order (gc_nlist_set_order), so the pair loop
@@ -475,7 +480,6 @@ void gc_chute_free(gc_chute *c)
     free(w->cpe);
     free(w->cpp);
     free(w->porder);
-    free(w->ppos);
     free(w->pstart);
     free(w->sseq);
     free(w->disp);
@@ -578,7 +582,6 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->cpp = calloc(PEN_N * (c->np / CHUNK + 1), sizeof *w->cpp);
   w->cpe = calloc(CEN_N * (c->np / CHUNK + 1), sizeof *w->cpe);
   w->porder = calloc(c->np + 1, sizeof *w->porder);
-  w->ppos = calloc(c->np + 1, sizeof *w->ppos);
   w->pstart = calloc(c->np + 1, sizeof *w->pstart);
   w->sseq = calloc(c->ns + 1, sizeof *w->sseq);
   w->disp = calloc(c->ns + 1, sizeof *w->disp);
@@ -589,7 +592,8 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   c->nl = gc_nlist_alloc(c->ns, c->rec_size);
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
-      !w->cpp || !w->cpe || !w->porder || !w->ppos || !w->pstart || !w->sseq || !w->disp || !w->pkeys || !w->wact || !c->nl ||
+      !w->cpp || !w->cpe || !w->porder || !w->pstart || !w->sseq || !w->disp || !w->pkeys ||
+      !w->wact || !c->nl ||
       grow_scratch(w, 8 * c->ns)) {
     free(beads);
     gc_chute_free(c);
@@ -745,7 +749,7 @@ static void sort_keys(const gc_chute *c, const double *xc, size_t stride, struct
   qsort(keys, np, sizeof *keys, cmp_pkey);
 }
 
-/* The spatial order of the particles (porder, ppos; see chute_work.porder) by the cells of
+/* The spatial order of the particles (porder; see chute_work.porder) by the cells of
  * their first spheres at sx (3 ns), and the spheres in that order (sseq: each particle's
  * spheres in turn, then the beads). */
 static void particle_order(gc_chute *c, chute_work *w, const double *sx)
@@ -754,7 +758,6 @@ static void particle_order(gc_chute *c, chute_work *w, const double *sx)
   sort_keys(c, sx, 3 * nsph, w->pkeys);
   for (size_t m = 0; m < np; m++) {
     w->porder[m] = w->pkeys[m].p;
-    w->ppos[w->pkeys[m].p] = m;
     for (size_t k = 0; k < nsph; k++)
       w->sseq[m * nsph + k] = w->pkeys[m].p * nsph + k;
   }
@@ -762,15 +765,13 @@ static void particle_order(gc_chute *c, chute_work *w, const double *sx)
     w->sseq[s] = s;
 }
 
-/* The order of the current list (built in particle_order from the build positions, which a
- * checkpoint keeps): porder again from them, and pstart, the pairs of each particle (a block,
- * in porder).  GC_EFORMAT if the list's pairs are not in that order (a list of another
+/* pstart, the pairs of each particle (a block, in porder) of the current list, which was built
+ * in the order porder (rebuild; a checkpoint read forms porder again from the list's build
+ * positions).  GC_EFORMAT if the list's pairs are not in that order (a list of another
  * build). */
 static int order_work(gc_chute *c, chute_work *w)
 {
   const size_t np = c->np;
-  const double *x0 = gc_nlist_build_positions(c->nl);
-  particle_order(c, w, x0 ? x0 : c->sx);
   const size_t npr = gc_nlist_npairs(c->nl);
   const gc_npair *pairs = gc_nlist_pairs(c->nl);
   size_t k = 0;
@@ -801,8 +802,9 @@ static void list_gaps(gc_chute *c, chute_work *w)
   w->dmax2 = gc_nlist_moved(c->nl, c->sx, 0, c->ns, w->disp);
 }
 
-/* What the step derives from a list (after a build or a checkpoint read): the history flags,
- * the spatial order and the gaps.  GC_EFORMAT as order_work. */
+/* What the step derives from a list (after a build or a checkpoint read; porder is the list's
+ * order): the history flags, the gaps and the pairs of each particle.  GC_EFORMAT as
+ * order_work. */
 static int index_list(gc_chute *c, chute_work *w)
 {
   mark_histories(c, w);
@@ -1528,7 +1530,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     /* 2. pair forces */
     for (size_t b = b0; b < b1; b++) {
       const size_t k0 = w->pstart[b * CHUNK];
-      const size_t k1 = w->pstart[(b + 1) * CHUNK < (size_t)np ? (b + 1) * CHUNK : (size_t)np];
+      const size_t k1 = w->pstart[chunk_end(b, (size_t)np)];
       for (size_t k = k0; k < k1; k++) {
         if (!w->hist[k] && w->gap0[k] > w->disp[pairs[k].i] + w->disp[pairs[k].j]) {
           /* apart for certain, nothing to reset */
@@ -1553,7 +1555,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     /* 3. per particle: walls, gather in a fixed order, integrate, and the list's
      * displacement criterion for its spheres (the beads do not move) */
     for (size_t b = b0; b < b1; b++) {
-      const size_t m1 = (b + 1) * CHUNK < (size_t)np ? (b + 1) * CHUNK : (size_t)np;
+      const size_t m1 = chunk_end(b, (size_t)np);
       double cp[PEN_N] = { 0, 0, 0, 0, 0 };
       for (size_t m = b * CHUNK; m < m1; m++) {
         const long p = (long)w->porder[m];
@@ -2136,6 +2138,8 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
   for (size_t p = 0; p < c->np; p++)
     gc_rot_omega_space(&c->rot[p], w->wsp + 3 * p);
   mark_walls(c, w);
+  const double *x0 = gc_nlist_build_positions(c->nl); /* the list's order: as at its build */
+  particle_order(c, w, x0 ? x0 : c->sx);
   if (index_list(c, w)) {
     snprintf(msg, msglen, "%s: the neighbour list in the checkpoint is not in this build's "
              "order of the particles (a checkpoint of another granucal build?)", path);

@@ -6,9 +6,9 @@
  * axes) is below r_i + r_j + skin, except pairs of spheres of the same group (the spheres of
  * one rigid cluster) and pairs of two fixed spheres (the beads of the bumpy bottom).  Pairs are
  * grouped by i, the groups in the order of gc_nlist_set_order (increasing i by default), and
- * sorted by j within a group.  Each pair carries payload_size bytes of history owned by the caller's
- * force loop: zeroed when the pair enters the list, copied unchanged while it stays in it,
- * dropped when it leaves.  A workspace allocated once; build does not allocate once the
+ * sorted by j within a group.  Each pair carries payload_size bytes of history owned by the
+ * caller's force loop: zeroed when the pair enters the list, copied unchanged while it stays in
+ * it, dropped when it leaves.  A workspace allocated once; build does not allocate once the
  * capacities have grown to their working size. */
 #ifndef GC_NLIST_H
 #define GC_NLIST_H
