@@ -794,8 +794,9 @@ static void list_gaps(gc_chute *c, chute_work *w)
   for (size_t k = 0; k < npr; k++) {
     const gc_npair *pr = &pairs[k];
     const double *a = x0 + 3 * pr->i, *b = x0 + 3 * pr->j;
-    double d[3] = { b[0] + pr->shift[0] - a[0], b[1] + pr->shift[1] - a[1],
-                    b[2] + pr->shift[2] - a[2] };
+    double sh[3];
+    gc_nlist_shift(c->nl, pr, sh);
+    double d[3] = { b[0] + sh[0] - a[0], b[1] + sh[1] - a[1], b[2] + sh[2] - a[2] };
     double rr = c->sr[pr->i] + c->sr[pr->j];
     w->gap0[k] = sqrt(dot3(d, d)) - rr * (1.0 + 1e-9);
   }
@@ -1137,13 +1138,15 @@ static void tangential_part(const double v[3], const double n[3], double o[3])
     o[e] = v[e] - vn * n[e];
 }
 
-/* Pair k of the list: writes pf[9k..9k+8], pact[k] and hist[k], and its payload. */
-static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr)
+/* Pair k of the list: writes pf[9k..9k+8], pact[k] and hist[k], and its payload.  L: the
+ * list's periods (gc_nlist_periods). */
+static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
+                      const double L[3])
 {
   size_t i = pr->i, j = pr->j;
   const double *si = c->sx + 3 * i, *sj = c->sx + 3 * j;
-  double d[3] = { sj[0] + pr->shift[0] - si[0], sj[1] + pr->shift[1] - si[1],
-                  sj[2] + pr->shift[2] - si[2] };
+  double d[3] = { sj[0] + pr->image[0] * L[0] - si[0], sj[1] + pr->image[1] * L[1] - si[1],
+                  sj[2] + pr->image[2] * L[2] - si[2] };
   double ri = c->sr[i], rj = c->sr[j];
   double dist2 = dot3(d, d), rr = ri + rj;
   w->pact[k] = 0;
@@ -1392,7 +1395,7 @@ static int step_particle(gc_chute *c, chute_work *w, long p)
     size_t i = (size_t)(p * nsph + k);
     if (wall_forces(c, w, (size_t)p, i, F, T, pen))
       fail = 1;
-    const size_t *idx;
+    const uint32_t *idx;
     size_t n;
     gc_nlist_sphere_pairs(c->nl, i, &idx, &n);
     const unsigned char *side = gc_nlist_sphere_sides(c->nl, i);
@@ -1511,6 +1514,8 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   const long nsph = (long)c->nsph;
   long bad_pair = npr, bad_p = np;
   double dmax2 = 0.0; /* the largest squared displacement since the build after this step */
+  double L[3];
+  gc_nlist_periods(c->nl, L);
   /* One parallel region.  Thread t of n takes the chunks [t nch/n, (t+1) nch/n) of CHUNK
    * particles of the spatial order and the pairs of their spheres i: first the pair forces
    * (each pair into its own slots) and each chunk's pair work, then, after a barrier, the
@@ -1537,7 +1542,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
           w->pact[k] = 0;
           continue;
         }
-        if (pair_force(c, w, k, &pairs[k]) && (long)k < bad_pair)
+        if (pair_force(c, w, k, &pairs[k], L) && (long)k < bad_pair)
           bad_pair = (long)k;
       }
       double ce[CEN_N] = { 0, 0, 0, 0 };
@@ -1574,9 +1579,9 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   if (bad_pair < npr) {
     const gc_npair *pr = &pairs[bad_pair];
     snprintf(msg, msglen, "step %ld (t = %g s): non-finite contact force between spheres %zu "
-             "and %zu (particle %ld and %s %ld)", c->step, c->t, pr->i, pr->j, c->owner[pr->i],
-             c->owner[pr->j] >= 0 ? "particle" : "bead", c->owner[pr->j] >= 0 ? c->owner[pr->j]
-             : (long)(pr->j - c->np * c->nsph));
+             "and %zu (particle %ld and %s %ld)", c->step, c->t, (size_t)pr->i, (size_t)pr->j,
+             c->owner[pr->i], c->owner[pr->j] >= 0 ? "particle" : "bead",
+             c->owner[pr->j] >= 0 ? c->owner[pr->j] : (long)(pr->j - c->np * c->nsph));
     return GC_ENAN;
   }
   if (bad_p < np) {

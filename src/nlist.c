@@ -44,7 +44,7 @@ struct gc_nlist {
   double *x0;         /* 3 nsph: positions at the last build */
   double *xs;         /* 3 nsph: scratch (gc_nlist_read) */
   size_t *csr_start;  /* nsph + 1 */
-  size_t *csr_idx;    /* csr_cap: pair indices per sphere */
+  uint32_t *csr_idx;  /* csr_cap: pair indices per sphere */
   unsigned char *csr_side; /* csr_cap: 1 where the sphere is the pair's i, 0 where it is j */
   size_t csr_cap;
   size_t *cell;       /* nsph: cell of each sphere */
@@ -101,7 +101,8 @@ static size_t next_cap(size_t cap, size_t need)
 gc_nlist *gc_nlist_alloc(size_t nsph, size_t payload_size)
 {
   const size_t A = _Alignof(max_align_t);
-  if (payload_size > SIZE_MAX - A || nsph > SIZE_MAX / 4 / sizeof(double) - 1)
+  if (payload_size > SIZE_MAX - A || nsph > SIZE_MAX / 4 / sizeof(double) - 1 ||
+      nsph > GC_NLIST_MAX_SPHERES)
     return NULL;
   gc_nlist *nl = calloc(1, sizeof *nl);
   if (!nl)
@@ -341,14 +342,17 @@ static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc
             if (j <= i)
               break;
             const double *q = nl->cpos + 4 * (m - 1);
-            double d[3], sh[3] = { 0, 0, 0 };
+            double d[3];
+            int8_t im[3] = { 0, 0, 0 };
             for (int a = 0; a < 3; a++) {
               d[a] = q[a] - xi[a];
               /* minimum image; |d| <= L/2 needs no image (a tie at L/2 is beyond the
-               * cut-off, L >= 2 cut-off) */
+               * cut-off, L >= 2 cut-off).  |image| <= 127: the build checked that the
+               * positions are within 63 periods of the box.  image L is the shift -L
+               * nearbyint(d / L) of the file comment, to the bit (negation is exact) */
               if (g->per[a] && fabs(d[a]) > g->half_L[a]) {
-                sh[a] = 0.0 - floor(d[a] * g->inv_L[a] + 0.5) * g->L[a];
-                d[a] += sh[a];
+                im[a] = (int8_t)(0.0 - floor(d[a] * g->inv_L[a] + 0.5));
+                d[a] += (double)im[a] * g->L[a];
               }
             }
             const double rc = ri + q[3] + skin;
@@ -365,11 +369,12 @@ static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc
               pb->cap = c2;
             }
             gc_npair *pp = pb->p + np++;
-            pp->i = i;
-            pp->j = j;
-            pp->shift[0] = sh[0];
-            pp->shift[1] = sh[1];
-            pp->shift[2] = sh[2];
+            pp->i = (uint32_t)i;
+            pp->j = (uint32_t)j;
+            pp->image[0] = im[0];
+            pp->image[1] = im[1];
+            pp->image[2] = im[2];
+            pp->zero = 0;
           }
         }
     /* partners of i by increasing j (few: insertion sort) */
@@ -421,9 +426,9 @@ static void build_csr(gc_nlist *nl)
     start[s + 1] += start[s];
   for (size_t k = 0; k < n; k++) {
     nl->csr_side[start[p[k].i]] = 1;
-    nl->csr_idx[start[p[k].i]++] = k;
+    nl->csr_idx[start[p[k].i]++] = (uint32_t)k;
     nl->csr_side[start[p[k].j]] = 0;
-    nl->csr_idx[start[p[k].j]++] = k;
+    nl->csr_idx[start[p[k].j]++] = (uint32_t)k;
   }
   for (size_t s = nl->nsph; s > 0; s--)
     start[s] = start[s - 1];
@@ -452,7 +457,7 @@ static int reserve_csr(gc_nlist *nl, size_t n)
   if (2 * n <= nl->csr_cap && nl->csr_idx)
     return GC_SUCCESS;
   size_t c = next_cap(nl->csr_cap, 2 * n);
-  if (grow(&nl->csr_idx, c, sizeof(size_t)) || grow(&nl->csr_side, c, 1))
+  if (grow(&nl->csr_idx, c, sizeof(uint32_t)) || grow(&nl->csr_side, c, 1))
     return GC_ENOMEM;
   nl->csr_cap = c;
   return GC_SUCCESS;
@@ -475,6 +480,17 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
         set_msg(msg, msglen, "nlist: position of sphere %zu is not finite (%c = %g)", i,
                 axis_name[a], x[3 * i + a]);
         return GC_EINVAL;
+      }
+    for (int a = 0; a < 3; a++)
+      if (box->periodic[a]) {
+        /* within 63 periods of the box: the images of a pair then fit gc_npair's int8_t */
+        const double L = box->hi[a] - box->lo[a];
+        if (!(x[3 * i + a] > box->lo[a] - 63.0 * L && x[3 * i + a] < box->hi[a] + 63.0 * L)) {
+          set_msg(msg, msglen, "nlist: position of sphere %zu along periodic %c, %g m, is more "
+                  "than 63 periods (%g m) from the box [%g, %g] m", i, axis_name[a],
+                  x[3 * i + a], L, box->lo[a], box->hi[a]);
+          return GC_EINVAL;
+        }
       }
     if (!(r[i] > 0) || !isfinite(r[i])) {
       set_msg(msg, msglen, "nlist: radius of sphere %zu, r = %g m, out of range (0, inf)", i,
@@ -547,6 +563,10 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
       for (int t = 0; t < nt; t++)
         if (nl->toff[t + 1] > nl->toff[t])
           memcpy(nb->p + nl->toff[t], nl->tb[t].p, (nl->toff[t + 1] - nl->toff[t]) * sizeof(gc_npair));
+  }
+  if (!fail && n > (size_t)UINT32_MAX) {
+    set_msg(msg, msglen, "nlist: %zu pairs, more than the 2^32 - 1 a list holds", n);
+    return GC_ENOMEM;
   }
   if (fail || reserve_payload(nl, nb, n) || reserve_csr(nl, n)) {
     set_msg(msg, msglen, "nlist: out of memory (%zu spheres)", nl->nsph);
@@ -688,7 +708,21 @@ const void *gc_nlist_payload_const(const gc_nlist *nl, size_t k)
   return nl->stride ? nl->buf[nl->cur].pay + k * nl->stride : NULL;
 }
 
-void gc_nlist_sphere_pairs(const gc_nlist *nl, size_t sphere, const size_t **idx, size_t *n)
+void gc_nlist_periods(const gc_nlist *nl, double L[3])
+{
+  for (int a = 0; a < 3; a++)
+    L[a] = nl->built ? nl->box.hi[a] - nl->box.lo[a] : 0.0;
+}
+
+void gc_nlist_shift(const gc_nlist *nl, const gc_npair *p, double shift[3])
+{
+  double L[3];
+  gc_nlist_periods(nl, L);
+  for (int a = 0; a < 3; a++)
+    shift[a] = (double)p->image[a] * L[a];
+}
+
+void gc_nlist_sphere_pairs(const gc_nlist *nl, size_t sphere, const uint32_t **idx, size_t *n)
 {
   if (!nl->built || sphere >= nl->nsph || !nl->csr_idx) {
     *idx = NULL;
@@ -718,7 +752,8 @@ size_t gc_nlist_builds(const gc_nlist *nl)
  *   uint64 nsph, payload_size, npairs, nbuilds, built,
  *   double lo[3], hi[3], skin, int32 periodic[3],
  *   double x0[3 nsph],
- *   npairs x (uint64 i, j, double shift[3]), grouped by i, increasing j within,
+ *   npairs x (uint64 i, j, double shift[3]), grouped by i, increasing j within (the shift
+ *   is image L, so the file does not depend on gc_npair's layout),
  *   npairs x payload_size bytes,
  *   "GCNLEND\0". */
 static const char magic[8] = "GCNLIST";
@@ -753,9 +788,11 @@ int gc_nlist_write(const gc_nlist *nl, FILE *f)
   if (!bad)
     bad = wr(nl->x0, sizeof(double), 3 * nl->nsph, f);
   const pairbuf *pb = &nl->buf[nl->cur];
-  for (size_t k = 0; k < nl->npairs && !bad; k++)
-    bad = wr_u64(pb->p[k].i, f) || wr_u64(pb->p[k].j, f) ||
-          wr(pb->p[k].shift, sizeof(double), 3, f);
+  for (size_t k = 0; k < nl->npairs && !bad; k++) {
+    double sh[3];
+    gc_nlist_shift(nl, &pb->p[k], sh);
+    bad = wr_u64(pb->p[k].i, f) || wr_u64(pb->p[k].j, f) || wr(sh, sizeof(double), 3, f);
+  }
   for (size_t k = 0; k < nl->npairs && !bad && nl->payload_size; k++)
     bad = wr(pb->pay + k * nl->stride, 1, nl->payload_size, f);
   if (!bad)
@@ -860,18 +897,29 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
   }
   for (size_t k = 0; k < n; k++) {
     uint64_t ij[2];
+    double sh[3];
     gc_npair *q = pb->p + k;
     if ((st = rd(ij, sizeof ij[0], 2, f, "the pairs", msg, msglen)) ||
-        (st = rd(q->shift, sizeof(double), 3, f, "the pairs", msg, msglen)))
+        (st = rd(sh, sizeof(double), 3, f, "the pairs", msg, msglen)))
       return st;
-    if (ij[0] >= ij[1] || ij[1] >= ns ||
-        !isfinite(q->shift[0]) || !isfinite(q->shift[1]) || !isfinite(q->shift[2])) {
-      set_msg(msg, msglen, "nlist checkpoint: corrupt pair %zu (%llu, %llu)", k,
-              (unsigned long long)ij[0], (unsigned long long)ij[1]);
+    /* the shift must be image L exactly, |image| <= 127, 0 along a non-periodic axis */
+    int bad = ij[0] >= ij[1] || ij[1] >= ns;
+    for (int a = 0; a < 3 && !bad; a++) {
+      const double L = box.hi[a] - box.lo[a], m = sh[a] / L;
+      bad = !(fabs(m) <= 127.0) || m != nearbyint(m) || (m != 0.0 && !box.periodic[a]);
+      if (!bad) {
+        q->image[a] = (int8_t)m;
+        bad = (double)q->image[a] * L != sh[a];
+      }
+    }
+    if (bad) {
+      set_msg(msg, msglen, "nlist checkpoint: corrupt pair %zu (%llu, %llu, shift %g %g %g m)",
+              k, (unsigned long long)ij[0], (unsigned long long)ij[1], sh[0], sh[1], sh[2]);
       return GC_EFORMAT;
     }
-    q->i = (size_t)ij[0];
-    q->j = (size_t)ij[1];
+    q->i = (uint32_t)ij[0];
+    q->j = (uint32_t)ij[1];
+    q->zero = 0;
   }
   if (index_blocks(nl->blk[1 - nl->cur], ns, pb->p, n)) {
     set_msg(msg, msglen, "nlist checkpoint: corrupt pair order (the pairs of a sphere are not "

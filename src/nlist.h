@@ -14,6 +14,7 @@
 #define GC_NLIST_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct {
@@ -23,14 +24,22 @@ typedef struct {
   double skin;         /* list pairs closer than r_i + r_j + skin [m], > 0 */
 } gc_nlist_box;
 
+/* A listed pair, 12 bytes: the pair loop of a simulation streams every listed pair each step,
+ * most of them apart, so a compact record is a large part of its memory traffic. */
 typedef struct {
-  size_t i, j;         /* sphere indices, i < j */
-  double shift[3];     /* periodic image: the separation is x_j + shift - x_i [m] */
+  uint32_t i, j;       /* sphere indices, i < j */
+  int8_t image[3];     /* periodic image: the separation is x_j + image L - x_i, L the period
+                        * hi - lo of each axis (0 along a non-periodic one); see
+                        * gc_nlist_shift */
+  uint8_t zero;        /* 0: no padding, so that records compare bytewise */
 } gc_npair;
 
 typedef struct gc_nlist gc_nlist;
 
-/* NULL if out of memory.  The payloads are payload_size bytes at a stride rounded up to
+/* Sphere indices and pair indices are 32-bit (gc_npair, gc_nlist_sphere_pairs). */
+#define GC_NLIST_MAX_SPHERES ((size_t)UINT32_MAX)
+
+/* NULL if out of memory or nsph > GC_NLIST_MAX_SPHERES.  The payloads are payload_size bytes at a stride rounded up to
  * _Alignof(max_align_t); payload_size 0: no payload (gc_nlist_payload returns NULL). */
 gc_nlist *gc_nlist_alloc(size_t nsph, size_t payload_size);
 void gc_nlist_free(gc_nlist *nl);
@@ -39,7 +48,8 @@ void gc_nlist_free(gc_nlist *nl);
  * same group >= 0 never pair; -1 = no group) and fixed flags (may be NULL).  Remembers x for
  * the displacement criterion.  Returns 0 or GC_EINVAL (bad box, non-finite position: msg says
  * which) / GC_ENOMEM.  Radii must be > 0; a periodic axis needs a period hi - lo >= 2 (2 r_max +
- * skin) for a unique minimum image.  On failure the previous list stays current, unchanged. */
+ * skin) for a unique minimum image, and positions within 63 periods of the box along it (the
+ * images of a pair fit gc_npair); at most 2^32 - 1 pairs.  On failure the previous list stays current, unchanged. */
 int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const double *r,
                    const long *group, const unsigned char *fixed, char *msg, size_t msglen);
 /* Displacement criterion: 1 if some sphere moved (minimum image) more than skin/2 since the
@@ -72,12 +82,17 @@ void gc_nlist_set_threads(gc_nlist *nl, int n);
 
 size_t gc_nlist_npairs(const gc_nlist *nl);
 const gc_npair *gc_nlist_pairs(const gc_nlist *nl);
+/* The periods of the current list's box, L = hi - lo per axis [m] (all 0 before the first
+ * build): the shift of a pair along axis a is p->image[a] * L[a]. */
+void gc_nlist_periods(const gc_nlist *nl, double L[3]);
+/* The periodic shift of pair p of the current list [m]: x_j + shift - x_i is its separation. */
+void gc_nlist_shift(const gc_nlist *nl, const gc_npair *p, double shift[3]);
 /* History record of pair k, payload_size bytes (suitably aligned for any type). */
 void *gc_nlist_payload(gc_nlist *nl, size_t k);
 const void *gc_nlist_payload_const(const gc_nlist *nl, size_t k);
 /* The pairs a sphere belongs to, in increasing pair index (CSR), for a deterministic
  * per-sphere gather of pair forces.  Before the first build: *n = 0. */
-void gc_nlist_sphere_pairs(const gc_nlist *nl, size_t sphere, const size_t **idx, size_t *n);
+void gc_nlist_sphere_pairs(const gc_nlist *nl, size_t sphere, const uint32_t **idx, size_t *n);
 /* Aligned with gc_nlist_sphere_pairs' idx: 1 where the sphere is the pair's i, 0 where it is
  * its j (saves the gather a look-up of the pair).  NULL before the first build. */
 const unsigned char *gc_nlist_sphere_sides(const gc_nlist *nl, size_t sphere);

@@ -62,7 +62,7 @@ static spheres random_spheres(gsl_rng *rng, size_t n, const gc_nlist_box *b, dou
 
 /* The reference list: every pair i < j tested, the image along a periodic axis chosen by
  * trying k = -4..4 periods and keeping the shortest (independent of nlist.c's rounding);
- * separation (x_j - x_i) + k L, the same arithmetic as the contract's x_j + shift - x_i. */
+ * separation (x_j - x_i) + k L, the same arithmetic as the contract's x_j + image L - x_i. */
 static size_t brute(const spheres *s, const gc_nlist_box *b, gc_npair **out)
 {
   size_t cap = 64, n = 0;
@@ -74,16 +74,17 @@ static size_t brute(const spheres *s, const gc_nlist_box *b, gc_npair **out)
         continue;
       if (s->fixed && s->fixed[i] && s->fixed[j])
         continue;
-      double d2 = 0, sh[3];
+      double d2 = 0;
+      int im[3];
       for (int a = 0; a < 3; a++) {
         double d0 = s->x[3 * j + a] - s->x[3 * i + a], d = d0;
-        sh[a] = 0;
+        im[a] = 0;
         if (b->periodic[a]) {
           double L = b->hi[a] - b->lo[a];
           for (int k = -4; k <= 4; k++)
             if (k && fabs(d0 + k * L) < fabs(d)) {
               d = d0 + k * L;
-              sh[a] = k * L;
+              im[a] = k;
             }
         }
         d2 += d * d;
@@ -96,9 +97,8 @@ static size_t brute(const spheres *s, const gc_nlist_box *b, gc_npair **out)
         p = realloc(p, cap * sizeof *p);
         CU_ASSERT_PTR_NOT_NULL_FATAL(p);
       }
-      p[n].i = i;
-      p[n].j = j;
-      memcpy(p[n].shift, sh, sizeof sh);
+      p[n] = (gc_npair){ .i = (uint32_t)i, .j = (uint32_t)j,
+                         .image = { (int8_t)im[0], (int8_t)im[1], (int8_t)im[2] } };
       n++;
     }
   *out = p;
@@ -114,7 +114,7 @@ static int build(gc_nlist *nl, const gc_nlist_box *b, const spheres *s)
   return st;
 }
 
-/* The list equals the reference (same pairs in the same order, shifts equal as doubles), and
+/* The list equals the reference (same pairs in the same order, same images), and
  * the CSR of every sphere lists exactly its pairs in increasing pair index.  Returns the
  * number of pairs across a periodic boundary (non-zero shift). */
 static size_t check_against_brute(const gc_nlist *nl, const spheres *s, const gc_nlist_box *b)
@@ -128,11 +128,11 @@ static size_t check_against_brute(const gc_nlist *nl, const spheres *s, const gc
   for (size_t k = 0; same && k < n; k++) {
     same = p[k].i == ref[k].i && p[k].j == ref[k].j;
     for (int a = 0; a < 3; a++)
-      same = same && p[k].shift[a] == ref[k].shift[a];
+      same = same && p[k].image[a] == ref[k].image[a];
     if (!same)
-      fprintf(stderr, "pair %zu: (%zu, %zu) expected (%zu, %zu)\n", k, p[k].i, p[k].j,
-              ref[k].i, ref[k].j);
-    if (p[k].shift[0] != 0 || p[k].shift[1] != 0 || p[k].shift[2] != 0)
+      fprintf(stderr, "pair %zu: (%u, %u) expected (%u, %u)\n", k, (unsigned)p[k].i,
+              (unsigned)p[k].j, (unsigned)ref[k].i, (unsigned)ref[k].j);
+    if (p[k].image[0] != 0 || p[k].image[1] != 0 || p[k].image[2] != 0)
       ncross++;
   }
   CU_ASSERT(same);
@@ -140,7 +140,7 @@ static size_t check_against_brute(const gc_nlist *nl, const spheres *s, const gc
   size_t total = 0;
   int csr_ok = 1;
   for (size_t i = 0; i < s->n; i++) {
-    const size_t *idx;
+    const uint32_t *idx;
     size_t m;
     gc_nlist_sphere_pairs(nl, i, &idx, &m);
     total += m;
@@ -261,13 +261,16 @@ static void test_periodic_images(void)
   for (int k = 0; k < 5; k++) {
     CU_ASSERT_EQUAL(p[k].i, ei[k]);
     CU_ASSERT_EQUAL(p[k].j, ej[k]);
+    double sh[3];
+    gc_nlist_shift(nl, &p[k], sh);
     for (int a = 0; a < 3; a++) {
-      CU_ASSERT_EQUAL(p[k].shift[a], esh[k][a]);
-      double d = x[3 * p[k].j + a] + p[k].shift[a] - x[3 * p[k].i + a];
+      CU_ASSERT_EQUAL(sh[a], esh[k][a]);
+      CU_ASSERT_EQUAL(p[k].image[a] * 10, (int)esh[k][a]);
+      double d = x[3 * p[k].j + a] + sh[a] - x[3 * p[k].i + a];
       CU_ASSERT_DOUBLE_EQUAL(d, ed[k][a], 1e-12);
     }
   }
-  const size_t *idx;
+  const uint32_t *idx;
   size_t m;
   gc_nlist_sphere_pairs(nl, 6, &idx, &m);
   CU_ASSERT_EQUAL(m, 0);
@@ -473,7 +476,7 @@ static FILE *truncated_copy(FILE *f, long len)
 }
 
 /* How two lists over the same spheres differ: 1 for different pair counts, else the number
- * of differing pair records (i, j, shift), payloads (psz bytes) and spheres whose CSR entries
+ * of differing pair records (i, j, image), payloads (psz bytes) and spheres whose CSR entries
  * or sides differ.  0: byte for byte the same list. */
 static size_t list_differences(const gc_nlist *a, const gc_nlist *b, size_t nsph, size_t psz)
 {
@@ -487,7 +490,7 @@ static size_t list_differences(const gc_nlist *a, const gc_nlist *b, size_t nsph
     diff += psz && memcmp(gc_nlist_payload_const(a, k), gc_nlist_payload_const(b, k), psz) != 0;
   }
   for (size_t i = 0; i < nsph; i++) {
-    const size_t *ia, *ib;
+    const uint32_t *ia, *ib;
     size_t ma, mb;
     gc_nlist_sphere_pairs(a, i, &ia, &ma);
     gc_nlist_sphere_pairs(b, i, &ib, &mb);
@@ -551,7 +554,7 @@ static void test_threads(void)
   CU_ASSERT_EQUAL(diff, 0);
   /* sides: sphere i of pair k is its i exactly where the side says so */
   for (size_t i = 0; i < s.n; i++) {
-    const size_t *ia;
+    const uint32_t *ia;
     size_t ma;
     gc_nlist_sphere_pairs(nl[2], i, &ia, &ma);
     const unsigned char *sa = gc_nlist_sphere_sides(nl[2], i);
@@ -626,11 +629,11 @@ static void test_order(void)
     CU_ASSERT_EQUAL_FATAL(nref, n);
     for (size_t k = 0; k < n; k++) {
       int kr = find_pair(ref, nref, p[k].i, p[k].j);
-      bad += kr < 0 || memcmp(ref[kr].shift, p[k].shift, sizeof p[k].shift) != 0;
+      bad += kr < 0 || memcmp(ref[kr].image, p[k].image, sizeof p[k].image) != 0;
     }
     /* CSR */
     for (size_t i = 0; i < s.n; i++) {
-      const size_t *idx;
+      const uint32_t *idx;
       size_t m;
       gc_nlist_sphere_pairs(nl, i, &idx, &m);
       const unsigned char *side = gc_nlist_sphere_sides(nl, i);
@@ -701,6 +704,19 @@ static void test_order(void)
   msg[0] = 0;
   CU_ASSERT_EQUAL(gc_nlist_read(nl3, f, msg, sizeof msg), GC_EFORMAT);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "corrupt pair order"));
+  CU_ASSERT_EQUAL(list_differences(nl, nl3, s.n, sizeof(marker)), 0);
+  /* pairs back in place, then a shift that is not a whole number of periods (half of L_x,
+   * the 3rd double of record ka): refused as a corrupt pair, nl3 unchanged */
+  CU_ASSERT_FATAL(fseek(f, off + 40 * (long)ka, SEEK_SET) == 0 && fwrite(ra, 1, 40, f) == 40);
+  CU_ASSERT_FATAL(fseek(f, off + 40 * (long)kb, SEEK_SET) == 0 && fwrite(rb, 1, 40, f) == 40);
+  const double half = 0.5 * (b.hi[0] - b.lo[0]);
+  CU_ASSERT_FATAL(fseek(f, off + 40 * (long)ka + 16, SEEK_SET) == 0 &&
+                  fwrite(&half, sizeof half, 1, f) == 1);
+  rewind(f);
+  msg[0] = 0;
+  CU_ASSERT_EQUAL(gc_nlist_read(nl3, f, msg, sizeof msg), GC_EFORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "corrupt pair"));
+  CU_ASSERT_PTR_NULL(strstr(msg, "order"));
   CU_ASSERT_EQUAL(list_differences(nl, nl3, s.n, sizeof(marker)), 0);
   fclose(f);
   /* not a permutation: refused, the order unchanged */
@@ -862,6 +878,25 @@ static void test_bad_input(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "radius"));
   CU_ASSERT_EQUAL(gc_nlist_npairs(nl), n);
   CU_ASSERT_EQUAL(gc_nlist_builds(nl), 2);
+  /* periodic x (period 5): sphere 0 moved 62 periods out still pairs with spheres 1-3 through
+   * its image (image 62 or -62, exact); 64 periods out is refused naming sphere and axis (an
+   * image would not fit gc_npair's int8_t), the list unchanged */
+  r[2] = 0.4;
+  x[0] = 1 + 62 * 5.0;
+  CU_ASSERT_EQUAL_FATAL(gc_nlist_build(nl, &b, x, r, NULL, NULL, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(nl), n);
+  const gc_npair *pp = gc_nlist_pairs(nl);
+  for (size_t k = 0; k < 3; k++) {
+    double sh[3];
+    gc_nlist_shift(nl, &pp[k], sh);
+    CU_ASSERT(pp[k].i == 0 && pp[k].image[0] == 62 && sh[0] == 310.0);
+  }
+  x[0] = 1 + 64 * 5.0;
+  msg[0] = 0;
+  CU_ASSERT_EQUAL(gc_nlist_build(nl, &b, x, r, NULL, NULL, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "sphere 0 along periodic x"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "63 periods"));
+  CU_ASSERT_EQUAL(gc_nlist_builds(nl), 3);
   gc_nlist_free(nl);
 }
 
