@@ -60,6 +60,10 @@ struct gc_nlist {
                        * grouped by i in this order); the identity unless gc_nlist_set_order */
   size_t *blk[2];     /* 2 nsph per buffer: [blk[2 i], blk[2 i + 1]) are the pairs whose first
                        * sphere is i (i's block; empty: both 0) */
+  uint32_t *rank;     /* nsph: the sphere's rank, which orients its pairs (rank_i < rank_j) and
+                       * orders a block; its index until gc_nlist_renumber moves spheres, then
+                       * the index it had at the first build */
+  uint32_t *byrank;   /* nsph: the sphere of each rank */
 };
 
 static const char axis_name[3] = { 'x', 'y', 'z' };
@@ -121,13 +125,17 @@ gc_nlist *gc_nlist_alloc(size_t nsph, size_t payload_size)
   nl->seq = malloc(n * sizeof(size_t));
   nl->blk[0] = calloc(2 * n, sizeof(size_t));
   nl->blk[1] = calloc(2 * n, sizeof(size_t));
+  nl->rank = malloc(n * sizeof(uint32_t));
+  nl->byrank = malloc(n * sizeof(uint32_t));
   if (!nl->x0 || !nl->xs || !nl->csr_start || !nl->cell || !nl->order || !nl->cpos ||
-      !nl->seq || !nl->blk[0] || !nl->blk[1]) {
+      !nl->seq || !nl->blk[0] || !nl->blk[1] || !nl->rank || !nl->byrank) {
     gc_nlist_free(nl);
     return NULL;
   }
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < n; i++) {
     nl->seq[i] = i;
+    nl->rank[i] = nl->byrank[i] = (uint32_t)i;
+  }
   return nl;
 }
 
@@ -155,6 +163,8 @@ void gc_nlist_free(gc_nlist *nl)
   free(nl->seq);
   free(nl->blk[0]);
   free(nl->blk[1]);
+  free(nl->rank);
+  free(nl->byrank);
   free(nl);
 }
 
@@ -257,7 +267,7 @@ static int setup_grid(gc_nlist *nl, const gc_nlist_box *box, double cutoff, grid
 }
 
 /* Counting sort of the spheres by cell: order[cell_start[c] .. cell_start[c + 1]) are the
- * spheres of cell c in increasing index. */
+ * spheres of cell c in increasing rank. */
 static void bin(gc_nlist *nl, const grid *g, const gc_nlist_box *box, const double *x,
                 const double *r)
 {
@@ -272,8 +282,10 @@ static void bin(gc_nlist *nl, const grid *g, const gc_nlist_box *box, const doub
   }
   for (size_t c = 0; c < g->ncell; c++)
     start[c + 1] += start[c];
-  for (size_t i = 0; i < nl->nsph; i++)
+  for (size_t k = 0; k < nl->nsph; k++) { /* by rank: a cell lists its spheres by rank */
+    const size_t i = nl->byrank[k];
     nl->order[start[nl->cell[i]]++] = i;
+  }
   for (size_t c = g->ncell; c > 0; c--)
     start[c] = start[c - 1];
   start[0] = 0;
@@ -329,6 +341,7 @@ static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc
     for (int a = 0; a < 3; a++)
       ns[a] = stencil(g, a, cc[a], st[a]);
     const double *xi = x + 3 * i, ri = r[i];
+    const uint32_t rk = nl->rank[i];
     const long gi = group ? group[i] : -1;
     const int fi = fixed ? fixed[i] != 0 : 0;
     const size_t first = np;
@@ -336,10 +349,10 @@ static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc
       for (int ky = 0; ky < ns[1]; ky++)
         for (int kx = 0; kx < ns[0]; kx++) {
           size_t c = st[0][kx] + g->nc[0] * (st[1][ky] + g->nc[1] * st[2][kz]);
-          /* a cell lists its spheres in increasing index: scan down to j = i */
+          /* a cell lists its spheres in increasing rank: scan down to rank_j = rank_i */
           for (size_t m = start[c + 1]; m > start[c]; m--) {
             size_t j = order[m - 1];
-            if (j <= i)
+            if (nl->rank[j] <= rk)
               break;
             const double *q = nl->cpos + 4 * (m - 1);
             double d[3];
@@ -377,11 +390,12 @@ static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc
             pp->zero = 0;
           }
         }
-    /* partners of i by increasing j (few: insertion sort) */
+    /* partners of i by increasing rank (few: insertion sort) */
     for (size_t k = first + 1; k < np; k++) {
       gc_npair t = pb->p[k];
+      const uint32_t rt = nl->rank[t.j];
       size_t m = k;
-      while (m > first && pb->p[m - 1].j > t.j) {
+      while (m > first && nl->rank[pb->p[m - 1].j] > rt) {
         pb->p[m] = pb->p[m - 1];
         m--;
       }
@@ -392,8 +406,10 @@ static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc
 }
 
 /* blk (2 nsph) of the pairs p[0 .. n): the block of each first sphere i.  Returns 1 if the
- * pairs of some i are not contiguous or not in increasing j (a corrupt checkpoint), else 0. */
-static int index_blocks(size_t *blk, size_t nsph, const gc_npair *p, size_t n)
+ * pairs of some i are not contiguous or not in increasing rank of j (a corrupt checkpoint),
+ * else 0. */
+static int index_blocks(size_t *blk, size_t nsph, const uint32_t *rank, const gc_npair *p,
+                        size_t n)
 {
   memset(blk, 0, 2 * nsph * sizeof *blk);
   for (size_t k = 0; k < n; k++) {
@@ -402,7 +418,7 @@ static int index_blocks(size_t *blk, size_t nsph, const gc_npair *p, size_t n)
       if (blk[2 * i + 1] != 0)
         return 1; /* i had a block before */
       blk[2 * i] = k;
-    } else if (p[k - 1].j >= p[k].j) {
+    } else if (rank[p[k - 1].j] >= rank[p[k].j]) {
       return 1;
     }
     blk[2 * i + 1] = k + 1;
@@ -573,7 +589,8 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
     return GC_ENOMEM;
   }
   /* carry the history of persisting pairs over: each new pair looks for itself in the old
-   * list's block of its sphere i (both sorted by j), whatever the order of the blocks */
+   * list's block of its sphere i (both sorted by rank of j), whatever the order of the
+   * blocks */
   if (nl->stride) {
     const size_t *oblk = nl->blk[nl->cur];
     const int have_old = nl->built && nl->npairs > 0;
@@ -589,7 +606,8 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
           ko = have_old ? oblk[2 * icur] : 0;
           kend = have_old ? oblk[2 * icur + 1] : 0;
         }
-        while (ko < kend && ob->p[ko].j < q->j)
+        const uint32_t rj = nl->rank[q->j];
+        while (ko < kend && nl->rank[ob->p[ko].j] < rj)
           ko++;
         unsigned char *dst = nb->pay + k * nl->stride;
         if (ko < kend && ob->p[ko].j == q->j)
@@ -599,7 +617,7 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
       }
     }
   }
-  index_blocks(nl->blk[1 - nl->cur], nl->nsph, nb->p, n);
+  index_blocks(nl->blk[1 - nl->cur], nl->nsph, nl->rank, nb->p, n);
   nl->cur = 1 - nl->cur;
   nl->npairs = n;
   nl->box = *box;
@@ -683,6 +701,48 @@ int gc_nlist_set_order(gc_nlist *nl, const size_t *seq)
   return GC_SUCCESS;
 }
 
+int gc_nlist_renumber(gc_nlist *nl, const size_t *to)
+{
+  /* a permutation?  (nl->cell is free scratch between builds) */
+  size_t *seen = nl->cell;
+  memset(seen, 0, nl->nsph * sizeof *seen);
+  for (size_t s = 0; s < nl->nsph; s++) {
+    if (to[s] >= nl->nsph || seen[to[s]])
+      return GC_EINVAL;
+    seen[to[s]] = 1;
+  }
+  /* the pairs keep their places, payloads and orientation (by rank): only relabelled */
+  gc_npair *p = nl->buf[nl->cur].p;
+  for (size_t k = 0; k < nl->npairs; k++) {
+    p[k].i = (uint32_t)to[p[k].i];
+    p[k].j = (uint32_t)to[p[k].j];
+  }
+  size_t *ob = nl->blk[nl->cur], *nb = nl->blk[1 - nl->cur]; /* nb: the spare */
+  for (size_t s = 0; s < nl->nsph; s++) {
+    nb[2 * to[s]] = ob[2 * s];
+    nb[2 * to[s] + 1] = ob[2 * s + 1];
+    memcpy(nl->xs + 3 * to[s], nl->x0 + 3 * s, 3 * sizeof(double));
+    nl->seq[s] = to[nl->seq[s]];
+  }
+  nl->blk[nl->cur] = nb;
+  nl->blk[1 - nl->cur] = ob;
+  double *t = nl->x0;
+  nl->x0 = nl->xs;
+  nl->xs = t;
+  for (size_t r = 0; r < nl->nsph; r++) {
+    nl->byrank[r] = (uint32_t)to[nl->byrank[r]];
+    nl->rank[nl->byrank[r]] = (uint32_t)r;
+  }
+  if (nl->built)
+    build_csr(nl);
+  return GC_SUCCESS;
+}
+
+const uint32_t *gc_nlist_ranks(const gc_nlist *nl)
+{
+  return nl->rank;
+}
+
 void gc_nlist_set_threads(gc_nlist *nl, int n)
 {
   nl->nthreads = n > 1 ? n : 1;
@@ -752,13 +812,16 @@ size_t gc_nlist_builds(const gc_nlist *nl)
  *   uint64 nsph, payload_size, npairs, nbuilds, built,
  *   double lo[3], hi[3], skin, int32 periodic[3],
  *   double x0[3 nsph],
- *   npairs x (uint64 i, j, double shift[3]), grouped by i, increasing j within (the shift
+ *   uint32 rank[nsph] (version 3; version 2 has none: rank = index),
+ *   npairs x (uint64 i, j, double shift[3]), grouped by i, increasing rank of j within (the shift
  *   is image L, so the file does not depend on gc_npair's layout),
  *   npairs x payload_size bytes,
  *   "GCNLEND\0". */
 static const char magic[8] = "GCNLIST";
 static const char endmark[8] = "GCNLEND";
-enum { NL_VERSION = 2 }; /* 2: pairs grouped by i in the build's order, not sorted by i */
+/* 2: pairs grouped by i in the build's order, not sorted by i; 3: the spheres' ranks (after
+ * gc_nlist_renumber a pair's i may be the larger index).  Version 2 files are read. */
+enum { NL_VERSION = 3 };
 static const uint32_t bom = 0x01020304u;
 
 static int wr(const void *p, size_t sz, size_t n, FILE *f)
@@ -786,7 +849,8 @@ int gc_nlist_write(const gc_nlist *nl, FILE *f)
     bad = wr(&per, sizeof per, 1, f);
   }
   if (!bad)
-    bad = wr(nl->x0, sizeof(double), 3 * nl->nsph, f);
+    bad = wr(nl->x0, sizeof(double), 3 * nl->nsph, f) ||
+          wr(nl->rank, sizeof(uint32_t), nl->nsph, f);
   const pairbuf *pb = &nl->buf[nl->cur];
   for (size_t k = 0; k < nl->npairs && !bad; k++) {
     double sh[3];
@@ -813,6 +877,9 @@ static int rd(void *p, size_t sz, size_t n, FILE *f, const char *what, char *msg
   return GC_EFORMAT;
 }
 
+static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *bx,
+                      uint64_t npairs, uint32_t *rank, char *msg, size_t msglen);
+
 int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
 {
   if (!nl || !f) {
@@ -833,9 +900,9 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
       (st = rd(&b, sizeof b, 1, f, "the header", msg, msglen)) ||
       (st = rd(h, sizeof h[0], 5, f, "the header", msg, msglen)))
     return st;
-  if (ver != NL_VERSION) {
-    set_msg(msg, msglen, "nlist checkpoint: format version %lu, expected %d", (unsigned long)ver,
-            NL_VERSION);
+  if (ver != NL_VERSION && ver != 2) {
+    set_msg(msg, msglen, "nlist checkpoint: format version %lu, expected 2 or %d",
+            (unsigned long)ver, NL_VERSION);
     return GC_EFORMAT;
   }
   if (b != bom) {
@@ -880,6 +947,59 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
   }
   if ((st = rd(nl->xs, sizeof(double), 3 * ns, f, "the positions", msg, msglen)))
     return st;
+  /* the ranks into scratch (committed with the rest): a permutation */
+  uint32_t *rank = malloc((ns ? ns : 1) * sizeof *rank);
+  if (!rank) {
+    set_msg(msg, msglen, "nlist checkpoint: out of memory (%zu spheres)", ns);
+    return GC_ENOMEM;
+  }
+  st = read_pairs(nl, f, ver, &box, npairs, rank, msg, msglen);
+  if (st) {
+    free(rank);
+    return st;
+  }
+  /* commit */
+  double *t = nl->x0;
+  nl->x0 = nl->xs;
+  nl->xs = t;
+  free(nl->rank);
+  nl->rank = rank;
+  for (size_t s = 0; s < ns; s++)
+    nl->byrank[rank[s]] = (uint32_t)s;
+  nl->cur = 1 - nl->cur;
+  nl->npairs = (size_t)npairs;
+  nl->built = (int)h[4];
+  nl->nbuilds = (size_t)h[3];
+  nl->box = box;
+  build_csr(nl);
+  return GC_SUCCESS;
+}
+
+/* The rest of a checkpoint after the positions, into the spare buffer and rank: on any
+ * error the current list stays intact. */
+static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *bx,
+                      uint64_t npairs, uint32_t *rank, char *msg, size_t msglen)
+{
+  const size_t ns = nl->nsph;
+  const gc_nlist_box box = *bx;
+  char mg[8];
+  int st;
+  if (ver >= 3) {
+    if ((st = rd(rank, sizeof *rank, ns, f, "the ranks", msg, msglen)))
+      return st;
+    size_t *seen = nl->cell; /* free scratch between builds */
+    memset(seen, 0, ns * sizeof *seen);
+    for (size_t s = 0; s < ns; s++) {
+      if (rank[s] >= ns || seen[rank[s]]) {
+        set_msg(msg, msglen, "nlist checkpoint: corrupt ranks (sphere %zu)", s);
+        return GC_EFORMAT;
+      }
+      seen[rank[s]] = 1;
+    }
+  } else {
+    for (size_t s = 0; s < ns; s++)
+      rank[s] = (uint32_t)s;
+  }
   /* the pairs go to the spare buffer: the current list stays intact on any error */
   pairbuf *pb = &nl->buf[1 - nl->cur];
   const size_t n = (size_t)npairs;
@@ -903,7 +1023,7 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
         (st = rd(sh, sizeof(double), 3, f, "the pairs", msg, msglen)))
       return st;
     /* the shift must be image L exactly, |image| <= 127, 0 along a non-periodic axis */
-    int bad = ij[0] >= ij[1] || ij[1] >= ns;
+    int bad = ij[0] >= ns || ij[1] >= ns || rank[ij[0]] >= rank[ij[1]];
     for (int a = 0; a < 3 && !bad; a++) {
       const double L = box.hi[a] - box.lo[a], m = sh[a] / L;
       bad = !(fabs(m) <= 127.0) || m != nearbyint(m) || (m != 0.0 && !box.periodic[a]);
@@ -921,7 +1041,7 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
     q->j = (uint32_t)ij[1];
     q->zero = 0;
   }
-  if (index_blocks(nl->blk[1 - nl->cur], ns, pb->p, n)) {
+  if (index_blocks(nl->blk[1 - nl->cur], ns, rank, pb->p, n)) {
     set_msg(msg, msglen, "nlist checkpoint: corrupt pair order (the pairs of a sphere are not "
             "together in increasing partner order)");
     return GC_EFORMAT;
@@ -938,15 +1058,5 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
     set_msg(msg, msglen, "nlist checkpoint: bad end marker (corrupt file)");
     return GC_EFORMAT;
   }
-  /* commit */
-  double *t = nl->x0;
-  nl->x0 = nl->xs;
-  nl->xs = t;
-  nl->cur = 1 - nl->cur;
-  nl->npairs = n;
-  nl->built = (int)h[4];
-  nl->nbuilds = (size_t)h[3];
-  nl->box = box;
-  build_csr(nl);
   return GC_SUCCESS;
 }

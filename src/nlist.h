@@ -27,7 +27,7 @@ typedef struct {
 /* A listed pair, 12 bytes: the pair loop of a simulation streams every listed pair each step,
  * most of them apart, so a compact record is a large part of its memory traffic. */
 typedef struct {
-  uint32_t i, j;       /* sphere indices, i < j */
+  uint32_t i, j;       /* sphere indices, rank_i < rank_j (i < j until gc_nlist_renumber) */
   int8_t image[3];     /* periodic image: the separation is x_j + image L - x_i, L the period
                         * hi - lo of each axis (0 along a non-periodic one); see
                         * gc_nlist_shift */
@@ -76,6 +76,17 @@ const double *gc_nlist_build_positions(const gc_nlist *nl);
  * (particles sorted in space, say) gets the pairs' records in memory order.  GC_EINVAL if seq
  * is not a permutation (the order is then unchanged). */
 int gc_nlist_set_order(gc_nlist *nl, const size_t *seq);
+
+/* Renumber the spheres: sphere s becomes sphere to[s] (to: a permutation of 0 .. nsph - 1),
+ * for a caller that moves its sphere data (into spatial order, say).  The list keeps its pairs
+ * in place with their payloads, relabelled; each sphere keeps its rank (gc_nlist_ranks), which
+ * orients its pairs, so a pair's i stays the same physical sphere (rank_i < rank_j) and a
+ * history stays in its frame.  The build positions and the build order (gc_nlist_set_order)
+ * move with the spheres.  GC_EINVAL if to is not a permutation (nothing changed). */
+int gc_nlist_renumber(gc_nlist *nl, const size_t *to);
+/* The rank of each sphere (nsph): its index until a renumbering, then the index it had before
+ * the first.  Pairs are oriented and ordered within a sphere's block by rank. */
+const uint32_t *gc_nlist_ranks(const gc_nlist *nl);
 
 /* Threads of the next builds (default 1; n < 1 counts as 1).  The list does not depend on it. */
 void gc_nlist_set_threads(gc_nlist *nl, int n);

@@ -683,8 +683,8 @@ static void test_order(void)
   CU_ASSERT_EQUAL(gc_nlist_read(nl3, f, msg, sizeof msg), GC_SUCCESS);
   CU_ASSERT_EQUAL(list_differences(nl, nl3, s.n, sizeof(marker)), 0);
   /* the same file with two pairs of different spheres i swapped, which splits both groups:
-   * refused as corrupt (the pairs start after the 124-byte header and the 3 nsph positions,
-   * 40 bytes each), nl3 unchanged */
+   * refused as corrupt (the pairs start after the 124-byte header, the 3 nsph positions and
+   * the nsph ranks, 40 bytes each), nl3 unchanged */
   const gc_npair *pp = gc_nlist_pairs(nl);
   size_t ka = 0;
   while (ka + 2 < gc_nlist_npairs(nl) && pp[ka].i != pp[ka + 1].i)
@@ -695,7 +695,7 @@ static void test_order(void)
   CU_ASSERT_FATAL(kb + 1 < gc_nlist_npairs(nl));
   kb++; /* inside or at the start of a later group, after a pair of another i */
   unsigned char ra[40], rb[40];
-  const long off = 124 + 24 * (long)s.n;
+  const long off = 124 + 28 * (long)s.n;
   CU_ASSERT_FATAL(fseek(f, off + 40 * (long)ka, SEEK_SET) == 0 && fread(ra, 1, 40, f) == 40);
   CU_ASSERT_FATAL(fseek(f, off + 40 * (long)kb, SEEK_SET) == 0 && fread(rb, 1, 40, f) == 40);
   CU_ASSERT_FATAL(fseek(f, off + 40 * (long)ka, SEEK_SET) == 0 && fwrite(rb, 1, 40, f) == 40);
@@ -729,6 +729,159 @@ static void test_order(void)
   gc_nlist_free(nl);
   gc_nlist_free(nl3);
   spheres_free(&s);
+  gsl_rng_free(rng);
+}
+
+/* Renumbering (gc_nlist_renumber): list B holds the spheres of list A, first in A's numbering,
+ * then under a random permutation renewed before each of three more builds (sphere o of A is
+ * B's loc[o], its data moved with it).  After every renumbering and every build: B's pairs are A's pairs, each once, with
+ * the same orientation by the original index (B's ranks map B's spheres back to A's) and the
+ * same images; their payloads (marks written per physical pair) are A's; B's blocks are
+ * grouped by i with increasing rank within; its CSR lists each sphere's pairs; the distances
+ * moved since the build (gc_nlist_moved) are A's for the same sphere.  B also survives a
+ * checkpoint round trip (ranks included) and builds the same list on 3 threads.  A
+ * non-permutation is refused and changes nothing. */
+static void test_renumber(void)
+{
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 4242);
+  gc_nlist_box b = make_box(8, 6, 8, 0.3);
+  spheres sa = random_spheres(rng, 400, &b, 0.3, 0.5);
+  const size_t n = sa.n;
+  spheres sb = random_spheres(rng, n, &b, 0.3, 0.5); /* overwritten from sa by loc */
+  gc_nlist *la = gc_nlist_alloc(n, sizeof(marker)), *lb = gc_nlist_alloc(n, sizeof(marker));
+  gc_nlist *lb3 = gc_nlist_alloc(n, sizeof(marker));
+  size_t *loc = malloc(n * sizeof *loc), *to = malloc(n * sizeof *to);
+  size_t *perm = malloc(n * sizeof *perm), *nloc = malloc(n * sizeof *nloc);
+  double *da = malloc(n * sizeof *da), *db = malloc(n * sizeof *db);
+  CU_ASSERT_FATAL(la && lb && lb3 && loc && to && perm && nloc && da && db);
+  gc_nlist_set_threads(lb3, 3);
+  for (size_t o = 0; o < n; o++)
+    loc[o] = o;
+  size_t bad = 0, checked = 0, carried = 0;
+  for (int round = 0; round < 4; round++) {
+    /* move B's data to a new random place: sphere loc[o] of B goes to nloc[o] */
+    for (size_t o = 0; o < n; o++)
+      perm[o] = o;
+    if (round > 0) /* B's first build has A's numbering: its ranks are A's indices */
+      gsl_ran_shuffle(rng, perm, n, sizeof *perm);
+    for (size_t o = 0; o < n; o++) {
+      nloc[o] = perm[o];
+      to[loc[o]] = nloc[o];
+    }
+    if (round > 0) {
+      CU_ASSERT_EQUAL_FATAL(gc_nlist_renumber(lb, to), GC_SUCCESS);
+      CU_ASSERT_EQUAL_FATAL(gc_nlist_renumber(lb3, to), GC_SUCCESS);
+    }
+    memcpy(loc, nloc, n * sizeof *loc);
+    for (size_t o = 0; o < n; o++) {
+      memcpy(sb.x + 3 * loc[o], sa.x + 3 * o, 3 * sizeof(double));
+      sb.r[loc[o]] = sa.r[o];
+      sb.group[loc[o]] = sa.group[o];
+      sb.fixed[loc[o]] = sa.fixed[o];
+    }
+    for (int phase = 0; phase < 2; phase++) { /* 0: renumbered, not rebuilt; 1: rebuilt */
+      if (phase == 1) {
+        CU_ASSERT_EQUAL_FATAL(build(la, &b, &sa), GC_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(build(lb, &b, &sb), GC_SUCCESS);
+        CU_ASSERT_EQUAL_FATAL(build(lb3, &b, &sb), GC_SUCCESS);
+      } else if (round == 0) {
+        continue;
+      }
+      const size_t na = gc_nlist_npairs(la), nb = gc_nlist_npairs(lb);
+      CU_ASSERT_EQUAL_FATAL(na, nb);
+      const gc_npair *pa = gc_nlist_pairs(la), *pb = gc_nlist_pairs(lb);
+      const uint32_t *rank = gc_nlist_ranks(lb);
+      for (size_t k = 0; k < nb; k++) {
+        /* the original indices of B's pair: A's pair, same orientation, images, payload */
+        const size_t oi = rank[pb[k].i], oj = rank[pb[k].j];
+        int ka = find_pair(pa, na, oi, oj);
+        bad += ka < 0 || loc[oi] != pb[k].i || loc[oj] != pb[k].j;
+        if (ka < 0)
+          continue;
+        bad += memcmp(pa[ka].image, pb[k].image, sizeof pb[k].image) != 0;
+        const marker *ma = gc_nlist_payload_const(la, (size_t)ka), *mb = gc_nlist_payload_const(lb, k);
+        bad += ma->i != mb->i || ma->j != mb->j || ma->mark != mb->mark;
+        carried += ma->mark != 0.0;
+        checked++;
+        /* grouping by i, increasing rank of j within */
+        if (k > 0 && pb[k - 1].i == pb[k].i)
+          bad += rank[pb[k - 1].j] >= rank[pb[k].j];
+      }
+      for (size_t sph = 0; sph < n; sph++) {
+        const uint32_t *idx;
+        size_t m;
+        gc_nlist_sphere_pairs(lb, sph, &idx, &m);
+        const unsigned char *side = gc_nlist_sphere_sides(lb, sph);
+        for (size_t q = 0; q < m; q++)
+          bad += idx[q] >= nb || (q && idx[q - 1] >= idx[q]) ||
+                 (side[q] ? pb[idx[q]].i != sph : pb[idx[q]].j != sph);
+      }
+      /* distances moved since the build, per physical sphere (positions moved a little) */
+      double *xa = malloc(3 * n * sizeof *xa), *xb = malloc(3 * n * sizeof *xb);
+      CU_ASSERT_FATAL(xa && xb);
+      for (size_t o = 0; o < n; o++)
+        for (int a = 0; a < 3; a++) {
+          xa[3 * o + a] = sa.x[3 * o + a] + 0.01 * (double)((o + (size_t)a) % 5);
+          xb[3 * loc[o] + a] = xa[3 * o + a];
+        }
+      double ma2 = gc_nlist_moved(la, xa, 0, n, da), mb2 = gc_nlist_moved(lb, xb, 0, n, db);
+      bad += ma2 != mb2;
+      for (size_t o = 0; o < n; o++)
+        bad += da[o] != db[loc[o]];
+      free(xa);
+      free(xb);
+      if (phase == 1) {
+        CU_ASSERT_EQUAL(list_differences(lb, lb3, n, sizeof(marker)), 0);
+        /* marks for the next round: the same per physical pair in both */
+        for (size_t k = 0; k < na; k++) {
+          marker *mk = gc_nlist_payload(la, k);
+          *mk = (marker){ pa[k].i, pa[k].j, 1000.0 * round + 1.0 + (double)k, "mark" };
+        }
+        for (size_t k = 0; k < nb; k++) {
+          const size_t oi = rank[pb[k].i], oj = rank[pb[k].j];
+          int ka = find_pair(pa, na, oi, oj);
+          marker *mk = gc_nlist_payload(lb, k), *m3 = gc_nlist_payload(lb3, k);
+          if (ka >= 0)
+            *mk = *m3 = *(const marker *)gc_nlist_payload_const(la, (size_t)ka);
+        }
+      }
+    }
+    /* move the spheres a little for the next build */
+    for (size_t q = 0; q < 3 * n; q++)
+      sa.x[q] += 0.2 * (2 * gsl_rng_uniform(rng) - 1);
+  }
+  CU_ASSERT_EQUAL(bad, 0);
+  CU_ASSERT(checked > 4 * n);
+  CU_ASSERT(carried > n); /* most pairs persist between builds, with their marks */
+  /* checkpoint of the renumbered list: read back identical, ranks included */
+  FILE *f = tmpfile();
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  CU_ASSERT_EQUAL(gc_nlist_write(lb, f), GC_SUCCESS);
+  rewind(f);
+  gc_nlist *lr = gc_nlist_alloc(n, sizeof(marker));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(lr);
+  char msg[256] = "";
+  CU_ASSERT_EQUAL(gc_nlist_read(lr, f, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(list_differences(lb, lr, n, sizeof(marker)), 0);
+  CU_ASSERT_EQUAL(memcmp(gc_nlist_ranks(lb), gc_nlist_ranks(lr), n * sizeof(uint32_t)), 0);
+  fclose(f);
+  /* not a permutation: refused, nothing changed */
+  to[1] = to[0];
+  CU_ASSERT_EQUAL(gc_nlist_renumber(lb, to), GC_EINVAL);
+  CU_ASSERT_EQUAL(list_differences(lb, lr, n, sizeof(marker)), 0);
+  gc_nlist_free(la);
+  gc_nlist_free(lb);
+  gc_nlist_free(lb3);
+  gc_nlist_free(lr);
+  free(loc);
+  free(to);
+  free(perm);
+  free(nloc);
+  free(da);
+  free(db);
+  spheres_free(&sa);
+  spheres_free(&sb);
   gsl_rng_free(rng);
 }
 
@@ -913,6 +1066,7 @@ int gc_test_add_nlist(void)
       !CU_add_test(s, "checkpoint round trip and errors", test_checkpoint) ||
       !CU_add_test(s, "builds on 1, 2, 3, 5 threads identical", test_threads) ||
       !CU_add_test(s, "build order: pairs grouped in it, histories kept", test_order) ||
+      !CU_add_test(s, "renumbered spheres: same pairs, orientation, histories", test_renumber) ||
       !CU_add_test(s, "bad input", test_bad_input))
     return CU_get_error();
   return CUE_SUCCESS;
