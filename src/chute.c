@@ -17,10 +17,12 @@
  *      list rebuild when a sphere moved more than skin/2.
  * Threads (steps 2-3): thread t of n takes whole chunks of CHUNK particles of a spatial order
  * (particle_order, formed at each list build) and the pairs of their spheres i, so it works
- * on a compact region of the chute and mostly reads what it wrote itself.  The list is built
- * in that order (gc_nlist_set_order), so a chunk's pairs are one block of the list, read in
- * memory order; the random placement numbers the particles in space order (number_in_space),
- * so the index order of the particle arrays follows space too (until the flow mixes it).
+ * on a compact region of the chute and mostly reads what it wrote itself.  At each build the
+ * particles are renumbered into that order (renumber_particles: all per-particle arrays move,
+ * the list with them, each particle keeps its number c->id), so the spatial order is the
+ * index order and a chunk's particles and pairs lie together in memory.  Results depend on
+ * the numbering only through the order of sums, which is the same for any thread count and
+ * on resume.
  *
  * Periodic images.  The list stores for each pair the periodic shift found at build time, so
  * sphere positions must move continuously between builds.  Each particle sphere therefore
@@ -154,8 +156,9 @@ typedef struct {
   /* Spatial order, formed at every list build (particle_order): the threads take contiguous
    * ranges of it, so that each works on a compact region of the chute and the particle data it
    * reads were mostly written by itself (on two cores the index order made every step move most
-   * particles' cache lines between the cores).  Results do not depend on it: each pair writes
-   * its own slots, each particle gathers in its fixed order. */
+   * particles' cache lines between the cores).  Each pair writes its own slots, each particle
+   * gathers in its fixed order.  The build renumbers the particles into this order, after
+   * which porder and sseq are the identity until the next build. */
   size_t *porder;              /* np: particles by grid cell (long horizontal axis slowest) */
   size_t *pstart;              /* np + 1: the pairs pstart[m] .. pstart[m + 1] - 1 are those
                                 * whose sphere i belongs to particle porder[m]: the list is
@@ -163,6 +166,9 @@ typedef struct {
                                 * reads its pairs' records in memory order */
   size_t *sseq;                /* ns: the spheres in that order (the list's build order) */
   struct pkey *pkeys;          /* np: sort scratch */
+  size_t *sto;                 /* ns: a renumbering's new index of each sphere */
+  unsigned char *pbuf;         /* scratch of a renumbering: np rows of the widest per-particle
+                                * record (its wall records) */
   gc_nlist_box box;
   size_t nwall_per;            /* wall records per particle sphere: 2 or 3 */
   unsigned char *wact;         /* nwall_per np nsph: 0 if the wall record is virgin (P, alpha,
@@ -485,6 +491,8 @@ void gc_chute_free(gc_chute *c)
     free(w->disp);
     free(w->gap0);
     free(w->pkeys);
+    free(w->sto);
+    free(w->pbuf);
     free(w->wact);
     free(w);
   }
@@ -494,6 +502,8 @@ void gc_chute_free(gc_chute *c)
   free(c->rot);
   free(c->force);
   free(c->torque);
+  free(c->id);
+  free(c->index_of);
   free(c->sx);
   free(c->sr);
   free(c->owner);
@@ -566,6 +576,8 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   c->rot = calloc(c->np, sizeof *c->rot);
   c->force = calloc(3 * c->np, sizeof *c->force);
   c->torque = calloc(3 * c->np, sizeof *c->torque);
+  c->id = calloc(c->np + 1, sizeof *c->id);
+  c->index_of = calloc(c->np + 1, sizeof *c->index_of);
   c->sx = calloc(3 * c->ns, sizeof *c->sx);
   c->sr = calloc(c->ns, sizeof *c->sr);
   c->owner = calloc(c->ns, sizeof *c->owner);
@@ -587,13 +599,21 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->disp = calloc(c->ns + 1, sizeof *w->disp);
   w->pkeys = calloc(c->np + 1, sizeof *w->pkeys);
   w->wact = calloc(w->nwall_per * nps + 1, 1);
+  w->sto = calloc(c->ns + 1, sizeof *w->sto);
+  {
+    /* the widest row a renumbering moves: a particle's wall records, else its orientation */
+    size_t row = w->nwall_per * c->nsph * c->rec_size;
+    row = row > sizeof(gc_rot) ? row : sizeof(gc_rot);
+    row = row > 3 * c->nsph * sizeof(double) ? row : 3 * c->nsph * sizeof(double);
+    w->pbuf = malloc((c->np + 1) * row);
+  }
   w->centred = c->nsph == 1 && cfg->shape.pos[0][0] == 0.0 && cfg->shape.pos[0][1] == 0.0 &&
                cfg->shape.pos[0][2] == 0.0;
   c->nl = gc_nlist_alloc(c->ns, c->rec_size);
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
       !w->cpp || !w->cpe || !w->porder || !w->pstart || !w->sseq || !w->disp || !w->pkeys ||
-      !w->wact || !c->nl ||
+      !w->wact || !w->sto || !w->pbuf || !c->id || !c->index_of || !c->nl ||
       grow_scratch(w, 8 * c->ns)) {
     free(beads);
     gc_chute_free(c);
@@ -603,6 +623,7 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   }
   for (size_t p = 0; p < c->np; p++) {
     gc_quat_identity(c->rot[p].q);
+    c->id[p] = c->index_of[p] = p;
     for (size_t k = 0; k < c->nsph; k++) {
       size_t i = p * c->nsph + k;
       c->sr[i] = cfg->shape.radius[k];
@@ -814,11 +835,77 @@ static int index_list(gc_chute *c, chute_work *w)
 }
 
 static int nthreads(const gc_chute *c, size_t work);
+static void mark_walls(gc_chute *c, chute_work *w);
+
+/* a[order[m]] moves to a[m], rows of size bytes, through scratch t */
+static void permute_rows(void *a, size_t size, const size_t *order, size_t n, unsigned char *t)
+{
+  unsigned char *b = a;
+  for (size_t m = 0; m < n; m++)
+    memcpy(t + m * size, b + order[m] * size, size);
+  memcpy(b, t, n * size);
+}
+
+/* Move the particles into the spatial order porder (particle porder[m] becomes particle m)
+ * with everything kept per particle or per particle sphere, and the list with them
+ * (gc_nlist_renumber, which keeps each pair's orientation and history).  The flow mixes the
+ * particles; without this their data are read in random places of memory at every step (at
+ * 19200 soybeans the run was 1.3x slower for it).  Nothing physical changes; the particle
+ * numbers (id) follow the particles.  porder and sseq become the identity. */
+static int renumber_particles(gc_chute *c, chute_work *w)
+{
+  const size_t np = c->np, nsph = c->nsph, nps = np * nsph;
+  size_t m0 = 0;
+  while (m0 < np && w->porder[m0] == m0)
+    m0++;
+  if (m0 == np)
+    return GC_SUCCESS;
+  const size_t *o = w->porder;
+  unsigned char *t = w->pbuf;
+  permute_rows(c->x, 3 * sizeof(double), o, np, t);
+  permute_rows(c->v, 3 * sizeof(double), o, np, t);
+  permute_rows(c->force, 3 * sizeof(double), o, np, t);
+  permute_rows(c->torque, 3 * sizeof(double), o, np, t);
+  permute_rows(c->rot, sizeof(gc_rot), o, np, t);
+  permute_rows(c->id, sizeof(size_t), o, np, t);
+  permute_rows(c->sx, 3 * nsph * sizeof(double), o, np, t); /* the beads stay */
+  permute_rows(w->simg, 3 * nsph * sizeof(double), o, np, t);
+  permute_rows(c->wall, w->nwall_per * nsph * c->rec_size, o, np, t);
+  /* sr, owner, fixed and lawk depend on the sphere's place in its particle only; wact, wsp and
+   * soff are derived again from the moved records and orientations (the same numbers); disp
+   * and the per-pair scratch anew after the build (index_list) */
+  for (size_t m = 0; m < np; m++) {
+    c->index_of[c->id[m]] = m;
+    gc_rot_omega_space(&c->rot[m], w->wsp + 3 * m); /* as at the end of the step */
+    if (!w->centred) { /* soff = R(q) pos_k as particle_spheres */
+      double M[9];
+      gc_quat_to_matrix(c->rot[m].q, M);
+      for (size_t k = 0; k < nsph; k++)
+        matvec(M, c->cfg.shape.pos[k], w->soff + 3 * (m * nsph + k));
+    }
+    for (size_t k = 0; k < nsph; k++)
+      w->sto[o[m] * nsph + k] = m * nsph + k;
+  }
+  for (size_t s = nps; s < c->ns; s++)
+    w->sto[s] = s;
+  mark_walls(c, w); /* wact from the moved records */
+  if (gc_nlist_renumber(c->nl, w->sto))
+    return GC_EINVAL;
+  for (size_t m = 0; m < np; m++)
+    w->porder[m] = m;
+  for (size_t s = 0; s < c->ns; s++)
+    w->sseq[s] = s;
+  return GC_SUCCESS;
+}
 
 static int rebuild(gc_chute *c, chute_work *w, char *msg, size_t msglen)
 {
   wrap_spheres(c, w);
   particle_order(c, w, c->sx);
+  if (renumber_particles(c, w)) {
+    snprintf(msg, msglen, "internal error: the particles' order is not a permutation");
+    return GC_EINVAL;
+  }
   if (gc_nlist_set_order(c->nl, w->sseq)) {
     snprintf(msg, msglen, "internal error: the spheres' order is not a permutation");
     return GC_EINVAL;
@@ -886,6 +973,11 @@ int gc_chute_place(gc_chute *c, const double *x, const double *q, const double *
   memset(c->torque, 0, 3 * c->np * sizeof *c->torque);
   memset(c->wall, 0, w->nwall_per * c->np * c->nsph * c->rec_size);
   memset(w->wact, 0, w->nwall_per * c->np * c->nsph);
+  /* a new state: particle p of the arguments is number p; the list (histories and the
+   * ranks of an earlier numbering) is forgotten */
+  for (size_t p = 0; p < c->np; p++)
+    c->id[p] = c->index_of[p] = p;
+  gc_nlist_clear(c->nl);
   int st = rebuild(c, w, msg, msglen);
   if (st)
     return st;
@@ -1578,16 +1670,17 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   }
   if (bad_pair < npr) {
     const gc_npair *pr = &pairs[bad_pair];
-    snprintf(msg, msglen, "step %ld (t = %g s): non-finite contact force between spheres %zu "
-             "and %zu (particle %ld and %s %ld)", c->step, c->t, (size_t)pr->i, (size_t)pr->j,
-             c->owner[pr->i], c->owner[pr->j] >= 0 ? "particle" : "bead",
-             c->owner[pr->j] >= 0 ? c->owner[pr->j] : (long)(pr->j - c->np * c->nsph));
+    /* particles by number (id), their spheres by place in the cluster */
+    const long I = c->owner[pr->i], J = c->owner[pr->j];
+    snprintf(msg, msglen, "step %ld (t = %g s): non-finite contact force between sphere %zu of "
+             "particle %zu and %s %zu", c->step, c->t, (size_t)pr->i % c->nsph, c->id[I],
+             J >= 0 ? "particle" : "bead", J >= 0 ? c->id[J] : (size_t)pr->j - c->np * c->nsph);
     return GC_ENAN;
   }
   if (bad_p < np) {
     const double *F = c->force + 3 * bad_p;
     snprintf(msg, msglen, "step %ld (t = %g s): non-finite force, contact state or position of "
-             "particle %ld (force %g %g %g N)", c->step, c->t, bad_p, F[0], F[1], F[2]);
+             "particle %zu (force %g %g %g N)", c->step, c->t, c->id[bad_p], F[0], F[1], F[2]);
     return GC_ENAN;
   }
   energy_sum(c, w, nch);
@@ -1760,7 +1853,7 @@ void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], dou
  * (configuration, history layout), the state blocks, the neighbour list, "END\n", then the
  * CRC-32 (zlib) of every byte before it.  Any single flipped bit, a truncation or a file from a
  * build with another layout is refused with a message. */
-#define CKPT_VERSION 5u
+#define CKPT_VERSION 6u /* 6: the particle numbers (id) after the torques; 5 is read (id = index) */
 
 typedef struct {
   uint64_t np, nsph, nbeads, ns, nwall;
@@ -1857,7 +1950,7 @@ typedef struct {
   size_t size;
 } ckpt_blk;
 
-static size_t ckpt_blocks(gc_chute *c, ckpt_blk *b)
+static size_t ckpt_blocks(gc_chute *c, ckpt_blk *b, uint32_t ver)
 {
   chute_work *w = c->work;
   size_t nps = c->np * c->nsph, n = 0;
@@ -1869,11 +1962,38 @@ static size_t ckpt_blocks(gc_chute *c, ckpt_blk *b)
   b[n++] = (ckpt_blk){ c->rot, c->np * sizeof *c->rot };
   b[n++] = (ckpt_blk){ c->force, 3 * c->np * sizeof *c->force };
   b[n++] = (ckpt_blk){ c->torque, 3 * c->np * sizeof *c->torque };
+  if (ver >= 6)
+    b[n++] = (ckpt_blk){ c->id, c->np * sizeof *c->id };
   b[n++] = (ckpt_blk){ c->sx, 3 * c->ns * sizeof *c->sx };
   b[n++] = (ckpt_blk){ w->soff, 3 * nps * sizeof *w->soff };
   b[n++] = (ckpt_blk){ w->simg, 3 * nps * sizeof *w->simg };
   b[n++] = (ckpt_blk){ c->wall, w->nwall_per * nps * c->rec_size };
   return n;
+}
+
+/* index_of from id after a read: GC_EFORMAT unless id is a permutation and the list's
+ * sphere ranks are the numbers' (sphere k of particle number n has rank n nsph + k; the
+ * beads their indices) */
+static int check_ids(gc_chute *c, chute_work *w)
+{
+  const size_t np = c->np, nsph = c->nsph;
+  size_t *seen = w->sto; /* scratch: free between renumberings */
+  memset(seen, 0, c->ns * sizeof *seen);
+  for (size_t p = 0; p < np; p++) {
+    if (c->id[p] >= np || seen[c->id[p]])
+      return GC_EFORMAT;
+    seen[c->id[p]] = 1;
+    c->index_of[c->id[p]] = p;
+  }
+  const uint32_t *rank = gc_nlist_ranks(c->nl);
+  for (size_t p = 0; p < np; p++)
+    for (size_t k = 0; k < nsph; k++)
+      if (rank[p * nsph + k] != c->id[p] * nsph + k)
+        return GC_EFORMAT;
+  for (size_t s = np * nsph; s < c->ns; s++)
+    if (rank[s] != s)
+      return GC_EFORMAT;
+  return GC_SUCCESS;
 }
 
 int gc_chute_checkpoint_write(const gc_chute *c, const char *path, char *msg, size_t msglen)
@@ -1900,7 +2020,7 @@ int gc_chute_checkpoint_write(const gc_chute *c, const char *path, char *msg, si
   info.nlayout = (uint32_t)ckpt_layout_fill(info.layout);
   uint32_t ver = CKPT_VERSION, ilen = (uint32_t)sizeof info;
   ckpt_blk b[16];
-  size_t nb = ckpt_blocks((gc_chute *)c, b);
+  size_t nb = ckpt_blocks((gc_chute *)c, b, CKPT_VERSION);
   int ok = fwrite(CKPT_MAGIC, 1, 8, m) == 8 && fwrite(&ver, sizeof ver, 1, m) == 1 &&
            fwrite(&ilen, sizeof ilen, 1, m) == 1 && fwrite(&info, sizeof info, 1, m) == 1 &&
            fwrite(&h, sizeof h, 1, m) == 1;
@@ -1991,9 +2111,9 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
   ckpt_head h, mine;
   ckpt_info info, myinfo;
   int st = GC_SUCCESS, reading = 0;
-  if (fread(&ver, sizeof ver, 1, f) != 1 || ver != CKPT_VERSION) {
-    snprintf(msg, msglen, "%s: checkpoint format version %u, this granucal (%s) reads version %u",
-             path, (unsigned)ver, GC_VERSION, CKPT_VERSION);
+  if (fread(&ver, sizeof ver, 1, f) != 1 || (ver != CKPT_VERSION && ver != 5)) {
+    snprintf(msg, msglen, "%s: checkpoint format version %u, this granucal (%s) reads versions 5 "
+             "and %u", path, (unsigned)ver, GC_VERSION, CKPT_VERSION);
     return GC_EFORMAT;
   }
   if (fread(&ilen, sizeof ilen, 1, f) != 1 || ilen != sizeof info ||
@@ -2097,7 +2217,7 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
       goto done;
     }
   ckpt_blk b[16];
-  size_t nb = ckpt_blocks(c, b);
+  size_t nb = ckpt_blocks(c, b, ver);
   reading = 1;
   for (size_t k = 0; k < nb; k++)
     if (fread(b[k].p, 1, b[k].size, f) != b[k].size) {
@@ -2140,6 +2260,14 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
       st = GC_EFORMAT;
       goto done;
     }
+  if (ver < 6)
+    for (size_t p = 0; p < c->np; p++)
+      c->id[p] = p;
+  if ((st = check_ids(c, w))) {
+    snprintf(msg, msglen, "%s: the particle numbers in the checkpoint are not a permutation or "
+             "do not match its neighbour list (corrupt file)", path);
+    goto done;
+  }
   for (size_t p = 0; p < c->np; p++)
     gc_rot_omega_space(&c->rot[p], w->wsp + 3 * p);
   mark_walls(c, w);

@@ -132,6 +132,12 @@ typedef struct {
   gc_rot *rot;        /* np: orientation at t_n, body angular velocity at t_{n-1/2} */
   double *force;      /* 3 np: total force at t_n (space) [N] */
   double *torque;     /* 3 np: torque about the centre of mass at t_n (space) [N m] */
+  /* The particle arrays (these, the spheres' and the wall records) are renumbered into the
+   * spatial order at every neighbour-list build, for memory locality as LAMMPS sorts its atoms;
+   * a particle keeps its number, so outputs list particles by number. */
+  size_t *id;         /* np: the number of the particle stored at index p (its index when
+                       * placed) */
+  size_t *index_of;   /* np: the index of particle number n (the inverse of id) */
   /* spheres */
   double *sx;         /* 3 ns: sphere centres at t_n [m] */
   double *sr;         /* ns: radii [m] */

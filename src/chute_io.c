@@ -1096,7 +1096,8 @@ int gc_chute_out_check_inputs(const gc_chute_run *run, const char *card, const c
 static void profile_sample(gc_chute_out *o, const gc_chute *c)
 {
   const gc_chute_cfg *cfg = &o->run.sim;
-  for (size_t k = 0; k < c->np; k++) {
+  for (size_t n = 0; n < c->np; n++) { /* by particle number: sums independent of the order */
+    const size_t k = c->index_of[n];
     const double *x = c->x + 3 * k, *v = c->v + 3 * k;
     for (int i = 0; i < NPROF; i++) {
       profile *p = &o->prof[i];
@@ -1349,47 +1350,64 @@ static int write_pvd(const gc_chute_out *o, long last, double t_last, int last_o
   return gc_outfile_commit(&f, msg, n);
 }
 
+/* The sphere of row r of a VTK file: the beads in order, or the particles' spheres by particle
+ * number (the arrays are in the spatial order of the last list build, which changes; a file
+ * lists particle n's spheres at rows n nsph .. n nsph + nsph - 1 whatever it is) */
+static size_t vtk_sphere(const gc_chute *c, int beads, size_t r)
+{
+  return beads ? c->np * c->nsph + r : c->index_of[r / c->nsph] * c->nsph + r % c->nsph;
+}
+
+/* The particle number of row r (-1 for a bead) */
+static long vtk_particle(const gc_chute *c, int beads, size_t r)
+{
+  return beads ? -1L : (long)(r / c->nsph);
+}
+
 int gc_chute_write_vtk(const gc_chute *c, int beads, const char *path, char *msg, size_t n)
 {
   gc_outfile f;
   int st = gc_outfile_open(&f, path, msg, n);
   if (st)
     return st;
-  size_t first = beads ? c->np * c->nsph : 0;
   size_t count = beads ? c->nbeads : c->np * c->nsph;
   FILE *o = f.f;
   fprintf(o, "# vtk DataFile Version 3.0\ngranucal chute %s t = %.9g s\nASCII\nDATASET POLYDATA\n",
           beads ? "bottom beads" : "particle spheres", c->t);
   fprintf(o, "FIELD FieldData 1\nTIME 1 1 double\n%.9g\n", c->t);
   fprintf(o, "POINTS %zu double\n", count);
-  for (size_t i = first; i < first + count; i++)
+  for (size_t r = 0; r < count; r++) {
+    const size_t i = vtk_sphere(c, beads, r);
     fprintf(o, "%.9g %.9g %.9g\n", c->sx[3 * i], c->sx[3 * i + 1], c->sx[3 * i + 2]);
+  }
   fprintf(o, "VERTICES %zu %zu\n", count, 2 * count);
   for (size_t i = 0; i < count; i++)
     fprintf(o, "1 %zu\n", i);
   fprintf(o, "POINT_DATA %zu\nSCALARS radius double 1\nLOOKUP_TABLE default\n", count);
-  for (size_t i = first; i < first + count; i++)
-    fprintf(o, "%.9g\n", c->sr[i]);
+  for (size_t r = 0; r < count; r++)
+    fprintf(o, "%.9g\n", c->sr[vtk_sphere(c, beads, r)]);
   fprintf(o, "SCALARS particle int 1\nLOOKUP_TABLE default\n");
-  for (size_t i = first; i < first + count; i++)
-    fprintf(o, "%ld\n", c->owner[i]);
+  for (size_t r = 0; r < count; r++)
+    fprintf(o, "%ld\n", vtk_particle(c, beads, r));
   /* the cluster (rigid particle) of each sphere, its sphere number in the cluster and the
    * cluster's orientation quaternion (q0 q1 q2 q3 as src/rigid.h; 1 0 0 0 for a bead), so that
    * ParaView can colour by cluster and orient glyphs */
   fprintf(o, "FIELD granucal 3\ncluster_id 1 %zu int\n", count);
-  for (size_t i = first; i < first + count; i++)
-    fprintf(o, "%ld\n", c->owner[i]);
+  for (size_t r = 0; r < count; r++)
+    fprintf(o, "%ld\n", vtk_particle(c, beads, r));
   fprintf(o, "sphere_in_cluster 1 %zu int\n", count);
-  for (size_t i = first; i < first + count; i++)
-    fprintf(o, "%ld\n", beads ? -1L : (long)(i % c->nsph));
+  for (size_t r = 0; r < count; r++)
+    fprintf(o, "%ld\n", beads ? -1L : (long)(r % c->nsph));
   fprintf(o, "orientation 4 %zu double\n", count);
-  for (size_t i = first; i < first + count; i++) {
+  for (size_t r = 0; r < count; r++) {
+    const size_t i = vtk_sphere(c, beads, r);
     const double *q = !beads && c->owner[i] >= 0 ? c->rot[c->owner[i]].q : NULL;
     fprintf(o, "%.9g %.9g %.9g %.9g\n", q ? q[0] : 1.0, q ? q[1] : 0.0, q ? q[2] : 0.0,
             q ? q[3] : 0.0);
   }
   fprintf(o, "VECTORS velocity double\n");
-  for (size_t i = first; i < first + count; i++) {
+  for (size_t r = 0; r < count; r++) {
+    const size_t i = vtk_sphere(c, beads, r);
     double v[3] = { 0, 0, 0 };
     if (!beads && c->owner[i] >= 0)
       gc_chute_point_velocity(c, (size_t)c->owner[i], c->sx + 3 * i, v);

@@ -185,13 +185,15 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
   if ((st = xclose(x, &o)))
     return st;
 
-  /* particles: the spheres of each cluster, molecule ID = particle index + 1 */
+  /* particles: the spheres of each cluster by particle number n (granucal's arrays are in a
+   * spatial order that changes), molecule ID = n + 1 */
   if ((st = xopen(x, &o, "particles.lmp")))
     return st;
   fprintf(o.f, "# %zu particles of %zu spheres (granucal's state at t = %.9g s)\n", c->np,
           sh->nsph, c->t);
   long id = (long)c->nbeads;
-  for (size_t p = 0; p < c->np; p++) {
+  for (size_t n = 0; n < c->np; n++) {
+    const size_t p = c->index_of[n];
     double M[9];
     gc_quat_to_matrix(c->rot[p].q, M);
     /* the centre wrapped into [0, length), the spheres beside it (a cluster may straddle the
@@ -211,7 +213,7 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
       if (img)
         fprintf(o.f, "set atom %ld image %d 0 0\n", id + 1 + (long)k, img);
     }
-    fprintf(o.f, "set atom %ld*%ld mol %zu\n", id + 1, id + (long)sh->nsph, p + 1);
+    fprintf(o.f, "set atom %ld*%ld mol %zu\n", id + 1, id + (long)sh->nsph, n + 1);
     for (size_t k = 0; k < sh->nsph; k++)
       fprintf(o.f, "set atom %ld diameter %.17g\n", id + 1 + (long)k, 2 * sh->radius[k]);
     fprintf(o.f, "set atom %ld*%ld mass %.17g\n", id + 1, id + (long)sh->nsph,
@@ -226,7 +228,8 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
     return st;
   fprintf(o.f, "# fix rigid/small infile: id mass xcm ycm zcm ixx iyy izz ixy ixz iyz vxcm vycm "
                "vzcm lx ly lz ixbox iybox izbox\n%zu\n", c->np);
-  for (size_t p = 0; p < c->np; p++) {
+  for (size_t n = 0; n < c->np; n++) {
+    const size_t p = c->index_of[n];
     double M[9], I[9];
     gc_quat_to_matrix(c->rot[p].q, M);
     for (int a = 0; a < 3; a++)
@@ -248,7 +251,7 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
     }
     fprintf(o.f, "%zu %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g "
                  "%.17g %.17g %.17g %.17g 0 0 0\n",
-            p + 1, sh->mass, xc, c->x[3 * p + 1], c->x[3 * p + 2], I[0], I[4], I[8], I[1], I[2],
+            n + 1, sh->mass, xc, c->x[3 * p + 1], c->x[3 * p + 2], I[0], I[4], I[8], I[1], I[2],
             I[5], c->v[3 * p], c->v[3 * p + 1], c->v[3 * p + 2], L[0], L[1], L[2]);
   }
   if ((st = xclose(x, &o)))

@@ -738,6 +738,16 @@ int gc_nlist_renumber(gc_nlist *nl, const size_t *to)
   return GC_SUCCESS;
 }
 
+void gc_nlist_clear(gc_nlist *nl)
+{
+  nl->built = 0;
+  nl->npairs = 0;
+  for (size_t i = 0; i < nl->nsph; i++) {
+    nl->seq[i] = i;
+    nl->rank[i] = nl->byrank[i] = (uint32_t)i;
+  }
+}
+
 const uint32_t *gc_nlist_ranks(const gc_nlist *nl)
 {
   return nl->rank;

@@ -84,6 +84,9 @@ int gc_nlist_set_order(gc_nlist *nl, const size_t *seq);
  * history stays in its frame.  The build positions and the build order (gc_nlist_set_order)
  * move with the spheres.  GC_EINVAL if to is not a permutation (nothing changed). */
 int gc_nlist_renumber(gc_nlist *nl, const size_t *to);
+/* Forget the list (no pairs, no build positions: the next build starts without histories)
+ * and any renumbering (ranks = indices, build order increasing); the build count stays. */
+void gc_nlist_clear(gc_nlist *nl);
 /* The rank of each sphere (nsph): its index until a renumbering, then the index it had before
  * the first.  Pairs are oriented and ordered within a sphere's block by rank. */
 const uint32_t *gc_nlist_ranks(const gc_nlist *nl);
