@@ -167,8 +167,9 @@ typedef struct {
   size_t *sseq;                /* ns: the spheres in that order (the list's build order) */
   struct pkey *pkeys;          /* np: sort scratch */
   size_t *sto;                 /* ns: a renumbering's new index of each sphere */
-  unsigned char *pbuf;         /* scratch of a renumbering: np rows of the widest per-particle
-                                * record (its wall records) */
+  unsigned char *pbuf;         /* scratch of a renumbering: the widest per-particle row (its
+                                * wall records, prow bytes), then np marks */
+  size_t prow;
   gc_nlist_box box;
   size_t nwall_per;            /* wall records per particle sphere: 2 or 3 */
   unsigned char *wact;         /* nwall_per np nsph: 0 if the wall record is virgin (P, alpha,
@@ -605,7 +606,8 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
     size_t row = w->nwall_per * c->nsph * c->rec_size;
     row = row > sizeof(gc_rot) ? row : sizeof(gc_rot);
     row = row > 3 * c->nsph * sizeof(double) ? row : 3 * c->nsph * sizeof(double);
-    w->pbuf = malloc((c->np + 1) * row);
+    w->prow = row;
+    w->pbuf = malloc(row + c->np + 1);
   }
   w->centred = c->nsph == 1 && cfg->shape.pos[0][0] == 0.0 && cfg->shape.pos[0][1] == 0.0 &&
                cfg->shape.pos[0][2] == 0.0;
@@ -837,13 +839,26 @@ static int index_list(gc_chute *c, chute_work *w)
 static int nthreads(const gc_chute *c, size_t work);
 static void mark_walls(gc_chute *c, chute_work *w);
 
-/* a[order[m]] moves to a[m], rows of size bytes, through scratch t */
-static void permute_rows(void *a, size_t size, const size_t *order, size_t n, unsigned char *t)
+/* a[order[m]] moves to a[m] (rows of size bytes), in place along the permutation's cycles
+ * with one row of scratch t; done (n bytes) marks the rows placed */
+static void permute_rows(void *a, size_t size, const size_t *order, size_t n, unsigned char *t,
+                         unsigned char *done)
 {
   unsigned char *b = a;
-  for (size_t m = 0; m < n; m++)
-    memcpy(t + m * size, b + order[m] * size, size);
-  memcpy(b, t, n * size);
+  memset(done, 0, n);
+  for (size_t s = 0; s < n; s++) {
+    if (done[s] || order[s] == s)
+      continue;
+    memcpy(t, b + s * size, size);
+    size_t m = s;
+    while (order[m] != s) {
+      memcpy(b + m * size, b + order[m] * size, size);
+      done[m] = 1;
+      m = order[m];
+    }
+    memcpy(b + m * size, t, size);
+    done[m] = 1;
+  }
 }
 
 /* Move the particles into the spatial order porder (particle porder[m] becomes particle m)
@@ -861,16 +876,16 @@ static int renumber_particles(gc_chute *c, chute_work *w)
   if (m0 == np)
     return GC_SUCCESS;
   const size_t *o = w->porder;
-  unsigned char *t = w->pbuf;
-  permute_rows(c->x, 3 * sizeof(double), o, np, t);
-  permute_rows(c->v, 3 * sizeof(double), o, np, t);
-  permute_rows(c->force, 3 * sizeof(double), o, np, t);
-  permute_rows(c->torque, 3 * sizeof(double), o, np, t);
-  permute_rows(c->rot, sizeof(gc_rot), o, np, t);
-  permute_rows(c->id, sizeof(size_t), o, np, t);
-  permute_rows(c->sx, 3 * nsph * sizeof(double), o, np, t); /* the beads stay */
-  permute_rows(w->simg, 3 * nsph * sizeof(double), o, np, t);
-  permute_rows(c->wall, w->nwall_per * nsph * c->rec_size, o, np, t);
+  unsigned char *t = w->pbuf, *done = w->pbuf + w->prow;
+  permute_rows(c->x, 3 * sizeof(double), o, np, t, done);
+  permute_rows(c->v, 3 * sizeof(double), o, np, t, done);
+  permute_rows(c->force, 3 * sizeof(double), o, np, t, done);
+  permute_rows(c->torque, 3 * sizeof(double), o, np, t, done);
+  permute_rows(c->rot, sizeof(gc_rot), o, np, t, done);
+  permute_rows(c->id, sizeof(size_t), o, np, t, done);
+  permute_rows(c->sx, 3 * nsph * sizeof(double), o, np, t, done); /* the beads stay */
+  permute_rows(w->simg, 3 * nsph * sizeof(double), o, np, t, done);
+  permute_rows(c->wall, w->nwall_per * nsph * c->rec_size, o, np, t, done);
   /* sr, owner, fixed and lawk depend on the sphere's place in its particle only; wact, wsp and
    * soff are derived again from the moved records and orientations (the same numbers); disp
    * and the per-pair scratch anew after the build (index_list) */
