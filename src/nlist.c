@@ -682,6 +682,19 @@ int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x)
   return gc_nlist_past_skin(nl, gc_nlist_max_moved2(nl, x, 0, nl->nsph));
 }
 
+/* 1 if a is a permutation of 0 .. nsph - 1 (nl->cell is free scratch between builds) */
+static int is_permutation(gc_nlist *nl, const size_t *a)
+{
+  size_t *seen = nl->cell;
+  memset(seen, 0, nl->nsph * sizeof *seen);
+  for (size_t m = 0; m < nl->nsph; m++) {
+    if (a[m] >= nl->nsph || seen[a[m]])
+      return 0;
+    seen[a[m]] = 1;
+  }
+  return 1;
+}
+
 int gc_nlist_set_order(gc_nlist *nl, const size_t *seq)
 {
   if (!seq) {
@@ -689,28 +702,16 @@ int gc_nlist_set_order(gc_nlist *nl, const size_t *seq)
       nl->seq[i] = i;
     return GC_SUCCESS;
   }
-  /* a permutation of 0 .. nsph - 1?  (nl->cell is free scratch between builds) */
-  size_t *seen = nl->cell;
-  memset(seen, 0, nl->nsph * sizeof *seen);
-  for (size_t m = 0; m < nl->nsph; m++) {
-    if (seq[m] >= nl->nsph || seen[seq[m]])
-      return GC_EINVAL;
-    seen[seq[m]] = 1;
-  }
+  if (!is_permutation(nl, seq))
+    return GC_EINVAL;
   memcpy(nl->seq, seq, nl->nsph * sizeof *seq);
   return GC_SUCCESS;
 }
 
 int gc_nlist_renumber(gc_nlist *nl, const size_t *to)
 {
-  /* a permutation?  (nl->cell is free scratch between builds) */
-  size_t *seen = nl->cell;
-  memset(seen, 0, nl->nsph * sizeof *seen);
-  for (size_t s = 0; s < nl->nsph; s++) {
-    if (to[s] >= nl->nsph || seen[to[s]])
-      return GC_EINVAL;
-    seen[to[s]] = 1;
-  }
+  if (!is_permutation(nl, to))
+    return GC_EINVAL;
   /* the pairs keep their places, payloads and orientation (by rank): only relabelled */
   gc_npair *p = nl->buf[nl->cur].p;
   for (size_t k = 0; k < nl->npairs; k++) {

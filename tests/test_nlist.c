@@ -155,6 +155,25 @@ static size_t check_against_brute(const gc_nlist *nl, const spheres *s, const gc
   return ncross;
 }
 
+/* CSR entries of the nsph spheres that are out of range, not increasing, or whose side does
+ * not name the sphere (0: all consistent) */
+static size_t csr_errors(const gc_nlist *nl, size_t nsph)
+{
+  const size_t n = gc_nlist_npairs(nl);
+  const gc_npair *p = gc_nlist_pairs(nl);
+  size_t bad = 0;
+  for (size_t i = 0; i < nsph; i++) {
+    const uint32_t *idx;
+    size_t m;
+    gc_nlist_sphere_pairs(nl, i, &idx, &m);
+    const unsigned char *side = gc_nlist_sphere_sides(nl, i);
+    for (size_t q = 0; q < m; q++)
+      bad += idx[q] >= n || (q && idx[q - 1] >= idx[q]) ||
+             (side[q] ? p[idx[q]].i != i : p[idx[q]].j != i);
+  }
+  return bad;
+}
+
 static int find_pair(const gc_npair *p, size_t n, size_t i, size_t j)
 {
   size_t lo = 0, hi = n;
@@ -631,16 +650,7 @@ static void test_order(void)
       int kr = find_pair(ref, nref, p[k].i, p[k].j);
       bad += kr < 0 || memcmp(ref[kr].image, p[k].image, sizeof p[k].image) != 0;
     }
-    /* CSR */
-    for (size_t i = 0; i < s.n; i++) {
-      const uint32_t *idx;
-      size_t m;
-      gc_nlist_sphere_pairs(nl, i, &idx, &m);
-      const unsigned char *side = gc_nlist_sphere_sides(nl, i);
-      for (size_t q = 0; q < m; q++)
-        bad += idx[q] >= n || (q && idx[q - 1] >= idx[q]) ||
-               (side[q] ? p[idx[q]].i != i : p[idx[q]].j != i);
-    }
+    bad += csr_errors(nl, s.n);
     /* payloads: carried for persisting pairs, zero for new ones; then marked afresh */
     for (size_t k = 0; k < n; k++) {
       marker *mk = gc_nlist_payload(nl, k);
@@ -808,15 +818,7 @@ static void test_renumber(void)
         if (k > 0 && pb[k - 1].i == pb[k].i)
           bad += rank[pb[k - 1].j] >= rank[pb[k].j];
       }
-      for (size_t sph = 0; sph < n; sph++) {
-        const uint32_t *idx;
-        size_t m;
-        gc_nlist_sphere_pairs(lb, sph, &idx, &m);
-        const unsigned char *side = gc_nlist_sphere_sides(lb, sph);
-        for (size_t q = 0; q < m; q++)
-          bad += idx[q] >= nb || (q && idx[q - 1] >= idx[q]) ||
-                 (side[q] ? pb[idx[q]].i != sph : pb[idx[q]].j != sph);
-      }
+      bad += csr_errors(lb, n);
       /* distances moved since the build, per physical sphere (positions moved a little) */
       double *xa = malloc(3 * n * sizeof *xa), *xb = malloc(3 * n * sizeof *xb);
       CU_ASSERT_FATAL(xa && xb);
