@@ -170,6 +170,15 @@ typedef struct {
   unsigned char *pbuf;         /* scratch of a renumbering: the widest per-particle row (its
                                 * wall records, prow bytes), then np marks */
   size_t prow;
+  /* The threads' shares of the chunks, per phase (0: pairs, 1: particles): thread t takes
+   * chunks bnd[ph][t] .. bnd[ph][t + 1] - 1.  Equal counts at first, then each boundary moves
+   * by one chunk per step towards the slower thread's side (by the phases' times of the last
+   * step), since the chute's regions differ in work (the flowing layer, the bottom).  Results
+   * do not depend on it. */
+  int nbnd;                    /* threads the boundaries are for (0: none yet) */
+  int maxthreads;              /* room in bnd and tph */
+  size_t *bnd[2];              /* maxthreads + 1 each */
+  double *tph[2];              /* maxthreads each: the phase's time of each thread [s] */
   gc_nlist_box box;
   size_t nwall_per;            /* wall records per particle sphere: 2 or 3 */
   unsigned char *wact;         /* nwall_per np nsph: 0 if the wall record is virgin (P, alpha,
@@ -494,6 +503,10 @@ void gc_chute_free(gc_chute *c)
     free(w->pkeys);
     free(w->sto);
     free(w->pbuf);
+    for (int ph = 0; ph < 2; ph++) {
+      free(w->bnd[ph]);
+      free(w->tph[ph]);
+    }
     free(w->wact);
     free(w);
   }
@@ -601,6 +614,17 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->pkeys = calloc(c->np + 1, sizeof *w->pkeys);
   w->wact = calloc(w->nwall_per * nps + 1, 1);
   w->sto = calloc(c->ns + 1, sizeof *w->sto);
+#ifdef _OPENMP
+  w->maxthreads = cfg->threads > 0 ? cfg->threads : omp_get_max_threads();
+#else
+  w->maxthreads = 1;
+#endif
+  if (w->maxthreads < 1)
+    w->maxthreads = 1;
+  for (int ph = 0; ph < 2; ph++) {
+    w->bnd[ph] = calloc((size_t)w->maxthreads + 1, sizeof *w->bnd[ph]);
+    w->tph[ph] = calloc((size_t)w->maxthreads, sizeof *w->tph[ph]);
+  }
   {
     /* the widest row a renumbering moves: a particle's wall records, else its orientation */
     size_t row = w->nwall_per * c->nsph * c->rec_size;
@@ -615,7 +639,8 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
       !w->cpp || !w->cpe || !w->porder || !w->pstart || !w->sseq || !w->disp || !w->pkeys ||
-      !w->wact || !w->sto || !w->pbuf || !c->id || !c->index_of || !c->nl ||
+      !w->wact || !w->sto || !w->pbuf || !c->id || !c->index_of || !c->nl || !w->bnd[0] ||
+      !w->bnd[1] || !w->tph[0] || !w->tph[1] ||
       grow_scratch(w, 8 * c->ns)) {
     free(beads);
     gc_chute_free(c);
@@ -1604,6 +1629,23 @@ static void energy_sum(gc_chute *c, const chute_work *w, size_t nchunk)
   }
 }
 
+/* Move each boundary between two threads' shares one chunk towards the thread that took
+ * more than 2 % longer in the last step's phase (a chunk is 1 / 19 of a thread's share in the
+ * soybean chute on 2 threads, so the shares settle within ~3 % of balance). */
+static void balance_shares(chute_work *w)
+{
+  for (int ph = 0; ph < 2; ph++) {
+    size_t *b = w->bnd[ph];
+    const double *tp = w->tph[ph];
+    for (int t = 0; t + 1 < w->nbnd; t++) {
+      if (tp[t] > 1.02 * tp[t + 1] && b[t + 1] > b[t] + 1)
+        b[t + 1]--;
+      else if (tp[t + 1] > 1.02 * tp[t] && b[t + 1] + 1 < b[t + 2])
+        b[t + 1]++;
+    }
+  }
+}
+
 int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
 {
   chute_work *w = c->work;
@@ -1613,22 +1655,29 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     return GC_EINVAL;
   }
   const long np = (long)c->np;
-  const int nt = nthreads(c, gc_nlist_npairs(c->nl) + c->np);
-  (void)nt;
+  int nt = nthreads(c, gc_nlist_npairs(c->nl) + c->np);
+  if (nt > w->maxthreads)
+    nt = w->maxthreads;
   const long npr = (long)gc_nlist_npairs(c->nl);
   const gc_npair *pairs = gc_nlist_pairs(c->nl);
   const size_t nch = ((size_t)np + CHUNK - 1) / CHUNK;
+  if (w->nbnd != nt) { /* equal shares to begin with */
+    for (int ph = 0; ph < 2; ph++)
+      for (int t = 0; t <= nt; t++)
+        w->bnd[ph][t] = nch * (size_t)t / (size_t)nt;
+    w->nbnd = nt;
+  }
   const long nsph = (long)c->nsph;
   long bad_pair = npr, bad_p = np;
   double dmax2 = 0.0; /* the largest squared displacement since the build after this step */
   double L[3];
   gc_nlist_periods(c->nl, L);
-  /* One parallel region.  Thread t of n takes the chunks [t nch/n, (t+1) nch/n) of CHUNK
-   * particles of the spatial order and the pairs of their spheres i: first the pair forces
-   * (each pair into its own slots) and each chunk's pair work, then, after a barrier, the
-   * particles (walls, the gather in a fixed order, the update) and each chunk's particle work.
-   * w->wsp (angular velocities in space axes at t_{n-1/2}) was computed at the end of the
-   * previous step / at placement. */
+  /* One parallel region.  Thread t of n takes a contiguous range of the chunks of CHUNK
+   * particles of the spatial order (its share, w->bnd, balanced between steps) and the pairs
+   * of their spheres i: first the pair forces (each pair into its own slots) and each chunk's
+   * pair work, then, after a barrier, the particles (walls, the gather in a fixed order, the
+   * update) and each chunk's particle work.  w->wsp (angular velocities in space axes at
+   * t_{n-1/2}) was computed at the end of the previous step / at placement. */
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt) reduction(min : bad_pair, bad_p) reduction(max : dmax2)
 #endif
@@ -1638,7 +1687,13 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     tid = (size_t)omp_get_thread_num();
     nth = (size_t)omp_get_num_threads();
 #endif
-    const size_t b0 = nch * tid / nth, b1 = nch * (tid + 1) / nth;
+    /* the shares, unless the runtime gave another number of threads than asked */
+    const int own = (int)nth == w->nbnd;
+    size_t b0 = own ? w->bnd[0][tid] : nch * tid / nth;
+    size_t b1 = own ? w->bnd[0][tid + 1] : nch * (tid + 1) / nth;
+#ifdef _OPENMP
+    double t0 = omp_get_wtime();
+#endif
     /* 2. pair forces */
     for (size_t b = b0; b < b1; b++) {
       const size_t k0 = w->pstart[b * CHUNK];
@@ -1662,8 +1717,13 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
       memcpy(w->cpe + CEN_N * b, ce, sizeof ce);
     }
 #ifdef _OPENMP
+    if (own)
+      w->tph[0][tid] = omp_get_wtime() - t0;
 #pragma omp barrier
+    t0 = omp_get_wtime();
 #endif
+    b0 = own ? w->bnd[1][tid] : nch * tid / nth;
+    b1 = own ? w->bnd[1][tid + 1] : nch * (tid + 1) / nth;
     /* 3. per particle: walls, gather in a fixed order, integrate, and the list's
      * displacement criterion for its spheres (the beads do not move) */
     for (size_t b = b0; b < b1; b++) {
@@ -1682,7 +1742,12 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
       }
       memcpy(w->cpp + PEN_N * b, cp, sizeof cp);
     }
+#ifdef _OPENMP
+    if (own)
+      w->tph[1][tid] = omp_get_wtime() - t0;
+#endif
   }
+  balance_shares(w);
   if (bad_pair < npr) {
     const gc_npair *pr = &pairs[bad_pair];
     /* particles by number (id), their spheres by place in the cluster */
