@@ -32,7 +32,7 @@
  * shift, so sx does not jump (to rounding, ~1e-18 m).  At every rebuild the sphere positions
  * are wrapped into the box and simg is reset accordingly.
  *
- * Contact geometry and forces (seed sec. 4.2.3, eq. 4.9-4.21).  For a pair (i, j), i < j,
+ * Contact geometry and forces (seed sec. 4.2.3, eq. 4.9-4.21).  For a pair (i, j) of the list,
  * d = sx_j + shift - sx_i, n = d / |d| (eq. 4.9), overlap alpha = r_i + r_j - |d|.  The contact
  * point is on the line of centres at r_i - alpha/2 from the centre of sphere i (the middle of
  * the overlap); its lever arm from the centre of mass of particle I is soff_i + (r_i - alpha/2) n
@@ -988,6 +988,7 @@ int gc_chute_place(gc_chute *c, const double *x, const double *q, const double *
       }
     }
   }
+  w->placed = 0; /* the state is overwritten from here: placed again only on success */
   for (size_t p = 0; p < c->np; p++) {
     gc_rot *r = &c->rot[p];
     memset(r, 0, sizeof *r);
@@ -1925,7 +1926,7 @@ void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], dou
 /* ---------- checkpoint ---------- */
 
 #define CKPT_MAGIC "GCCHUTE\n"
-/* Format 4 (2: the contact histories became the laws' history blocks, with their layout
+/* Format 6 (2: the contact histories became the laws' history blocks, with their layout
  * recorded in the header; 3: the energy budget, the record's overlap and the random-bottom keys
  * (issue 14), or the info record and CRC (issue 11); 4: both): magic, format version, the info
  * record (granucal version, byte-order mark and the state layout as named sizes), the header

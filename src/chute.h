@@ -175,7 +175,9 @@ double gc_chute_memory_estimate(const gc_chute_cfg *cfg);
  * the particles do not fit. */
 int gc_chute_place_random(gc_chute *c, char *msg, size_t msglen);
 /* Place particles at given centres and orientations with given velocities (tests); q may be
- * NULL (identity), v and w (body angular velocity at t_{-1/2}) may be NULL (zero). */
+ * NULL (identity), v and w (body angular velocity at t_{-1/2}) may be NULL (zero).  Argument
+ * particle p gets number p; the list build renumbers the arrays, so it is then stored at
+ * index_of[p]. */
 int gc_chute_place(gc_chute *c, const double *x, const double *q, const double *v,
                    const double *w_body, char *msg, size_t msglen);
 /* Advance one time step (forces at t_n, then the leap-frog update to t_{n+1}).  Returns a
@@ -205,7 +207,8 @@ void gc_chute_stats_get(const gc_chute *c, gc_chute_stats *st);
 void gc_chute_energy_stored(const gc_chute *c, double normal[GC_NCAT],
                             double tangential[GC_NCAT]);
 size_t gc_chute_contact_forces(const gc_chute *c, double *P, size_t cap);
-/* Velocity at t_{n-1/2} of the material point of particle k at space position p [m/s]. */
+/* Velocity at t_{n-1/2} of the material point of the particle stored at index k (number
+ * id[k]) at space position p [m/s]. */
 void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], double v[3]);
 
 /* Checkpoint: the complete state (particles, spheres, contact histories, neighbour list,

@@ -3,14 +3,15 @@
  * Build: the spheres are binned into linked cells (a counting sort by cell, kept in the
  * workspace) of edge >= 2 r_max + skin, the largest pair cut-off, so that every listed pair
  * lies in the same or in adjacent cells (seed sec. 2.2: O(C_nb N) instead of the O(N^2) of
- * app. A.3).  Each sphere i, in increasing order, scans its (at most 27, distinct) neighbour
- * cells for j > i; its few partners are then insertion-sorted by j, so the list comes out
- * sorted by (i, j) without a global sort.  Along a periodic axis the separation is the minimum
+ * app. A.3).  Each sphere i, in the build order, scans its (at most 27, distinct) neighbour
+ * cells for the spheres j of higher rank (the index, unless gc_nlist_renumber moved the
+ * spheres); its few partners are then insertion-sorted by rank, so the list comes out grouped
+ * by i and sorted within without a global sort.  Along a periodic axis the separation is the minimum
  * image; the image is found from the true positions (shift = -L nearbyint(d / L)), so it is
  * exactly a multiple of the period whatever the positions' distance from the box.
  *
  * History: two pair buffers are kept; a build writes the new list into the spare one, then
- * merges the old and the new sorted lists in one pass to carry the payloads of persisting
+ * merges the old and the new lists block by block to carry the payloads of persisting
  * pairs over (the insert/look-up of app. A.4 without its linked-list search).  After a failed
  * build (GC_ENOMEM) the previous list stays current and intact. */
 #include "nlist.h"
@@ -48,7 +49,7 @@ struct gc_nlist {
   unsigned char *csr_side; /* csr_cap: 1 where the sphere is the pair's i, 0 where it is j */
   size_t csr_cap;
   size_t *cell;       /* nsph: cell of each sphere */
-  size_t *order;      /* nsph: spheres sorted by cell (increasing index within a cell) */
+  size_t *order;      /* nsph: spheres sorted by cell (increasing rank within a cell) */
   double *cpos;       /* 4 nsph: x, y, z, r of order[m] at [4 m], contiguous per cell */
   size_t *cell_start; /* cell_cap + 1 */
   size_t cell_cap;
@@ -61,8 +62,8 @@ struct gc_nlist {
   size_t *blk[2];     /* 2 nsph per buffer: [blk[2 i], blk[2 i + 1]) are the pairs whose first
                        * sphere is i (i's block; empty: both 0) */
   uint32_t *rank;     /* nsph: the sphere's rank, which orients its pairs (rank_i < rank_j) and
-                       * orders a block; its index until gc_nlist_renumber moves spheres, then
-                       * the index it had at the first build */
+                       * orders a block: its index before the first gc_nlist_renumber (since
+                       * the allocation or gc_nlist_clear), which then moves with it */
   uint32_t *byrank;   /* nsph: the sphere of each rank */
 };
 
@@ -324,7 +325,7 @@ static int stencil(const grid *g, int a, size_t c, size_t out[3])
 }
 
 /* The pairs of the spheres seq[m0 .. m1) into pb (grown as needed), grouped by i in that order
- * and by increasing j within; returns the count or SIZE_MAX on allocation failure. */
+ * and by increasing rank of j within; returns the count or SIZE_MAX on allocation failure. */
 static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc_nlist_box *box,
                         const double *x, const double *r, const long *group,
                         const unsigned char *fixed, size_t m0, size_t m1)
@@ -526,8 +527,8 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
   pairbuf *nb = &nl->buf[1 - nl->cur];
   const pairbuf *ob = &nl->buf[nl->cur];
   /* Enumeration and history merge by contiguous ranges of seq, one per thread: each range's
-   * pairs come out grouped by i in seq order (by j within) and the ranges are concatenated in
-   * order, so the list is the same whatever the thread count. */
+   * pairs come out grouped by i in seq order (by rank of j within) and the ranges are
+   * concatenated in order, so the list is the same whatever the thread count. */
   const int nt = nl->nthreads;
   if (nt > nl->ntb) {
     pairbuf *tb = realloc(nl->tb, (size_t)nt * sizeof *tb);
@@ -935,7 +936,7 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
   const size_t ns = nl->nsph;
   const uint64_t maxpairs = ns < 2 ? 0 : (ns % 2 ? (uint64_t)(ns - 1) / 2 * ns
                                                   : (uint64_t)ns / 2 * (ns - 1));
-  if (npairs > maxpairs || h[4] > 1 || (!h[4] && npairs)) {
+  if (npairs > maxpairs || npairs > UINT32_MAX || h[4] > 1 || (!h[4] && npairs)) {
     set_msg(msg, msglen, "nlist checkpoint: corrupt header (%llu pairs for %zu spheres)",
             (unsigned long long)npairs, ns);
     return GC_EFORMAT;
@@ -1036,8 +1037,10 @@ static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *b
     /* the shift must be image L exactly, |image| <= 127, 0 along a non-periodic axis */
     int bad = ij[0] >= ns || ij[1] >= ns || rank[ij[0]] >= rank[ij[1]];
     for (int a = 0; a < 3 && !bad; a++) {
-      const double L = box.hi[a] - box.lo[a], m = sh[a] / L;
-      bad = !(fabs(m) <= 127.0) || m != nearbyint(m) || (m != 0.0 && !box.periodic[a]);
+      /* sh / L rounds (3 * 0.1 / 0.1 = 3.0000000000000004): the nearest whole number, then
+       * the exact product below */
+      const double L = box.hi[a] - box.lo[a], m = nearbyint(sh[a] / L);
+      bad = !(fabs(m) <= 127.0) || (m != 0.0 && !box.periodic[a]);
       if (!bad) {
         q->image[a] = (int8_t)m;
         bad = (double)q->image[a] * L != sh[a];

@@ -2,11 +2,12 @@
  * app. A), built in O(N) with linked cells, rebuilt by a displacement criterion (eq. 2.29), with
  * a per-pair history record (the contact law's state) that survives rebuilds.
  *
- * The list holds every pair (i, j), i < j, whose centre distance (minimum image along periodic
- * axes) is below r_i + r_j + skin, except pairs of spheres of the same group (the spheres of
- * one rigid cluster) and pairs of two fixed spheres (the beads of the bumpy bottom).  Pairs are
- * grouped by i, the groups in the order of gc_nlist_set_order (increasing i by default), and
- * sorted by j within a group.  Each pair carries payload_size bytes of history owned by the
+ * The list holds every pair (i, j), rank_i < rank_j (the sphere's rank is its index until
+ * gc_nlist_renumber moves spheres), whose centre distance (minimum image along periodic axes) is
+ * below r_i + r_j + skin, except pairs of spheres of the same group (the spheres of one rigid
+ * cluster) and pairs of two fixed spheres (the beads of the bumpy bottom).  Pairs are grouped
+ * by i, the groups in the order of gc_nlist_set_order (increasing i by default), and sorted by
+ * rank of j within a group.  Each pair carries payload_size bytes of history owned by the
  * caller's force loop: zeroed when the pair enters the list, copied unchanged while it stays in
  * it, dropped when it leaves.  A workspace allocated once; build does not allocate once the
  * capacities have grown to their working size. */

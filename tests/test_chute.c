@@ -925,6 +925,76 @@ static void test_renumber_walls(void)
   free(fr);
 }
 
+/* Renumbering with pair contacts: 8 pairs of frictionless elasto-plastic spheres, each pair
+ * colliding head-on along y (closing at 4 m/s from gaps of 0.3 .. 1.0 mm), the pairs 12 mm
+ * apart in z: the same run twice, with v_x = 0 (the order never changes) and with v_x = 20 m/s
+ * for all (each pair wraps in x during its collision, which renumbers the particles; a skin of
+ * 0.05 R rebuilds the list every ~7 steps).  The
+ * two spheres of a pair have the same x, so their separation, and with it the whole normal
+ * contact, does not depend on v_x: particle n's y, v_y and F_y must be the same in both runs,
+ * bit for bit, at every one of 600 steps; each pair's history (the plastic dent, its
+ * orientation) must move with its spheres. */
+static void test_renumber_pairs(void)
+{
+  enum { NSTEP = 600, NP = 16 };
+  double *ref = malloc(3 * NSTEP * NP * sizeof *ref);
+  CU_ASSERT_FATAL(ref != NULL);
+  size_t changed = 0, incontact = 0, bad = 0, contacts = 0;
+  for (int run_k = 0; run_k < 2; run_k++) {
+    gc_chute_cfg cfg;
+    sphere_box_cfg(&cfg, NP, 2.75e-3, 1.0e-4, 0.1, "ep", "md", 0.0);
+    cfg.skin = 0.05 * 2.75e-3; /* a list build (and renumbering) every ~7 steps at 20 m/s */
+    gc_chute *c = alloc_ok(&cfg);
+    double x0[3 * NP], v0[3 * NP];
+    for (size_t n = 0; n < NP; n++) {
+      const size_t k = n / 2; /* pair k: particles 2 k (below) and 2 k + 1 (above) */
+      const double gap = 0.3e-3 + 0.1e-3 * (double)k;
+      /* contact from (gap / 4 m/s) = 75 + 25 k us; with v_x = 20 m/s the pair wraps in x at
+       * 85 + 25 k us, in its collision, and jumps to the front of the spatial order */
+      x0[3 * n] = 0.1 - 20.0 * (85e-6 + 25e-6 * (double)k);
+      x0[3 * n + 1] = 0.03 + (n % 2 ? 5.5e-3 + gap : 0.0);
+      x0[3 * n + 2] = 0.01 + 0.012 * (double)k;
+      v0[3 * n] = run_k ? 20.0 : 0.0;
+      v0[3 * n + 1] = n % 2 ? -2.0 : 2.0;
+      v0[3 * n + 2] = 0.0;
+    }
+    char msg[512] = "";
+    int st = gc_chute_place(c, x0, NULL, v0, NULL, msg, sizeof msg);
+    if (st)
+      fprintf(stderr, "%s\n", msg);
+    CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+    for (int k = 0; k < NSTEP; k++) {
+      size_t before[NP];
+      memcpy(before, c->id, sizeof before);
+      CU_ASSERT_EQUAL_FATAL(run(c, 1), GC_SUCCESS);
+      gc_chute_stats sts;
+      gc_chute_stats_get(c, &sts);
+      contacts += sts.n_contacts;
+      for (size_t n = 0; n < NP; n++) {
+        const size_t p = c->index_of[n];
+        const double now[3] = { c->x[3 * p + 1], c->v[3 * p + 1], c->force[3 * p + 1] };
+        double *r = ref + 3 * (NP * (size_t)k + n);
+        if (run_k == 0)
+          memcpy(r, now, sizeof now);
+        else
+          bad += memcmp(r, now, sizeof now) != 0;
+      }
+      for (size_t p = 0; p < NP && run_k; p++)
+        if (c->id[p] != before[p]) {
+          changed++;
+          incontact += sts.n_contacts > 0;
+        }
+    }
+    gc_chute_free(c);
+  }
+  printf("\n    renumbered particles: %zu, %zu of them during a collision (%zu contact-steps)",
+         changed, incontact, contacts);
+  CU_ASSERT_EQUAL(bad, 0);
+  CU_ASSERT(incontact > 0);
+  CU_ASSERT(contacts > 100);
+  free(ref);
+}
+
 /* Checkpoint: run, write, run on; a fresh chute from the same cfg reading the checkpoint
  * continues bit for bit (memcmp of positions, velocities, orientations).  A different cfg is
  * refused with a message naming the mismatch. */
@@ -1336,6 +1406,7 @@ int gc_test_add_chute(void)
       !CU_add_test(s, "renumbered particles keep their numbers (free flight)",
                    test_renumber_free_flight) ||
       !CU_add_test(s, "renumbered particles keep their wall histories", test_renumber_walls) ||
+      !CU_add_test(s, "renumbered particles keep their pair histories", test_renumber_pairs) ||
       !CU_add_test(s, "checkpoint continues bit for bit", test_checkpoint) ||
       !CU_add_test(s, "every bit flip of a checkpoint is refused or harmless",
                    test_checkpoint_bitflips) ||

@@ -496,7 +496,7 @@ static FILE *truncated_copy(FILE *f, long len)
 
 /* How two lists over the same spheres differ: 1 for different pair counts, else the number
  * of differing pair records (i, j, image), payloads (psz bytes) and spheres whose CSR entries
- * or sides differ.  0: byte for byte the same list. */
+ * or sides differ, plus 1 if the ranks differ.  0: byte for byte the same list. */
 static size_t list_differences(const gc_nlist *a, const gc_nlist *b, size_t nsph, size_t psz)
 {
   const size_t n = gc_nlist_npairs(a);
@@ -516,6 +516,7 @@ static size_t list_differences(const gc_nlist *a, const gc_nlist *b, size_t nsph
     const unsigned char *sa = gc_nlist_sphere_sides(a, i), *sb = gc_nlist_sphere_sides(b, i);
     diff += ma != mb || (ma && (memcmp(ia, ib, ma * sizeof *ia) || memcmp(sa, sb, ma)));
   }
+  diff += memcmp(gc_nlist_ranks(a), gc_nlist_ranks(b), nsph * sizeof(uint32_t)) != 0;
   return diff;
 }
 
@@ -856,6 +857,41 @@ static void test_renumber(void)
   CU_ASSERT_EQUAL(bad, 0);
   CU_ASSERT(checked > 4 * n);
   CU_ASSERT(carried > n); /* most pairs persist between builds, with their marks */
+  /* a version-2 file (no ranks: those of a list never renumbered) is still read: A's list
+   * written, its rank block cut out and the version set to 2 reads back as A; B's (renumbered,
+   * so some pairs have i > j) made a version-2 file the same way is refused as corrupt */
+  for (int which = 0; which < 2; which++) {
+    const gc_nlist *src = which ? lb : la;
+    FILE *f3 = tmpfile(), *f2 = tmpfile();
+    CU_ASSERT_FATAL(f3 && f2);
+    CU_ASSERT_EQUAL(gc_nlist_write(src, f3), GC_SUCCESS);
+    long len = ftell(f3);
+    rewind(f3);
+    unsigned char *buf = malloc((size_t)len);
+    CU_ASSERT_FATAL(buf && fread(buf, 1, (size_t)len, f3) == (size_t)len);
+    const uint32_t v2 = 2;
+    memcpy(buf + 8, &v2, sizeof v2);                /* after the 8-byte magic */
+    const size_t cut = 124 + 24 * n;                /* the header and the positions */
+    CU_ASSERT_FATAL(fwrite(buf, 1, cut, f2) == cut);
+    const size_t rest = (size_t)len - cut - 4 * n;  /* after the ranks */
+    CU_ASSERT_FATAL(fwrite(buf + cut + 4 * n, 1, rest, f2) == rest);
+    rewind(f2);
+    gc_nlist *l2 = gc_nlist_alloc(n, sizeof(marker));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l2);
+    char m2[256] = "";
+    int st2 = gc_nlist_read(l2, f2, m2, sizeof m2);
+    if (!which) {
+      CU_ASSERT_EQUAL(st2, GC_SUCCESS);
+      CU_ASSERT_EQUAL(list_differences(la, l2, n, sizeof(marker)), 0);
+    } else {
+      CU_ASSERT_EQUAL(st2, GC_EFORMAT);
+      CU_ASSERT_PTR_NOT_NULL(strstr(m2, "corrupt pair"));
+    }
+    free(buf);
+    fclose(f3);
+    fclose(f2);
+    gc_nlist_free(l2);
+  }
   /* checkpoint of the renumbered list: read back identical, ranks included */
   FILE *f = tmpfile();
   CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -1053,6 +1089,34 @@ static void test_bad_input(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "63 periods"));
   CU_ASSERT_EQUAL(gc_nlist_builds(nl), 3);
   gc_nlist_free(nl);
+
+  /* images whose shift image L does not divide back exactly (3 * 0.1 / 0.1 =
+   * 3.0000000000000004, 7 * 0.3 / 0.3 too) survive a checkpoint round trip */
+  const double per[2] = { 0.1, 0.3 };
+  const int imgs[4] = { 3, 7, -33, 62 };
+  for (int a = 0; a < 2; a++)
+    for (int k = 0; k < 4; k++) {
+      gc_nlist_box bp = make_box(per[a], 1, per[a], 0.01);
+      double xp[6] = { 0.05 - imgs[k] * per[a], 0.5, 0.02, 0.06, 0.5, 0.02 }, rp[2] = { 0.01, 0.01 };
+      gc_nlist *l1 = gc_nlist_alloc(2, 0), *l2 = gc_nlist_alloc(2, 0);
+      CU_ASSERT_FATAL(l1 && l2);
+      CU_ASSERT_EQUAL_FATAL(gc_nlist_build(l1, &bp, xp, rp, NULL, NULL, msg, sizeof msg),
+                            GC_SUCCESS);
+      CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(l1), 1);
+      CU_ASSERT_EQUAL(gc_nlist_pairs(l1)[0].image[0], -imgs[k]); /* x_1 - x_0 = 0.01 + image L */
+      FILE *f = tmpfile();
+      CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+      CU_ASSERT_EQUAL(gc_nlist_write(l1, f), GC_SUCCESS);
+      rewind(f);
+      msg[0] = 0;
+      CU_ASSERT_EQUAL(gc_nlist_read(l2, f, msg, sizeof msg), GC_SUCCESS);
+      if (msg[0])
+        fprintf(stderr, "L = %g, image %d: %s\n", per[a], imgs[k], msg);
+      CU_ASSERT_EQUAL(list_differences(l1, l2, 2, 0), 0);
+      fclose(f);
+      gc_nlist_free(l1);
+      gc_nlist_free(l2);
+    }
 }
 
 int gc_test_add_nlist(void)
