@@ -75,6 +75,17 @@ static gc_chute *alloc_ok(const gc_chute_cfg *cfg)
   return c;
 }
 
+/* gc_chute_place, which must succeed */
+static void place_ok(gc_chute *c, const double *x, const double *q, const double *v,
+                     const double *w)
+{
+  char msg[512] = "";
+  int st = gc_chute_place(c, x, q, v, w, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "gc_chute_place: %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+}
+
 static int run(gc_chute *c, long n)
 {
   char msg[512] = "";
@@ -796,11 +807,7 @@ static void test_renumber_free_flight(void)
       gc_quat_from_uniform(u, q0 + 4 * n);
     }
     gsl_rng_free(rng);
-    char msg[512] = "";
-    int st = gc_chute_place(c, x0, q0, v0, w0, msg, sizeof msg);
-    if (st)
-      fprintf(stderr, "%s\n", msg);
-    CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+    place_ok(c, x0, q0, v0, w0);
     size_t bad = 0, changed = 0;
     double err = 0;
     size_t last[64];
@@ -882,11 +889,7 @@ static void test_renumber_walls(void)
       x0[3 * n + 2] = 3.0e-3 + 1.0e-4 * (double)n;
       v0[3 * n] = run_k ? 20.0 : 0.0, v0[3 * n + 1] = 0.0, v0[3 * n + 2] = -5.0;
     }
-    char msg[512] = "";
-    int st = gc_chute_place(c, x0, NULL, v0, NULL, msg, sizeof msg);
-    if (st)
-      fprintf(stderr, "%s\n", msg);
-    CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+    place_ok(c, x0, NULL, v0, NULL);
     for (int k = 0; k < NSTEP; k++) {
       size_t before[16];
       memcpy(before, c->id, sizeof before);
@@ -958,11 +961,7 @@ static void test_renumber_pairs(void)
       v0[3 * n + 1] = n % 2 ? -2.0 : 2.0;
       v0[3 * n + 2] = 0.0;
     }
-    char msg[512] = "";
-    int st = gc_chute_place(c, x0, NULL, v0, NULL, msg, sizeof msg);
-    if (st)
-      fprintf(stderr, "%s\n", msg);
-    CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+    place_ok(c, x0, NULL, v0, NULL);
     for (int k = 0; k < NSTEP; k++) {
       size_t before[NP];
       memcpy(before, c->id, sizeof before);
