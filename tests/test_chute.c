@@ -11,6 +11,7 @@
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <zlib.h>
 
 #include "chute.h"
 #include "drop_sim.h"
@@ -994,6 +995,67 @@ static void test_renumber_pairs(void)
   free(ref);
 }
 
+/* The checkpoint at path (of a renumbered run with chute c's configuration) with its
+ * particle-number block changed (found as the bytes of the numbers it holds, read into a fresh
+ * chute) and the CRC-32 recomputed: two numbers swapped (still a
+ * permutation, but no longer the list's ranks) and a number repeated are both refused by
+ * name, and the workspace is left unplaced. */
+static void check_ids_refused(const char *path, gc_chute *c)
+{
+  FILE *f = fopen(path, "rb");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  CU_ASSERT_FATAL(fseek(f, 0, SEEK_END) == 0);
+  long len = ftell(f);
+  rewind(f);
+  unsigned char *buf = malloc((size_t)len);
+  CU_ASSERT_FATAL(buf && fread(buf, 1, (size_t)len, f) == (size_t)len);
+  fclose(f);
+  gc_chute_cfg cfg = c->cfg;
+  gc_chute *o = alloc_ok(&cfg);
+  char msg[512] = "";
+  CU_ASSERT_EQUAL_FATAL(gc_chute_checkpoint_read(o, path, msg, sizeof msg), GC_SUCCESS);
+  const size_t idb = o->np * sizeof(size_t);
+  unsigned char *at = NULL;
+  for (long k = 0; k + (long)idb <= len - 4 && !at; k++)
+    if (!memcmp(buf + k, o->id, idb))
+      at = buf + k;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+  for (int variant = 0; variant < 2; variant++) {
+    size_t *ids = malloc(idb);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ids);
+    memcpy(ids, o->id, idb);
+    if (variant == 0) { /* swap two numbers */
+      size_t t = ids[0];
+      ids[0] = ids[1];
+      ids[1] = t;
+    } else {
+      ids[1] = ids[0];
+    }
+    unsigned char *mod = malloc((size_t)len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mod);
+    memcpy(mod, buf, (size_t)len);
+    memcpy(mod + (at - buf), ids, idb);
+    uint32_t crc = (uint32_t)crc32_z(crc32(0L, Z_NULL, 0), mod, (size_t)len - 4);
+    memcpy(mod + len - 4, &crc, 4);
+    char *p2 = gc_test_write_tmp("");
+    FILE *g = fopen(p2, "wb");
+    CU_ASSERT_FATAL(g && fwrite(mod, 1, (size_t)len, g) == (size_t)len);
+    fclose(g);
+    msg[0] = 0;
+    CU_ASSERT_EQUAL(gc_chute_checkpoint_read(o, p2, msg, sizeof msg), GC_EFORMAT);
+    if (!strstr(msg, "particle numbers"))
+      fprintf(stderr, "%s\n", msg);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "particle numbers"));
+    CU_ASSERT_NOT_EQUAL(gc_chute_step(o, msg, sizeof msg), GC_SUCCESS); /* unplaced */
+    remove(p2);
+    free(p2);
+    free(mod);
+    free(ids);
+  }
+  free(buf);
+  gc_chute_free(o);
+}
+
 /* Checkpoint: run, write, run on; a fresh chute from the same cfg reading the checkpoint
  * continues bit for bit (memcmp of positions, velocities, orientations).  A different cfg is
  * refused with a message naming the mismatch. */
@@ -1032,6 +1094,9 @@ static void test_checkpoint(void)
   CU_ASSERT(memcmp(a->rot, b->rot, a->np * sizeof(gc_rot)) == 0);
   CU_ASSERT(memcmp(a->id, b->id, a->np * sizeof(size_t)) == 0);
   CU_ASSERT_EQUAL(a->t, b->t);
+  /* particle numbers that are no permutation, or that do not match the list's sphere ranks,
+   * with a valid CRC (so that only the numbers' check can refuse them) */
+  check_ids_refused(path, b);
   /* a different configuration is refused */
   gc_chute_cfg other = cfg;
   other.dt *= 0.5;
