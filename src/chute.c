@@ -158,13 +158,13 @@ typedef struct {
    * reads were mostly written by itself (on two cores the index order made every step move most
    * particles' cache lines between the cores).  Each pair writes its own slots, each particle
    * gathers in its fixed order.  The build renumbers the particles into this order, after
-   * which porder and sseq are the identity until the next build. */
+   * which porder is the identity until the next build (and the list is built in index
+   * order); only a list read from a format-5 checkpoint has another order. */
   size_t *porder;              /* np: particles by grid cell (long horizontal axis slowest) */
   size_t *pstart;              /* np + 1: the pairs pstart[m] .. pstart[m + 1] - 1 are those
                                 * whose sphere i belongs to particle porder[m]: the list is
                                 * built in this order (gc_nlist_set_order), so the pair loop
                                 * reads its pairs' records in memory order */
-  size_t *sseq;                /* ns: the spheres in that order (the list's build order) */
   struct pkey *pkeys;          /* np: sort scratch */
   size_t *sto;                 /* ns: a renumbering's new index of each sphere */
   unsigned char *pbuf;         /* scratch of a renumbering: the widest per-particle row (its
@@ -497,7 +497,6 @@ void gc_chute_free(gc_chute *c)
     free(w->cpp);
     free(w->porder);
     free(w->pstart);
-    free(w->sseq);
     free(w->disp);
     free(w->gap0);
     free(w->pkeys);
@@ -609,7 +608,6 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->cpe = calloc(CEN_N * (c->np / CHUNK + 1), sizeof *w->cpe);
   w->porder = calloc(c->np + 1, sizeof *w->porder);
   w->pstart = calloc(c->np + 1, sizeof *w->pstart);
-  w->sseq = calloc(c->ns + 1, sizeof *w->sseq);
   w->disp = calloc(c->ns + 1, sizeof *w->disp);
   w->pkeys = calloc(c->np + 1, sizeof *w->pkeys);
   w->wact = calloc(w->nwall_per * nps + 1, 1);
@@ -638,7 +636,7 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   c->nl = gc_nlist_alloc(c->ns, c->rec_size);
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
-      !w->cpp || !w->cpe || !w->porder || !w->pstart || !w->sseq || !w->disp || !w->pkeys ||
+      !w->cpp || !w->cpe || !w->porder || !w->pstart || !w->disp || !w->pkeys ||
       !w->wact || !w->sto || !w->pbuf || !c->id || !c->index_of || !c->nl || !w->bnd[0] ||
       !w->bnd[1] || !w->tph[0] || !w->tph[1] ||
       grow_scratch(w, 8 * c->ns)) {
@@ -706,6 +704,15 @@ static double wrap(double x, double L)
 
 /* sx = (x + simg) + soff of the spheres of particle p; soff from the orientation.  A centred
  * sphere has soff = 0 (calloc) whatever the orientation, so only its position is formed. */
+/* soff of particle p's spheres, R(q) pos_k (not for a centred shape: soff = 0) */
+static void sphere_offsets(gc_chute *c, chute_work *w, size_t p)
+{
+  double M[9];
+  gc_quat_to_matrix(c->rot[p].q, M);
+  for (size_t k = 0; k < c->nsph; k++)
+    matvec(M, c->cfg.shape.pos[k], w->soff + 3 * (p * c->nsph + k));
+}
+
 static void particle_spheres(gc_chute *c, chute_work *w, size_t p)
 {
   if (w->centred) {
@@ -714,12 +721,10 @@ static void particle_spheres(gc_chute *c, chute_work *w, size_t p)
       c->sx[3 * p + d] = (c->x[3 * p + d] + sm[d]) + 0.0;
     return;
   }
-  double M[9];
-  gc_quat_to_matrix(c->rot[p].q, M);
+  sphere_offsets(c, w, p);
   for (size_t k = 0; k < c->nsph; k++) {
     size_t i = p * c->nsph + k;
     double *so = w->soff + 3 * i, *sm = w->simg + 3 * i, *s = c->sx + 3 * i;
-    matvec(M, c->cfg.shape.pos[k], so);
     for (int d = 0; d < 3; d++)
       s[d] = (c->x[3 * p + d] + sm[d]) + so[d];
   }
@@ -798,19 +803,12 @@ static void sort_keys(const gc_chute *c, const double *xc, size_t stride, struct
 }
 
 /* The spatial order of the particles (porder; see chute_work.porder) by the cells of
- * their first spheres at sx (3 ns), and the spheres in that order (sseq: each particle's
- * spheres in turn, then the beads). */
+ * their first spheres at sx (3 ns). */
 static void particle_order(gc_chute *c, chute_work *w, const double *sx)
 {
-  const size_t np = c->np, nsph = c->nsph;
-  sort_keys(c, sx, 3 * nsph, w->pkeys);
-  for (size_t m = 0; m < np; m++) {
+  sort_keys(c, sx, 3 * c->nsph, w->pkeys);
+  for (size_t m = 0; m < c->np; m++)
     w->porder[m] = w->pkeys[m].p;
-    for (size_t k = 0; k < nsph; k++)
-      w->sseq[m * nsph + k] = w->pkeys[m].p * nsph + k;
-  }
-  for (size_t s = np * nsph; s < c->ns; s++)
-    w->sseq[s] = s;
 }
 
 /* pstart, the pairs of each particle (a block, in porder) of the current list, which was built
@@ -891,7 +889,7 @@ static void permute_rows(void *a, size_t size, const size_t *order, size_t n, un
  * (gc_nlist_renumber, which keeps each pair's orientation and history).  The flow mixes the
  * particles; without this their data are read in random places of memory at every step (at
  * 19200 soybeans the run was 1.3x slower for it).  Nothing physical changes; the particle
- * numbers (id) follow the particles.  porder and sseq become the identity. */
+ * numbers (id) follow the particles.  porder becomes the identity. */
 static int renumber_particles(gc_chute *c, chute_work *w)
 {
   const size_t np = c->np, nsph = c->nsph, nps = np * nsph;
@@ -917,12 +915,8 @@ static int renumber_particles(gc_chute *c, chute_work *w)
   for (size_t m = 0; m < np; m++) {
     c->index_of[c->id[m]] = m;
     gc_rot_omega_space(&c->rot[m], w->wsp + 3 * m); /* as at the end of the step */
-    if (!w->centred) { /* soff = R(q) pos_k as particle_spheres */
-      double M[9];
-      gc_quat_to_matrix(c->rot[m].q, M);
-      for (size_t k = 0; k < nsph; k++)
-        matvec(M, c->cfg.shape.pos[k], w->soff + 3 * (m * nsph + k));
-    }
+    if (!w->centred)
+      sphere_offsets(c, w, m);
     for (size_t k = 0; k < nsph; k++)
       w->sto[o[m] * nsph + k] = m * nsph + k;
   }
@@ -933,8 +927,6 @@ static int renumber_particles(gc_chute *c, chute_work *w)
     return GC_EINVAL;
   for (size_t m = 0; m < np; m++)
     w->porder[m] = m;
-  for (size_t s = 0; s < c->ns; s++)
-    w->sseq[s] = s;
   return GC_SUCCESS;
 }
 
@@ -946,10 +938,7 @@ static int rebuild(gc_chute *c, chute_work *w, char *msg, size_t msglen)
     snprintf(msg, msglen, "internal error: the particles' order is not a permutation");
     return GC_EINVAL;
   }
-  if (gc_nlist_set_order(c->nl, w->sseq)) {
-    snprintf(msg, msglen, "internal error: the spheres' order is not a permutation");
-    return GC_EINVAL;
-  }
+  gc_nlist_set_order(c->nl, NULL); /* index order, now the spatial order */
   gc_nlist_set_threads(c->nl, nthreads(c, gc_nlist_npairs(c->nl) + c->np));
   int st = gc_nlist_build(c->nl, &w->box, c->sx, c->sr, c->owner, c->fixed, msg, msglen);
   if (st)
@@ -2052,25 +2041,22 @@ static size_t ckpt_blocks(gc_chute *c, ckpt_blk *b, uint32_t ver)
   return n;
 }
 
-/* index_of from id after a read: GC_EFORMAT unless id is a permutation and the list's
- * sphere ranks are the numbers' (sphere k of particle number n has rank n nsph + k; the
- * beads their indices) */
-static int check_ids(gc_chute *c, chute_work *w)
+/* index_of from id after a read: GC_EFORMAT unless the list's sphere ranks are the numbers'
+ * (sphere k of particle number n has rank n nsph + k; the beads their indices).  The ranks
+ * are a permutation (gc_nlist_read checks it), so numbers below np that match them are one
+ * too. */
+static int check_ids(gc_chute *c)
 {
   const size_t np = c->np, nsph = c->nsph;
-  size_t *seen = w->sto; /* scratch: free between renumberings */
-  memset(seen, 0, c->ns * sizeof *seen);
-  for (size_t p = 0; p < np; p++) {
-    if (c->id[p] >= np || seen[c->id[p]])
-      return GC_EFORMAT;
-    seen[c->id[p]] = 1;
-    c->index_of[c->id[p]] = p;
-  }
   const uint32_t *rank = gc_nlist_ranks(c->nl);
-  for (size_t p = 0; p < np; p++)
+  for (size_t p = 0; p < np; p++) {
+    if (c->id[p] >= np)
+      return GC_EFORMAT;
     for (size_t k = 0; k < nsph; k++)
       if (rank[p * nsph + k] != c->id[p] * nsph + k)
         return GC_EFORMAT;
+    c->index_of[c->id[p]] = p;
+  }
   for (size_t s = np * nsph; s < c->ns; s++)
     if (rank[s] != s)
       return GC_EFORMAT;
@@ -2344,7 +2330,7 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
   if (ver < 6)
     for (size_t p = 0; p < c->np; p++)
       c->id[p] = p;
-  if ((st = check_ids(c, w))) {
+  if ((st = check_ids(c))) {
     snprintf(msg, msglen, "%s: the particle numbers in the checkpoint are not a permutation or "
              "do not match its neighbour list (corrupt file)", path);
     goto done;
