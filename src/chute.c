@@ -15,6 +15,10 @@
  *      number of threads: results are bitwise independent of it;
  *   4. the step's work (summed per chunk in steps 2-3) added in chunk order, t += dt, and a
  *      list rebuild when a sphere moved more than skin/2.
+ * Steps 2 and 3 are one walk over the chunks of CHUNK particles: a chunk's pairs, then each
+ * particle whose pairs are all done (chute_work.plo), so that its data are still in cache;
+ * every pair reads the state at t_n all the same, and the rest of the particles move after a
+ * barrier.
  * Threads (steps 2-3): thread t of n takes whole chunks of CHUNK particles of a spatial order
  * (particle_order, formed at each list build) and the pairs of their spheres i, so it works
  * on a compact region of the chute and mostly reads what it wrote itself.  At each build the
@@ -104,10 +108,11 @@ enum { PEN_WN, PEN_WT, PEN_BN, PEN_BT, PEN_G, PEN_N };
 enum { CEN_PN, CEN_PT, CEN_BN, CEN_BT, CEN_N };
 /* The step's work is divided in chunks of CHUNK consecutive particles of the spatial order
  * (porder) with their pairs (pstart), whatever the thread count: a thread takes whole chunks,
- * and each chunk sums the energies of its pairs (in list order) and of its particles (in
- * porder) into its own slot right after computing them; the slots are added in chunk order,
- * so the energy budget is also independent of the threads.  32 particles: small enough that
- * two threads' shares differ by ~3 % of the soybean chute's 38 chunks. */
+ * and each chunk sums the energies of its pairs (in list order, right after computing them)
+ * and of its particles (in porder, once they have all moved) into its own slot; the slots are
+ * added in chunk order, so the energy budget is also independent of the threads.  32
+ * particles: small enough that two threads' shares differ by ~3 % of the soybean chute's 38
+ * chunks. */
 #define CHUNK 32
 
 /* One past the last position in porder of chunk b of np particles. */
@@ -170,15 +175,25 @@ typedef struct {
   unsigned char *pbuf;         /* scratch of a renumbering: the widest per-particle row (its
                                 * wall records, prow bytes), then np marks */
   size_t prow;
-  /* The threads' shares of the chunks, per phase (0: pairs, 1: particles): thread t takes
-   * chunks bnd[ph][t] .. bnd[ph][t + 1] - 1.  Equal counts at first, then each boundary moves
-   * by one chunk per step towards the slower thread's side (by the phases' times of the last
-   * step), since the chute's regions differ in work (the flowing layer, the bottom).  Results
-   * do not depend on it. */
+  /* The step walks the chunks once: a chunk's pairs, then those of its particles whose
+   * pairs are all done (the fused step, which finds a particle's data still in cache from
+   * its pairs instead of streaming the whole state twice per step).  Particle m (a position
+   * in porder) is read by the pairs of the blocks plo[m] .. phi[m] (its own and those of the
+   * neighbours whose block holds a pair with it; the blocks are in porder, a pair is in the
+   * block of its sphere i).  It may move once the walk has passed phi[m], and a thread may
+   * move it before the others are done only if all those blocks are in its own share; the
+   * rest wait for the barrier.  fused: 0 while porder is not the identity (a list of a
+   * format-5 checkpoint before its first rebuild): then every particle waits. */
+  uint32_t *plo, *phi;         /* np each */
+  int fused;
+  /* The threads' shares of the chunks: thread t takes chunks bnd[t] .. bnd[t + 1] - 1.  Equal
+   * counts at first, then each boundary moves by one chunk per step towards the slower
+   * thread's side (by the threads' times of the last step), since the chute's regions differ
+   * in work (the flowing layer, the bottom).  Results do not depend on it. */
   int nbnd;                    /* threads the boundaries are for (0: none yet) */
   int maxthreads;              /* room in bnd and tph */
-  size_t *bnd[2];              /* maxthreads + 1 each */
-  double *tph[2];              /* maxthreads each: the phase's time of each thread [s] */
+  size_t *bnd;                 /* maxthreads + 1 */
+  double *tph;                 /* maxthreads: each thread's time in the last step [s] */
   gc_nlist_box box;
   size_t nwall_per;            /* wall records per particle sphere: 2 or 3 */
   unsigned char *wact;         /* nwall_per np nsph: 0 if the wall record is virgin (P, alpha,
@@ -502,10 +517,10 @@ void gc_chute_free(gc_chute *c)
     free(w->pkeys);
     free(w->sto);
     free(w->pbuf);
-    for (int ph = 0; ph < 2; ph++) {
-      free(w->bnd[ph]);
-      free(w->tph[ph]);
-    }
+    free(w->bnd);
+    free(w->tph);
+    free(w->plo);
+    free(w->phi);
     free(w->wact);
     free(w);
   }
@@ -619,10 +634,10 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
 #endif
   if (w->maxthreads < 1)
     w->maxthreads = 1;
-  for (int ph = 0; ph < 2; ph++) {
-    w->bnd[ph] = calloc((size_t)w->maxthreads + 1, sizeof *w->bnd[ph]);
-    w->tph[ph] = calloc((size_t)w->maxthreads, sizeof *w->tph[ph]);
-  }
+  w->bnd = calloc((size_t)w->maxthreads + 1, sizeof *w->bnd);
+  w->tph = calloc((size_t)w->maxthreads, sizeof *w->tph);
+  w->plo = calloc(c->np + 1, sizeof *w->plo);
+  w->phi = calloc(c->np + 1, sizeof *w->phi);
   {
     /* the widest row a renumbering moves: a particle's wall records, else its orientation */
     size_t row = w->nwall_per * c->nsph * c->rec_size;
@@ -637,8 +652,8 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
       !w->cpp || !w->cpe || !w->porder || !w->pstart || !w->disp || !w->pkeys ||
-      !w->wact || !w->sto || !w->pbuf || !c->id || !c->index_of || !c->nl || !w->bnd[0] ||
-      !w->bnd[1] || !w->tph[0] || !w->tph[1] ||
+      !w->wact || !w->sto || !w->pbuf || !c->id || !c->index_of || !c->nl || !w->bnd ||
+      !w->tph || !w->plo || !w->phi ||
       grow_scratch(w, 8 * c->ns)) {
     free(beads);
     gc_chute_free(c);
@@ -827,7 +842,26 @@ static int order_work(gc_chute *c, chute_work *w)
       k++;
   }
   w->pstart[np] = k;
-  return k == npr ? GC_SUCCESS : GC_EFORMAT;
+  if (k != npr)
+    return GC_EFORMAT;
+  w->fused = 1;
+  for (size_t m = 0; m < np && w->fused; m++)
+    w->fused = w->porder[m] == m;
+  if (w->fused) {
+    for (size_t m = 0; m < np; m++)
+      w->plo[m] = w->phi[m] = (uint32_t)m;
+    for (k = 0; k < npr; k++) {
+      const long J = c->owner[pairs[k].j];
+      const uint32_t b = (uint32_t)c->owner[pairs[k].i]; /* the block of the pair */
+      if (J < 0) /* a bead */
+        continue;
+      if (b < w->plo[J])
+        w->plo[J] = b;
+      if (b > w->phi[J])
+        w->phi[J] = b;
+    }
+  }
+  return GC_SUCCESS;
 }
 
 /* gap0 of every pair from the list's build positions, and disp, dmax2 (0 right after a build;
@@ -1620,20 +1654,31 @@ static void energy_sum(gc_chute *c, const chute_work *w, size_t nchunk)
 }
 
 /* Move each boundary between two threads' shares one chunk towards the thread that took
- * more than 2 % longer in the last step's phase (a chunk is 1 / 19 of a thread's share in the
- * soybean chute on 2 threads, so the shares settle within ~3 % of balance). */
+ * more than 2 % longer in the last step (a chunk is 1 / 19 of a thread's share in the soybean
+ * chute on 2 threads, so the shares settle within ~3 % of balance). */
 static void balance_shares(chute_work *w)
 {
-  for (int ph = 0; ph < 2; ph++) {
-    size_t *b = w->bnd[ph];
-    const double *tp = w->tph[ph];
-    for (int t = 0; t + 1 < w->nbnd; t++) {
-      if (tp[t] > 1.02 * tp[t + 1] && b[t + 1] > b[t] + 1)
-        b[t + 1]--;
-      else if (tp[t + 1] > 1.02 * tp[t] && b[t + 1] + 1 < b[t + 2])
-        b[t + 1]++;
-    }
+  size_t *b = w->bnd;
+  const double *tp = w->tph;
+  for (int t = 0; t + 1 < w->nbnd; t++) {
+    if (tp[t] > 1.02 * tp[t + 1] && b[t + 1] > b[t] + 1)
+      b[t + 1]--;
+    else if (tp[t + 1] > 1.02 * tp[t] && b[t + 1] + 1 < b[t + 2])
+      b[t + 1]++;
   }
+}
+
+/* Step 3 for particle position m of porder: step_particle, then the list's displacement
+ * criterion for its spheres (the beads do not move).  Returns nonzero on a non-finite value;
+ * *dmax2 takes the largest squared displacement. */
+static int move_particle(gc_chute *c, chute_work *w, size_t m, double *dmax2)
+{
+  const size_t p = w->porder[m], nsph = c->nsph;
+  int bad = step_particle(c, w, (long)p);
+  const double m2 = gc_nlist_moved(c->nl, c->sx, p * nsph, nsph, w->disp + p * nsph);
+  if (m2 > *dmax2)
+    *dmax2 = m2;
+  return bad;
 }
 
 int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
@@ -1652,22 +1697,24 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   const gc_npair *pairs = gc_nlist_pairs(c->nl);
   const size_t nch = ((size_t)np + CHUNK - 1) / CHUNK;
   if (w->nbnd != nt) { /* equal shares to begin with */
-    for (int ph = 0; ph < 2; ph++)
-      for (int t = 0; t <= nt; t++)
-        w->bnd[ph][t] = nch * (size_t)t / (size_t)nt;
+    for (int t = 0; t <= nt; t++)
+      w->bnd[t] = nch * (size_t)t / (size_t)nt;
     w->nbnd = nt;
   }
-  const long nsph = (long)c->nsph;
   long bad_pair = npr, bad_p = np;
   double dmax2 = 0.0; /* the largest squared displacement since the build after this step */
   double L[3];
   gc_nlist_periods(c->nl, L);
   /* One parallel region.  Thread t of n takes a contiguous range of the chunks of CHUNK
    * particles of the spatial order (its share, w->bnd, balanced between steps) and the pairs
-   * of their spheres i: first the pair forces (each pair into its own slots) and each chunk's
-   * pair work, then, after a barrier, the particles (walls, the gather in a fixed order, the
-   * update) and each chunk's particle work.  w->wsp (angular velocities in space axes at
-   * t_{n-1/2}) was computed at the end of the previous step / at placement. */
+   * of their spheres i, and walks them once: a chunk's pair forces (each pair into its own
+   * slots) and pair work, then (2.) the particles of its share whose pairs are all done
+   * (walls, the gather in a fixed order, the update; see chute_work.plo).  After a barrier,
+   * the particles of the share that waited for other threads' pairs, then each chunk's
+   * particle work.  The order of the moves does not change a number: every pair reads the
+   * state of t_n, every particle gathers its pairs in its fixed order.  w->wsp (angular
+   * velocities in space axes at t_{n-1/2}) was computed at the end of the previous step / at
+   * placement. */
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt) reduction(min : bad_pair, bad_p) reduction(max : dmax2)
 #endif
@@ -1679,15 +1726,19 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
 #endif
     /* the shares, unless the runtime gave another number of threads than asked */
     const int own = (int)nth == w->nbnd;
-    size_t b0 = own ? w->bnd[0][tid] : nch * tid / nth;
-    size_t b1 = own ? w->bnd[0][tid + 1] : nch * (tid + 1) / nth;
+    const size_t b0 = own ? w->bnd[tid] : nch * tid / nth;
+    const size_t b1 = own ? w->bnd[tid + 1] : nch * (tid + 1) / nth;
+    const size_t m0 = b0 * CHUNK, m1 = b1 > b0 ? chunk_end(b1 - 1, (size_t)np) : m0;
+    /* particle m moves in the walk if all its pairs are in this share */
+#define MOVES_EARLY(m) (w->fused && w->plo[m] >= m0 && w->phi[m] < m1)
 #ifdef _OPENMP
     double t0 = omp_get_wtime();
 #endif
-    /* 2. pair forces */
+    size_t u = m0; /* the walk's next particle to move */
     for (size_t b = b0; b < b1; b++) {
+      const size_t e = chunk_end(b, (size_t)np);
       const size_t k0 = w->pstart[b * CHUNK];
-      const size_t k1 = w->pstart[chunk_end(b, (size_t)np)];
+      const size_t k1 = w->pstart[e];
       for (size_t k = k0; k < k1; k++) {
         if (!w->hist[k] && w->gap0[k] > w->disp[pairs[k].i] + w->disp[pairs[k].j]) {
           /* apart for certain, nothing to reset */
@@ -1705,36 +1756,38 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
           ce[bead ? CEN_BT : CEN_PT] += w->pe[2 * k + 1];
         }
       memcpy(w->cpe + CEN_N * b, ce, sizeof ce);
+      /* the blocks up to e - 1 are done: move the particles in order while they may */
+      for (; u < e; u++) {
+        if (!MOVES_EARLY(u))
+          continue; /* after the barrier */
+        if (w->phi[u] >= e)
+          break; /* a later block of this share still reads it */
+        if (move_particle(c, w, u, &dmax2) && (long)w->porder[u] < bad_p)
+          bad_p = (long)w->porder[u];
+      }
     }
+    for (; u < m1; u++) /* all blocks of the share are done */
+      if (MOVES_EARLY(u) && move_particle(c, w, u, &dmax2) && (long)w->porder[u] < bad_p)
+        bad_p = (long)w->porder[u];
 #ifdef _OPENMP
-    if (own)
-      w->tph[0][tid] = omp_get_wtime() - t0;
+    double tw = omp_get_wtime() - t0;
 #pragma omp barrier
     t0 = omp_get_wtime();
 #endif
-    b0 = own ? w->bnd[1][tid] : nch * tid / nth;
-    b1 = own ? w->bnd[1][tid + 1] : nch * (tid + 1) / nth;
-    /* 3. per particle: walls, gather in a fixed order, integrate, and the list's
-     * displacement criterion for its spheres (the beads do not move) */
-    for (size_t b = b0; b < b1; b++) {
-      const size_t m1 = chunk_end(b, (size_t)np);
+    for (size_t m = m0; m < m1; m++)
+      if (!MOVES_EARLY(m) && move_particle(c, w, m, &dmax2) && (long)w->porder[m] < bad_p)
+        bad_p = (long)w->porder[m];
+#undef MOVES_EARLY
+    for (size_t b = b0; b < b1; b++) { /* each chunk's particle work, in porder */
       double cp[PEN_N] = { 0, 0, 0, 0, 0 };
-      for (size_t m = b * CHUNK; m < m1; m++) {
-        const long p = (long)w->porder[m];
-        if (step_particle(c, w, p) && p < bad_p)
-          bad_p = p;
-        const double m2 = gc_nlist_moved(c->nl, c->sx, (size_t)(p * nsph), (size_t)nsph,
-                                         w->disp + p * nsph);
-        if (m2 > dmax2)
-          dmax2 = m2;
+      for (size_t m = b * CHUNK; m < chunk_end(b, (size_t)np); m++)
         for (int e = 0; e < PEN_N; e++)
-          cp[e] += w->pen[PEN_N * p + e];
-      }
+          cp[e] += w->pen[PEN_N * w->porder[m] + e];
       memcpy(w->cpp + PEN_N * b, cp, sizeof cp);
     }
 #ifdef _OPENMP
     if (own)
-      w->tph[1][tid] = omp_get_wtime() - t0;
+      w->tph[tid] = tw + omp_get_wtime() - t0;
 #endif
   }
   balance_shares(w);
