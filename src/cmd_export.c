@@ -311,7 +311,10 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
       fprintf(f, "# Side walls: LAMMPS's fix wall/gran (Hertz, Mindlin, Tsuji damping at e = %.6f): "
                  "the plugin has no\n# walls, so the wall contacts are an approximation of the "
                  "calibrated model.\n\nplugin load %s\n", e_pw, plugin);
-    fprintf(f, "\nunits si\natom_style sphere\natom_modify map array\n"
+    /* processors * 1 *: the ranks' domains split the length and the width, never the depth
+     * (the flow fills the bottom centimetres of a box whose height holds the initial
+     * placement: LAMMPS's own choice gave one of 2 ranks all the particles) */
+    fprintf(f, "\nunits si\natom_style sphere\natom_modify map array\nprocessors * 1 *\n"
                "boundary p fm %s\nnewton on\ncomm_modify vel yes cutoff %.17g\n"
                "fix mol all property/atom mol ghost yes\n",
             cfg->side_walls ? "f" : "p", commcut);

@@ -452,6 +452,10 @@ n=$(grep -c '^create_atoms 1 ' "$tmp/deck/particles.lmp")
 [ "$n" = 96 ] && ok "export: 24 clusters of 4 spheres" || ko "export: $n sphere atoms, want 96"
 grep -q "^pair_style granucal normal ep tangential ep" "$tmp/deck/chute.in" && ok "export: plugin pair style" ||
   ko "export: no pair_style granucal line"
+for f in chute.in chute-granular.in; do # ranks split the length and width, not the depth
+  grep -q "^processors \* 1 \*$" "$tmp/deck/$f" && ok "export: $f splits along x, z" ||
+    ko "export: $f has no 'processors * 1 *'"
+done
 grep -q "APPROXIMATION" "$tmp/deck/chute-granular.in" && ok "export: fallback labelled" ||
   ko "export: fallback not labelled an approximation"
 "$G" contact -c "$tmp/deck/pp.params" --ramp 0.1 >/dev/null 2>&1 && ok "export: pp.params reads back" ||
