@@ -6,10 +6,10 @@
  *   2. pair forces, in parallel: each pair writes only its own 9 doubles of scratch (force on
  *      sphere i, torque on the particle of i, torque on the particle of j) and its own history
  *      record (the list payload);
- *   3. per particle, in parallel: the wall / flat-bottom contacts of its spheres (history in
- *      c->wall, owned by the particle), then the gather of the pair scratch in a fixed order
- *      (spheres of the particle in order, each sphere's pairs in increasing pair index from
- *      gc_nlist_sphere_pairs), gravity, the leap-frog update of the translation and
+ *   3. per particle, in parallel: the sum of its pairs' forces and torques in increasing pair
+ *      index (formed by the walk as it goes, or gathered from the scratch in that order:
+ *      gather_pairs), then the wall / flat-bottom contacts of its spheres (history in
+ *      c->wall, owned by the particle), gravity, the leap-frog update of the translation and
  *      gc_rot_step for the rotation, the new sphere positions and the list's displacement
  *      criterion for them.  The sums are therefore formed in the same order whatever the
  *      number of threads: results are bitwise independent of it;
@@ -18,7 +18,8 @@
  * Steps 2 and 3 are one walk over the chunks of CHUNK particles: a chunk's pairs, then each
  * particle whose pairs are all done (chute_work.plo), so that its data are still in cache;
  * every pair reads the state at t_n all the same, and the rest of the particles move after a
- * barrier.
+ * barrier.  The walk adds each pair's force into the sums of its particles that move in it
+ * (chute_work.acc), so that these need not look through their pairs again.
  * Threads (steps 2-3): thread t of n takes whole chunks of CHUNK particles of a spatial order
  * (particle_order, formed at each list build) and the pairs of their spheres i, so it works
  * on a compact region of the chute and mostly reads what it wrote itself.  At each build the
@@ -65,7 +66,7 @@
  *  - rolling / twisting resistance (cfg.rolling_model, cfg.twisting_model): the couple M of
  *    the law, driven by the relative angular velocity w_I - w_J of the two particles (w_J = 0
  *    for a wall or a bead) and d_theta = (w_I - w_J) dt, acts as +M on particle I and -M on J;
- *    it goes through the same per-pair scratch and fixed-order gather as the forces.  Without
+ *    it goes through the same per-pair scratch and pair-order sums as the forces.  Without
  *    them nothing is computed (bit for bit the same run).  Its work, -M . (w_I - w_J) dt, is
  *    counted with the tangential work of the energy budget;
  *  - Cundall's local damping (cfg.local_damping > 0, numerical): applied per component in space
@@ -162,7 +163,7 @@ typedef struct {
    * ranges of it, so that each works on a compact region of the chute and the particle data it
    * reads were mostly written by itself (on two cores the index order made every step move most
    * particles' cache lines between the cores).  Each pair writes its own slots, each particle
-   * gathers in its fixed order.  The build renumbers the particles into this order, after
+   * sums its pairs in pair order.  The build renumbers the particles into this order, after
    * which porder is the identity until the next build (and the list is built in index
    * order); only a list read from a format-5 checkpoint has another order. */
   size_t *porder;              /* np: particles by grid cell (long horizontal axis slowest) */
@@ -186,6 +187,9 @@ typedef struct {
    * format-5 checkpoint before its first rebuild): then every particle waits. */
   uint32_t *plo, *phi;         /* np each */
   int fused;
+  double *acc;                 /* 6 np: force and torque of the pairs so far, summed in pair
+                                * order by the walk for the particles that move in it; the
+                                * others gather the same sums in the same order from pf */
   /* The threads' shares of the chunks: thread t takes chunks bnd[t] .. bnd[t + 1] - 1.  Equal
    * counts at first, then each boundary moves by one chunk per step towards the slower
    * thread's side (by the threads' times of the last step), since the chute's regions differ
@@ -521,6 +525,7 @@ void gc_chute_free(gc_chute *c)
     free(w->tph);
     free(w->plo);
     free(w->phi);
+    free(w->acc);
     free(w->wact);
     free(w);
   }
@@ -638,6 +643,7 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->tph = calloc((size_t)w->maxthreads, sizeof *w->tph);
   w->plo = calloc(c->np + 1, sizeof *w->plo);
   w->phi = calloc(c->np + 1, sizeof *w->phi);
+  w->acc = calloc(6 * c->np + 1, sizeof *w->acc);
   {
     /* the widest row a renumbering moves: a particle's wall records, else its orientation */
     size_t row = w->nwall_per * c->nsph * c->rec_size;
@@ -653,7 +659,7 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
       !w->cpp || !w->cpe || !w->porder || !w->pstart || !w->disp || !w->pkeys ||
       !w->wact || !w->sto || !w->pbuf || !c->id || !c->index_of || !c->nl || !w->bnd ||
-      !w->tph || !w->plo || !w->phi ||
+      !w->tph || !w->plo || !w->phi || !w->acc ||
       grow_scratch(w, 8 * c->ns)) {
     free(beads);
     gc_chute_free(c);
@@ -1534,10 +1540,49 @@ static int nthreads(const gc_chute *c, size_t work)
 #endif
 }
 
-/* Step 3 for particle p: its wall contacts, the gather of its pair forces in a fixed order
- * (its spheres in order, each sphere's pairs in increasing pair index), gravity, leap-frog,
- * rotation, wrap and new sphere positions.  Returns nonzero on a non-finite value. */
-static int step_particle(gc_chute *c, chute_work *w, long p)
+/* The pair forces and torques on particle p in pair order (the order of the walk's sums in
+ * acc): its spheres' lists merged by pair index.  F, T: zero on entry. */
+static void gather_pairs(const gc_chute *c, const chute_work *w, size_t p, double F[3],
+                         double T[3])
+{
+  const size_t nsph = c->nsph;
+  const uint32_t *idx[NSHAPE];
+  const unsigned char *side[NSHAPE];
+  size_t n[NSHAPE], at[NSHAPE];
+  for (size_t k = 0; k < nsph; k++) {
+    gc_nlist_sphere_pairs(c->nl, p * nsph + k, &idx[k], &n[k]);
+    side[k] = gc_nlist_sphere_sides(c->nl, p * nsph + k);
+    at[k] = 0;
+  }
+  for (;;) {
+    size_t best = nsph;
+    uint32_t q = 0;
+    for (size_t k = 0; k < nsph; k++)
+      if (at[k] < n[k] && (best == nsph || idx[k][at[k]] < q)) {
+        best = k;
+        q = idx[k][at[k]];
+      }
+    if (best == nsph)
+      break;
+    const int is_i = side[best][at[best]++];
+    if (!(w->pact[q] & PACT_FORCE))
+      continue;
+    const double *f = w->pf + 9 * q;
+    if (is_i) { /* sphere i of the pair */
+      F[0] += f[0], F[1] += f[1], F[2] += f[2];
+      T[0] += f[3], T[1] += f[4], T[2] += f[5];
+    } else {
+      F[0] -= f[0], F[1] -= f[1], F[2] -= f[2];
+      T[0] += f[6], T[1] += f[7], T[2] += f[8];
+    }
+  }
+}
+
+/* Step 3 for particle p: its pair forces summed in pair order (early: by the walk, in acc;
+ * else gathered from pf in the same order), then the wall contacts of its spheres, gravity,
+ * leap-frog, rotation, wrap and new sphere positions.  Returns nonzero on a non-finite
+ * value. */
+static int step_particle(gc_chute *c, chute_work *w, long p, int early)
 {
   const double dt = c->cfg.dt;
   const long nsph = (long)c->nsph;
@@ -1547,28 +1592,16 @@ static int step_particle(gc_chute *c, chute_work *w, long p)
   int fail = 0;
   for (int e = 0; e < PEN_N; e++)
     pen[e] = 0.0;
-  for (long k = 0; k < nsph; k++) {
-    size_t i = (size_t)(p * nsph + k);
-    if (wall_forces(c, w, (size_t)p, i, F, T, pen))
-      fail = 1;
-    const uint32_t *idx;
-    size_t n;
-    gc_nlist_sphere_pairs(c->nl, i, &idx, &n);
-    const unsigned char *side = gc_nlist_sphere_sides(c->nl, i);
-    for (size_t a = 0; a < n; a++) {
-      size_t q = idx[a];
-      if (!(w->pact[q] & PACT_FORCE))
-        continue;
-      const double *f = w->pf + 9 * q;
-      if (side[a]) { /* sphere i of the pair */
-        F[0] += f[0], F[1] += f[1], F[2] += f[2];
-        T[0] += f[3], T[1] += f[4], T[2] += f[5];
-      } else {
-        F[0] -= f[0], F[1] -= f[1], F[2] -= f[2];
-        T[0] += f[6], T[1] += f[7], T[2] += f[8];
-      }
-    }
+  if (early) {
+    const double *a = w->acc + 6 * p;
+    F[0] = a[0], F[1] = a[1], F[2] = a[2];
+    T[0] = a[3], T[1] = a[4], T[2] = a[5];
+  } else {
+    gather_pairs(c, w, (size_t)p, F, T);
   }
+  for (long k = 0; k < nsph; k++)
+    if (wall_forces(c, w, (size_t)p, (size_t)(p * nsph + k), F, T, pen))
+      fail = 1;
   double *x = c->x + 3 * p, *v = c->v + 3 * p;
   for (int e = 0; e < 3; e++) {
     c->force[3 * p + e] = F[e];
@@ -1671,10 +1704,10 @@ static void balance_shares(chute_work *w)
 /* Step 3 for particle position m of porder: step_particle, then the list's displacement
  * criterion for its spheres (the beads do not move).  Returns nonzero on a non-finite value;
  * *dmax2 takes the largest squared displacement. */
-static int move_particle(gc_chute *c, chute_work *w, size_t m, double *dmax2)
+static int move_particle(gc_chute *c, chute_work *w, size_t m, int early, double *dmax2)
 {
   const size_t p = w->porder[m], nsph = c->nsph;
-  int bad = step_particle(c, w, (long)p);
+  int bad = step_particle(c, w, (long)p, early);
   const double m2 = gc_nlist_moved(c->nl, c->sx, p * nsph, nsph, w->disp + p * nsph);
   if (m2 > *dmax2)
     *dmax2 = m2;
@@ -1708,11 +1741,12 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   /* One parallel region.  Thread t of n takes a contiguous range of the chunks of CHUNK
    * particles of the spatial order (its share, w->bnd, balanced between steps) and the pairs
    * of their spheres i, and walks them once: a chunk's pair forces (each pair into its own
-   * slots) and pair work, then (2.) the particles of its share whose pairs are all done
-   * (walls, the gather in a fixed order, the update; see chute_work.plo).  After a barrier,
-   * the particles of the share that waited for other threads' pairs, then each chunk's
-   * particle work.  The order of the moves does not change a number: every pair reads the
-   * state of t_n, every particle gathers its pairs in its fixed order.  w->wsp (angular
+   * slots, and into the sums of its particles that move in the walk) and pair work, then (3.)
+   * the particles of its share whose pairs are all done (their sums, walls, the update; see
+   * chute_work.plo).  After a barrier, the particles of the share that waited for other
+   * threads' pairs (their sums gathered from the slots), then each chunk's particle work.
+   * The order of the moves does not change a number: every pair reads the state of t_n,
+   * every particle's sum is in pair order either way.  w->wsp (angular
    * velocities in space axes at t_{n-1/2}) was computed at the end of the previous step / at
    * placement. */
 #ifdef _OPENMP
@@ -1734,6 +1768,8 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
 #ifdef _OPENMP
     double t0 = omp_get_wtime();
 #endif
+    if (w->fused)
+      memset(w->acc + 6 * m0, 0, 6 * (m1 - m0) * sizeof *w->acc);
     size_t u = m0; /* the walk's next particle to move */
     for (size_t b = b0; b < b1; b++) {
       const size_t e = chunk_end(b, (size_t)np);
@@ -1747,6 +1783,22 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
         }
         if (pair_force(c, w, k, &pairs[k], L) && (long)k < bad_pair)
           bad_pair = (long)k;
+        if (!(w->pact[k] & PACT_FORCE))
+          continue;
+        /* the sums of the particles that move in the walk, in pair order */
+        const double *f = w->pf + 9 * k;
+        const size_t I = (size_t)c->owner[pairs[k].i];
+        const long J = c->owner[pairs[k].j];
+        if (MOVES_EARLY(I)) {
+          double *a = w->acc + 6 * I;
+          a[0] += f[0], a[1] += f[1], a[2] += f[2];
+          a[3] += f[3], a[4] += f[4], a[5] += f[5];
+        }
+        if (J >= 0 && MOVES_EARLY((size_t)J)) {
+          double *a = w->acc + 6 * J;
+          a[0] -= f[0], a[1] -= f[1], a[2] -= f[2];
+          a[3] += f[6], a[4] += f[7], a[5] += f[8];
+        }
       }
       double ce[CEN_N] = { 0, 0, 0, 0 };
       for (size_t k = k0; k < k1; k++)
@@ -1762,12 +1814,12 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
           continue; /* after the barrier */
         if (w->phi[u] >= e)
           break; /* a later block of this share still reads it */
-        if (move_particle(c, w, u, &dmax2) && (long)w->porder[u] < bad_p)
+        if (move_particle(c, w, u, 1, &dmax2) && (long)w->porder[u] < bad_p)
           bad_p = (long)w->porder[u];
       }
     }
     for (; u < m1; u++) /* all blocks of the share are done */
-      if (MOVES_EARLY(u) && move_particle(c, w, u, &dmax2) && (long)w->porder[u] < bad_p)
+      if (MOVES_EARLY(u) && move_particle(c, w, u, 1, &dmax2) && (long)w->porder[u] < bad_p)
         bad_p = (long)w->porder[u];
 #ifdef _OPENMP
     double tw = omp_get_wtime() - t0;
@@ -1775,7 +1827,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     t0 = omp_get_wtime();
 #endif
     for (size_t m = m0; m < m1; m++)
-      if (!MOVES_EARLY(m) && move_particle(c, w, m, &dmax2) && (long)w->porder[m] < bad_p)
+      if (!MOVES_EARLY(m) && move_particle(c, w, m, 0, &dmax2) && (long)w->porder[m] < bad_p)
         bad_p = (long)w->porder[m];
 #undef MOVES_EARLY
     for (size_t b = b0; b < b1; b++) { /* each chunk's particle work, in porder */
