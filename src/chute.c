@@ -1746,9 +1746,8 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
    * chute_work.plo).  After a barrier, the particles of the share that waited for other
    * threads' pairs (their sums gathered from the slots), then each chunk's particle work.
    * The order of the moves does not change a number: every pair reads the state of t_n,
-   * every particle's sum is in pair order either way.  w->wsp (angular
-   * velocities in space axes at t_{n-1/2}) was computed at the end of the previous step / at
-   * placement. */
+   * every particle's sum is in pair order either way.  w->wsp (angular velocities in space
+   * axes at t_{n-1/2}) was computed at the end of the previous step / at placement. */
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt) reduction(min : bad_pair, bad_p) reduction(max : dmax2)
 #endif
