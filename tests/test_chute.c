@@ -1038,6 +1038,10 @@ static void test_walk_order(void)
         v0[3 * n + 1] = up ? -2.0 : 2.0;
       }
     place_ok(c, x0, NULL, v0, NULL);
+    size_t first = 0; /* lower spheres in the first chunk (the layout the test relies on) */
+    for (size_t k = 0; k < NPAIR; k++)
+      first += c->index_of[(size_t)(0 != backward) * NPAIR + k] < NPAIR;
+    CU_ASSERT_EQUAL(first, NPAIR);
     for (int s = 0; s < NSTEP; s++) {
       CU_ASSERT_EQUAL_FATAL(run(c, 1), GC_SUCCESS);
       gc_chute_stats sts;
