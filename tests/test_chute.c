@@ -582,8 +582,8 @@ static void small_chute_cfg(gc_chute_cfg *cfg, size_t n)
  * onto the bead bottom of a 4.16 x 3 cm chute with side walls, 1500 steps.  On one thread
  * every particle's pair sum is formed by the walk; on more, the particles near a share's
  * edge gather theirs from the pair slots after the barrier, which must give the same sums
- * (pair order over all the cluster's spheres; a gather sphere by sphere fails it with 12 of
- * 60 comparisons).  Up to 33 contacts at a time. */
+ * (pair order over all the cluster's spheres; a gather sphere by sphere fails all 12 of its
+ * memcmp comparisons).  Up to 33 contacts at a time. */
 static void test_threads(void)
 {
 #ifndef _OPENMP
