@@ -723,8 +723,6 @@ static double wrap(double x, double L)
   return x;
 }
 
-/* sx = (x + simg) + soff of the spheres of particle p; soff from the orientation.  A centred
- * sphere has soff = 0 (calloc) whatever the orientation, so only its position is formed. */
 /* soff of particle p's spheres, R(q) pos_k (not for a centred shape: soff = 0) */
 static void sphere_offsets(gc_chute *c, chute_work *w, size_t p)
 {
@@ -734,6 +732,8 @@ static void sphere_offsets(gc_chute *c, chute_work *w, size_t p)
     matvec(M, c->cfg.shape.pos[k], w->soff + 3 * (p * c->nsph + k));
 }
 
+/* sx = (x + simg) + soff of the spheres of particle p; soff from the orientation.  A centred
+ * sphere has soff = 0 (calloc) whatever the orientation, so only its position is formed. */
 static void particle_spheres(gc_chute *c, chute_work *w, size_t p)
 {
   if (w->centred) {
@@ -1540,6 +1540,20 @@ static int nthreads(const gc_chute *c, size_t work)
 #endif
 }
 
+/* Adds pair slot f (pf of a pair with PACT_FORCE) to the sums F, T of the particle of its
+ * sphere i (is_i) or of its sphere j.  The walk (into acc) and gather_pairs both sum through
+ * it, so that a particle's sum is the same to the bit whichever forms it. */
+static inline void add_pair(const double *f, int is_i, double F[3], double T[3])
+{
+  if (is_i) {
+    F[0] += f[0], F[1] += f[1], F[2] += f[2];
+    T[0] += f[3], T[1] += f[4], T[2] += f[5];
+  } else {
+    F[0] -= f[0], F[1] -= f[1], F[2] -= f[2];
+    T[0] += f[6], T[1] += f[7], T[2] += f[8];
+  }
+}
+
 /* The pair forces and torques on particle p in pair order (the order of the walk's sums in
  * acc): its spheres' lists merged by pair index.  F, T: zero on entry. */
 static void gather_pairs(const gc_chute *c, const chute_work *w, size_t p, double F[3],
@@ -1565,16 +1579,8 @@ static void gather_pairs(const gc_chute *c, const chute_work *w, size_t p, doubl
     if (best == nsph)
       break;
     const int is_i = side[best][at[best]++];
-    if (!(w->pact[q] & PACT_FORCE))
-      continue;
-    const double *f = w->pf + 9 * q;
-    if (is_i) { /* sphere i of the pair */
-      F[0] += f[0], F[1] += f[1], F[2] += f[2];
-      T[0] += f[3], T[1] += f[4], T[2] += f[5];
-    } else {
-      F[0] -= f[0], F[1] -= f[1], F[2] -= f[2];
-      T[0] += f[6], T[1] += f[7], T[2] += f[8];
-    }
+    if (w->pact[q] & PACT_FORCE)
+      add_pair(w->pf + 9 * q, is_i, F, T);
   }
 }
 
@@ -1789,16 +1795,10 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
         const double *f = w->pf + 9 * k;
         const size_t I = (size_t)c->owner[pairs[k].i];
         const long J = c->owner[pairs[k].j];
-        if (MOVES_EARLY(I)) {
-          double *a = w->acc + 6 * I;
-          a[0] += f[0], a[1] += f[1], a[2] += f[2];
-          a[3] += f[3], a[4] += f[4], a[5] += f[5];
-        }
-        if (J >= 0 && MOVES_EARLY((size_t)J)) {
-          double *a = w->acc + 6 * J;
-          a[0] -= f[0], a[1] -= f[1], a[2] -= f[2];
-          a[3] += f[6], a[4] += f[7], a[5] += f[8];
-        }
+        if (MOVES_EARLY(I))
+          add_pair(f, 1, w->acc + 6 * I, w->acc + 6 * I + 3);
+        if (J >= 0 && MOVES_EARLY((size_t)J))
+          add_pair(f, 0, w->acc + 6 * J, w->acc + 6 * J + 3);
       }
       double ce[CEN_N] = { 0, 0, 0, 0 };
       for (size_t k = k0; k < k1; k++)
