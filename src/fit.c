@@ -83,7 +83,7 @@ static int changes_force(const gc_preset *model, const gc_params *q, const doubl
   /* a parameter at 0 (mu, kt_ratio "derive from nu"): probe with a positive value */
   gc_param_put(&q1, id, v > 0 ? 0.9 * v : isfinite(d->hi) ? 0.5 * d->hi : 1.0);
   gc_law law;
-  char msg[8];
+  char msg[256]; /* the message is dropped; 256 so that -O3 sees no truncation */
   if (gc_law_init_preset(&law, model, NULL, &q1, msg, sizeof msg))
     return 1;
   double P1[N_PROBE];
@@ -735,7 +735,7 @@ static int law_from(const gc_fit_setup *set, const double *p, gc_law *law, char 
 
 int gc_fit_law(const gc_fit_problem *pb, const double *p, gc_law *law)
 {
-  char msg[8];
+  char msg[256]; /* the message is dropped; 256 so that -O3 sees no truncation */
   return law_from(&pb->set, p, law, msg, sizeof msg);
 }
 
