@@ -107,16 +107,17 @@ enum { PACT_FORCE = 1, PACT_WORK = 2, PACT_BEAD = 4 };
 enum { PEN_WN, PEN_WT, PEN_BN, PEN_BT, PEN_G, PEN_N };
 /* per-chunk pair energy slots: particle-particle / bead normal and tangential */
 enum { CEN_PN, CEN_PT, CEN_BN, CEN_BT, CEN_N };
-/* The step's work is divided in chunks of CHUNK consecutive particles of the spatial order
- * (porder) with their pairs (pstart), whatever the thread count: a thread takes whole chunks,
- * and each chunk sums the energies of its pairs (in list order, right after computing them)
- * and of its particles (in porder, once they have all moved) into its own slot; the slots are
+/* The step's work is divided in chunks of CHUNK consecutive particles (of the spatial order,
+ * into which they are renumbered at each build) with their pairs (pstart), whatever the thread
+ * count: a thread takes whole chunks, and each chunk sums the energies of its pairs (in list
+ * order, right after computing them) and of its particles (in index order, once they have all
+ * moved) into its own slot; the slots are
  * added in chunk order, so the energy budget is also independent of the threads.  32
  * particles: small enough that two threads' shares differ by ~3 % of the soybean chute's 38
  * chunks. */
 #define CHUNK 32
 
-/* One past the last position in porder of chunk b of np particles. */
+/* One past the last particle of chunk b of np particles. */
 static inline size_t chunk_end(size_t b, size_t np)
 {
   return (b + 1) * CHUNK < np ? (b + 1) * CHUNK : np;
@@ -158,35 +159,33 @@ typedef struct {
                                 * displacement of all, 2 sqrt(dmax2), left a half) */
   double *cpe;                 /* CEN_N per chunk of CHUNK particles: its pairs' work of
                                 * the step, summed in pair order */
-  double *cpp;                 /* PEN_N per chunk: its particles' work, in porder */
-  /* Spatial order, formed at every list build (particle_order): the threads take contiguous
-   * ranges of it, so that each works on a compact region of the chute and the particle data it
-   * reads were mostly written by itself (on two cores the index order made every step move most
-   * particles' cache lines between the cores).  Each pair writes its own slots, each particle
-   * sums its pairs in pair order.  The build renumbers the particles into this order, after
-   * which porder is the identity until the next build (and the list is built in index
-   * order); only a list read from a format-5 checkpoint has another order. */
-  size_t *porder;              /* np: particles by grid cell (long horizontal axis slowest) */
+  double *cpp;                 /* PEN_N per chunk: its particles' work, in index order */
+  /* Spatial order, formed at every list build (particle_order), and the particles renumbered
+   * into it (renumber_particles; also at a format-5 checkpoint read, whose particles are in
+   * the order of their placement): the threads take contiguous ranges of particles, so that
+   * each works on a compact region of the chute and the particle data it reads were mostly
+   * written by itself (on two cores an unsorted order made every step move most particles'
+   * cache lines between the cores).  Each pair writes its own slots, each particle sums its
+   * pairs in pair order. */
+  size_t *porder;              /* np: particles by grid cell (long horizontal axis slowest);
+                                * the identity once renumbered */
   size_t *pstart;              /* np + 1: the pairs pstart[m] .. pstart[m + 1] - 1 are those
-                                * whose sphere i belongs to particle porder[m]: the list is
-                                * built in this order (gc_nlist_set_order), so the pair loop
-                                * reads its pairs' records in memory order */
+                                * whose sphere i belongs to particle m: the list is built in
+                                * index order, so the pair loop reads its pairs' records in
+                                * memory order */
   struct pkey *pkeys;          /* np: sort scratch */
   size_t *sto;                 /* ns: a renumbering's new index of each sphere */
   unsigned char *pbuf;         /* scratch of a renumbering: the widest per-particle row (its
                                 * wall records, prow bytes), then np marks */
   size_t prow;
   /* The step walks the chunks once: a chunk's pairs, then those of its particles whose
-   * pairs are all done (the fused step, which finds a particle's data still in cache from
-   * its pairs instead of streaming the whole state twice per step).  Particle m (a position
-   * in porder) is read by the pairs of the blocks plo[m] .. phi[m] (its own and those of the
-   * neighbours whose block holds a pair with it; the blocks are in porder, a pair is in the
-   * block of its sphere i).  It may move once the walk has passed phi[m], and a thread may
-   * move it before the others are done only if all those blocks are in its own share; the
-   * rest wait for the barrier.  fused: 0 while porder is not the identity (a list of a
-   * format-5 checkpoint before its first rebuild): then every particle waits. */
+   * pairs are all done (which finds a particle's data still in cache from its pairs instead
+   * of streaming the whole state twice per step).  Particle m is read by the pairs of the
+   * blocks plo[m] .. phi[m] (its own and those of the neighbours whose block holds a pair
+   * with it; a pair is in the block of its sphere i).  It may move once the walk has passed
+   * phi[m], and a thread may move it before the others are done only if all those blocks are
+   * in its own share; the rest wait for the barrier. */
   uint32_t *plo, *phi;         /* np each */
-  int fused;
   double *acc;                 /* 6 np: force and torque of the pairs so far, summed in pair
                                 * order by the walk for the particles that move in it; the
                                 * others gather the same sums in the same order from pf */
@@ -832,10 +831,9 @@ static void particle_order(gc_chute *c, chute_work *w, const double *sx)
     w->porder[m] = w->pkeys[m].p;
 }
 
-/* pstart, the pairs of each particle (a block, in porder) of the current list, which was built
- * in the order porder (rebuild; a checkpoint read forms porder again from the list's build
- * positions).  GC_EFORMAT if the list's pairs are not in that order (a list of another
- * build). */
+/* pstart, the pairs of each particle (a block) of the current list, which was built in index
+ * order (rebuild; a checkpoint read renumbers the particles into its order), and plo, phi.
+ * GC_EFORMAT if the list's pairs are not in that order (a list of another build). */
 static int order_work(gc_chute *c, chute_work *w)
 {
   const size_t np = c->np;
@@ -844,28 +842,23 @@ static int order_work(gc_chute *c, chute_work *w)
   size_t k = 0;
   for (size_t m = 0; m < np; m++) {
     w->pstart[m] = k;
-    while (k < npr && c->owner[pairs[k].i] == (long)w->porder[m])
+    while (k < npr && c->owner[pairs[k].i] == (long)m)
       k++;
   }
   w->pstart[np] = k;
   if (k != npr)
     return GC_EFORMAT;
-  w->fused = 1;
-  for (size_t m = 0; m < np && w->fused; m++)
-    w->fused = w->porder[m] == m;
-  if (w->fused) {
-    for (size_t m = 0; m < np; m++)
-      w->plo[m] = w->phi[m] = (uint32_t)m;
-    for (k = 0; k < npr; k++) {
-      const long J = c->owner[pairs[k].j];
-      const uint32_t b = (uint32_t)c->owner[pairs[k].i]; /* the block of the pair */
-      if (J < 0) /* a bead */
-        continue;
-      if (b < w->plo[J])
-        w->plo[J] = b;
-      if (b > w->phi[J])
-        w->phi[J] = b;
-    }
+  for (size_t m = 0; m < np; m++)
+    w->plo[m] = w->phi[m] = (uint32_t)m;
+  for (k = 0; k < npr; k++) {
+    const long J = c->owner[pairs[k].j];
+    const uint32_t b = (uint32_t)c->owner[pairs[k].i]; /* the block of the pair */
+    if (J < 0) /* a bead */
+      continue;
+    if (b < w->plo[J])
+      w->plo[J] = b;
+    if (b > w->phi[J])
+      w->phi[J] = b;
   }
   return GC_SUCCESS;
 }
@@ -889,8 +882,8 @@ static void list_gaps(gc_chute *c, chute_work *w)
   w->dmax2 = gc_nlist_moved(c->nl, c->sx, 0, c->ns, w->disp);
 }
 
-/* What the step derives from a list (after a build or a checkpoint read; porder is the list's
- * order): the history flags, the gaps and the pairs of each particle.  GC_EFORMAT as
+/* What the step derives from a list (after a build or a checkpoint read, in index order): the
+ * history flags, the gaps and the pairs of each particle.  GC_EFORMAT as
  * order_work. */
 static int index_list(gc_chute *c, chute_work *w)
 {
@@ -1707,14 +1700,14 @@ static void balance_shares(chute_work *w)
   }
 }
 
-/* Step 3 for particle position m of porder: step_particle, then the list's displacement
+/* Step 3 for particle m: step_particle, then the list's displacement
  * criterion for its spheres (the beads do not move).  Returns nonzero on a non-finite value;
  * *dmax2 takes the largest squared displacement. */
 static int move_particle(gc_chute *c, chute_work *w, size_t m, int early, double *dmax2)
 {
-  const size_t p = w->porder[m], nsph = c->nsph;
-  int bad = step_particle(c, w, (long)p, early);
-  const double m2 = gc_nlist_moved(c->nl, c->sx, p * nsph, nsph, w->disp + p * nsph);
+  const size_t nsph = c->nsph;
+  int bad = step_particle(c, w, (long)m, early);
+  const double m2 = gc_nlist_moved(c->nl, c->sx, m * nsph, nsph, w->disp + m * nsph);
   if (m2 > *dmax2)
     *dmax2 = m2;
   return bad;
@@ -1750,8 +1743,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
    * slots, and into the sums of its particles that move in the walk) and pair work, then (3.)
    * the particles of its share whose pairs are all done (their sums, walls, the update; see
    * chute_work.plo).  After a barrier, the particles of the share that waited for other
-   * threads' pairs (all of them while the walk is off, fused = 0; their sums gathered from
-   * the slots), then each chunk's particle work.
+   * threads' pairs (their sums gathered from the slots), then each chunk's particle work.
    * The order of the moves does not change a number: every pair reads the state of t_n,
    * every particle's sum is in pair order either way.  w->wsp (angular velocities in space
    * axes at t_{n-1/2}) was computed at the end of the previous step / at placement. */
@@ -1770,12 +1762,11 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     const size_t b1 = own ? w->bnd[tid + 1] : nch * (tid + 1) / nth;
     const size_t m0 = b0 * CHUNK, m1 = b1 > b0 ? chunk_end(b1 - 1, (size_t)np) : m0;
     /* particle m moves in the walk if all its pairs are in this share */
-#define MOVES_EARLY(m) (w->fused && w->plo[m] >= m0 && w->phi[m] < m1)
+#define MOVES_EARLY(m) (w->plo[m] >= m0 && w->phi[m] < m1)
 #ifdef _OPENMP
     double t0 = omp_get_wtime();
 #endif
-    if (w->fused)
-      memset(w->acc + 6 * m0, 0, 6 * (m1 - m0) * sizeof *w->acc);
+    memset(w->acc + 6 * m0, 0, 6 * (m1 - m0) * sizeof *w->acc);
     size_t u = m0; /* the walk's next particle to move */
     for (size_t b = b0; b < b1; b++) {
       const size_t e = chunk_end(b, (size_t)np);
@@ -1814,27 +1805,27 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
           continue; /* after the barrier */
         if (w->phi[u] >= e)
           break; /* a later block of this share still reads it */
-        if (move_particle(c, w, u, 1, &dmax2) && (long)w->porder[u] < bad_p)
-          bad_p = (long)w->porder[u];
+        if (move_particle(c, w, u, 1, &dmax2) && (long)u < bad_p)
+          bad_p = (long)u;
       }
     }
     for (; u < m1; u++) /* all blocks of the share are done */
-      if (MOVES_EARLY(u) && move_particle(c, w, u, 1, &dmax2) && (long)w->porder[u] < bad_p)
-        bad_p = (long)w->porder[u];
+      if (MOVES_EARLY(u) && move_particle(c, w, u, 1, &dmax2) && (long)u < bad_p)
+        bad_p = (long)u;
 #ifdef _OPENMP
     double tw = omp_get_wtime() - t0;
 #pragma omp barrier
     t0 = omp_get_wtime();
 #endif
     for (size_t m = m0; m < m1; m++)
-      if (!MOVES_EARLY(m) && move_particle(c, w, m, 0, &dmax2) && (long)w->porder[m] < bad_p)
-        bad_p = (long)w->porder[m];
+      if (!MOVES_EARLY(m) && move_particle(c, w, m, 0, &dmax2) && (long)m < bad_p)
+        bad_p = (long)m;
 #undef MOVES_EARLY
-    for (size_t b = b0; b < b1; b++) { /* each chunk's particle work, in porder */
+    for (size_t b = b0; b < b1; b++) { /* each chunk's particle work */
       double cp[PEN_N] = { 0, 0, 0, 0, 0 };
       for (size_t m = b * CHUNK; m < chunk_end(b, (size_t)np); m++)
         for (int e = 0; e < PEN_N; e++)
-          cp[e] += w->pen[PEN_N * w->porder[m] + e];
+          cp[e] += w->pen[PEN_N * m + e];
       memcpy(w->cpp + PEN_N * b, cp, sizeof cp);
     }
 #ifdef _OPENMP
@@ -2443,9 +2434,11 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
   for (size_t p = 0; p < c->np; p++)
     gc_rot_omega_space(&c->rot[p], w->wsp + 3 * p);
   mark_walls(c, w);
-  const double *x0 = gc_nlist_build_positions(c->nl); /* the list's order: as at its build */
+  /* The list's order (as at its build).  A format-6 file's particles are already in it; a
+   * format-5 file's are in the order of their placement, and are renumbered as at a build */
+  const double *x0 = gc_nlist_build_positions(c->nl);
   particle_order(c, w, x0 ? x0 : c->sx);
-  if (index_list(c, w)) {
+  if (renumber_particles(c, w) || index_list(c, w)) {
     snprintf(msg, msglen, "%s: the neighbour list in the checkpoint is not in this build's "
              "order of the particles (a checkpoint of another granucal build?)", path);
     st = GC_EFORMAT;

@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "chute.h"
+#include "chute_io.h"
 #include "drop_sim.h"
 #include "impact_sim.h"
 #include "gc_test.h"
@@ -1227,6 +1228,84 @@ static void test_checkpoint(void)
  * bitwise unchanged (issue 11: before the CRC-32, 29 of 40 sampled flips were accepted and
  * changed the result).  Two soybean spheres in a periodic box without bottom and walls, 20
  * steps, then every bit of the file flipped in turn and the run continued 20 steps. */
+/* A format-5 checkpoint: tests/fixtures/tiny-v5.ckpt was written by granucal 13c90b2 (the last
+ * build before format 6) from data/chute/tiny.chute at t = 0.05 s (24 clusters on the beads,
+ * `granucal chute -s t_end=0.05 -s checkpoint_interval=0.05`).  Its particles are stored in the
+ * order of their placement while its list is in the spatial order of its last build: the read
+ * renumbers them into the list's order.  Each particle must keep its number and its state to
+ * the bit (compared with the file's own x, v and orientation blocks, found after t and step),
+ * and the run from it must be the run from the same state written as format 6 and read back. */
+static void test_checkpoint_v5(void)
+{
+  static gc_chute_run card; /* large (paths, the effective card) */
+  char msg[512] = "";
+  int st = gc_chute_run_load(GC_DATADIR "/chute/tiny.chute", NULL, 0, &card, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  gc_chute *a = alloc_ok(&card.sim), *b = alloc_ok(&card.sim);
+  const char *fx = GC_SRCDIR "/tests/fixtures/tiny-v5.ckpt";
+  st = gc_chute_checkpoint_read(a, fx, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  const size_t np = a->np;
+  CU_ASSERT_EQUAL_FATAL(np, 24);
+  CU_ASSERT_EQUAL(a->step, 7889); /* the first whole step at or after 0.05 s (dt = 6.34 us) */
+  size_t moved = 0;
+  for (size_t p = 0; p < np; p++)
+    moved += a->id[p] != p;
+  CU_ASSERT(moved > 0); /* else the fixture would not test the renumbering */
+  /* the file's blocks, by number: t, step, the energy budget, then x, v, rot (chute.c) */
+  FILE *f = fopen(fx, "rb");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  static unsigned char raw[1 << 17];
+  size_t len = fread(raw, 1, sizeof raw, f);
+  fclose(f);
+  CU_ASSERT_FATAL(len > 0 && len < sizeof raw);
+  unsigned char key[sizeof a->t + sizeof a->step];
+  memcpy(key, &a->t, sizeof a->t);
+  memcpy(key + sizeof a->t, &a->step, sizeof a->step);
+  size_t off = 0, hits = 0;
+  for (size_t k = 0; k + sizeof key <= len; k++)
+    if (!memcmp(raw + k, key, sizeof key))
+      off = k, hits++;
+  CU_ASSERT_EQUAL_FATAL(hits, 1);
+  const unsigned char *fxb = raw + off + sizeof key + sizeof a->energy;
+  const unsigned char *fvb = fxb + 3 * np * sizeof(double);
+  const unsigned char *frb = fvb + 3 * np * sizeof(double);
+  size_t same = 0;
+  for (size_t n = 0; n < np; n++) {
+    const size_t p = a->index_of[n];
+    same += !memcmp(a->x + 3 * p, fxb + 3 * n * sizeof(double), 3 * sizeof(double)) &&
+            !memcmp(a->v + 3 * p, fvb + 3 * n * sizeof(double), 3 * sizeof(double)) &&
+            !memcmp(&a->rot[p], frb + n * sizeof(gc_rot), sizeof(gc_rot));
+  }
+  CU_ASSERT_EQUAL(same, np);
+  /* written as format 6 and read back: the same state and the same run */
+  char *path = gc_test_write_tmp("");
+  st = gc_chute_checkpoint_write(a, path, msg, sizeof msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  st = gc_chute_checkpoint_read(b, path, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "%s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  CU_ASSERT(memcmp(a->id, b->id, np * sizeof(size_t)) == 0);
+  const size_t nb0 = gc_nlist_builds(a->nl);
+  CU_ASSERT_EQUAL_FATAL(run(a, 2000), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(run(b, 2000), GC_SUCCESS);
+  CU_ASSERT(gc_nlist_builds(a->nl) > nb0 + 2); /* several list builds since the read */
+  CU_ASSERT(memcmp(a->x, b->x, 3 * np * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(a->v, b->v, 3 * np * sizeof(double)) == 0);
+  CU_ASSERT(memcmp(a->rot, b->rot, np * sizeof(gc_rot)) == 0);
+  CU_ASSERT(memcmp(a->id, b->id, np * sizeof(size_t)) == 0);
+  CU_ASSERT(memcmp(&a->energy, &b->energy, sizeof a->energy) == 0);
+  remove(path);
+  free(path);
+  gc_chute_free(a);
+  gc_chute_free(b);
+}
+
 static void test_checkpoint_bitflips(void)
 {
   gc_chute_cfg cfg;
@@ -1547,6 +1626,7 @@ int gc_test_add_chute(void)
       !CU_add_test(s, "renumbered particles keep their pair histories", test_renumber_pairs) ||
       !CU_add_test(s, "a particle moves after all its pairs", test_walk_order) ||
       !CU_add_test(s, "checkpoint continues bit for bit", test_checkpoint) ||
+      !CU_add_test(s, "a format-5 checkpoint is renumbered at the read", test_checkpoint_v5) ||
       !CU_add_test(s, "every bit flip of a checkpoint is refused or harmless",
                    test_checkpoint_bitflips) ||
       !CU_add_test(s, "7 soybean case, short run", test_soybean_short))
