@@ -324,6 +324,15 @@ const gc_preset *gc_preset_lookup(const char *name);
 /* The registered sub-model of kind k that preset ps names (NULL if it has no such part; the
  * "none" row for a missing damping). */
 const gc_submodel *gc_preset_part(const gc_preset *ps, gc_kind k);
+/* The normal and tangential presets of a law from the names a user gave (NULL: not given) and
+ * those a parameter file names (file_normal, file_tangential; NULL or "": none).  The normal
+ * model defaults to the file's, else "ep"; the tangential one to the file's, else the normal
+ * preset's own tangential part (ep -> ep, tsuji -> tsuji), else none; "none" is frictionless
+ * (*tfd = NULL).  GC_EINVAL if a name is not a preset of that part, with *bad the name and
+ * *bad_kind GC_KIND_NORMAL or GC_KIND_TANGENTIAL. */
+int gc_preset_resolve(const char *normal, const char *tangential, const char *file_normal,
+                      const char *file_tangential, const gc_preset **nfd, const gc_preset **tfd,
+                      const char **bad, gc_kind *bad_kind);
 
 /* ------------------------------------------------------------------ the contact law
  *

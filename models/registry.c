@@ -92,6 +92,36 @@ const gc_preset *gc_preset_lookup(const char *name)
   return NULL;
 }
 
+int gc_preset_resolve(const char *normal, const char *tangential, const char *file_normal,
+                      const char *file_tangential, const gc_preset **nfd, const gc_preset **tfd,
+                      const char **bad, gc_kind *bad_kind)
+{
+  const char *nn = normal ? normal : file_normal && file_normal[0] ? file_normal : "ep";
+  const char *tn = tangential ? tangential
+                   : file_tangential && file_tangential[0] ? file_tangential
+                                                           : NULL;
+  *nfd = gc_preset_lookup(nn);
+  *tfd = NULL;
+  if (!*nfd || !(*nfd)->normal) {
+    *bad = nn;
+    *bad_kind = GC_KIND_NORMAL;
+    *nfd = NULL;
+    return GC_EINVAL;
+  }
+  if (tn && strcmp(tn, "none") != 0) {
+    *tfd = gc_preset_lookup(tn);
+    if (!*tfd || !(*tfd)->tangential) {
+      *bad = tn;
+      *bad_kind = GC_KIND_TANGENTIAL;
+      *tfd = NULL;
+      return GC_EINVAL;
+    }
+  } else if (!tn && (*nfd)->tangential) {
+    *tfd = *nfd;
+  }
+  return GC_SUCCESS;
+}
+
 const gc_submodel *gc_preset_part(const gc_preset *ps, gc_kind k)
 {
   if (!ps)

@@ -523,25 +523,14 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   cfg->side_walls = (int)val(r, K_SIDEW);
 
   /* ---- laws */
-  const char *nfd_name = r->s[K_MODEL] ? r->s[K_MODEL] : px->nfd[0] ? px->nfd : "ep";
-  const char *tfd_name = r->s[K_TFD] ? r->s[K_TFD] : px->tfd[0] ? px->tfd : NULL;
-  cfg->nfd = gc_preset_lookup(nfd_name);
-  if (!cfg->nfd || !cfg->nfd->normal) {
-    snprintf(msg, n, "%s: model '%s' is not a normal model (see 'granucal models')",
-             run->params_path, nfd_name);
+  const char *bad;
+  gc_kind bad_kind;
+  if (gc_preset_resolve(r->s[K_MODEL], r->s[K_TFD], px->nfd, px->tfd, &cfg->nfd, &cfg->tfd, &bad,
+                        &bad_kind)) {
+    snprintf(msg, n, "%s: %s '%s' is not a %s model (see 'granucal models')", run->params_path,
+             bad_kind == GC_KIND_NORMAL ? "model" : "tfd", bad,
+             bad_kind == GC_KIND_NORMAL ? "normal" : "tangential");
     return GC_EINVAL;
-  }
-  if (tfd_name && strcmp(tfd_name, "none") != 0) {
-    cfg->tfd = gc_preset_lookup(tfd_name);
-    if (!cfg->tfd || !cfg->tfd->tangential) {
-      snprintf(msg, n, "%s: tfd '%s' is not a tangential model (see 'granucal models')",
-               run->params_path, tfd_name);
-      return GC_EINVAL;
-    }
-  } else if (!tfd_name && cfg->nfd->tangential) {
-    cfg->tfd = cfg->nfd;
-  } else {
-    cfg->tfd = NULL;
   }
   cfg->rolling_model = gc_submodel_lookup(GC_KIND_ROLLING, word(r, K_RMODEL));
   cfg->twisting_model = gc_submodel_lookup(GC_KIND_TWISTING, word(r, K_TMODEL));

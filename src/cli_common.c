@@ -72,25 +72,13 @@ void gc_cli_fill_effective_mass(gc_params *p, const gc_card_extra *x)
 int gc_cli_law(const char *prog, const char *nfd_name, const char *tfd_name,
                const gc_card_extra *x, const gc_params *p, const char *card, gc_law *law)
 {
-  if (!nfd_name)
-    nfd_name = x->nfd[0] ? x->nfd : "ep";
-  if (!tfd_name && x->tfd[0])
-    tfd_name = x->tfd;
-  const gc_preset *nfd = gc_preset_lookup(nfd_name);
-  if (!nfd || !nfd->normal) {
-    fprintf(stderr, "%s: '%s' is not a normal model (see 'granucal models')\n", prog, nfd_name);
+  const gc_preset *nfd, *tfd;
+  const char *bad;
+  gc_kind bad_kind;
+  if (gc_preset_resolve(nfd_name, tfd_name, x->nfd, x->tfd, &nfd, &tfd, &bad, &bad_kind)) {
+    fprintf(stderr, "%s: '%s' is not a %s model (see 'granucal models')\n", prog, bad,
+            bad_kind == GC_KIND_NORMAL ? "normal" : "tangential");
     return 2;
-  }
-  const gc_preset *tfd = NULL;
-  if (tfd_name && strcmp(tfd_name, "none") != 0) {
-    tfd = gc_preset_lookup(tfd_name);
-    if (!tfd || !tfd->tangential) {
-      fprintf(stderr, "%s: '%s' is not a tangential model (see 'granucal models')\n", prog,
-              tfd_name);
-      return 2;
-    }
-  } else if (!tfd_name && nfd->tangential) {
-    tfd = nfd;
   }
   char msg[512];
   if (gc_law_init_preset(law, nfd, tfd, p, msg, sizeof msg)) {

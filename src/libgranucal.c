@@ -160,21 +160,14 @@ int granucal_law_new(granucal_law **out, const granucal_params *p, const char *n
   if (!out || !p)
     return fail(msg, n, GRANUCAL_EINVAL, "%s", "granucal_law_new: NULL argument");
   *out = NULL;
-  const char *nfd_name = normal ? normal : p->x.nfd[0] ? p->x.nfd : "ep";
-  const char *tfd_name = tangential ? tangential : p->x.tfd[0] ? p->x.tfd : NULL;
-  const gc_preset *nfd = gc_preset_lookup(nfd_name);
-  if (!nfd || !nfd->normal)
+  const gc_preset *nfd, *tfd;
+  const char *bad;
+  gc_kind bad_kind;
+  if (gc_preset_resolve(normal, tangential, p->x.nfd, p->x.tfd, &nfd, &tfd, &bad, &bad_kind))
     return fail(msg, n, GRANUCAL_EINVAL,
-                "'%s' is not a normal model (see `granucal models`)", nfd_name);
-  const gc_preset *tfd = NULL;
-  if (tfd_name && strcmp(tfd_name, "none") != 0) {
-    tfd = gc_preset_lookup(tfd_name);
-    if (!tfd || !tfd->tangential)
-      return fail(msg, n, GRANUCAL_EINVAL,
-                  "'%s' is not a tangential model (see `granucal models`)", tfd_name);
-  } else if (!tfd_name && nfd->tangential) {
-    tfd = nfd;
-  }
+                bad_kind == GC_KIND_NORMAL ? "'%s' is not a normal model (see `granucal models`)"
+                                           : "'%s' is not a tangential model (see `granucal models`)",
+                bad);
   const gc_submodel *rs = submodel(GC_KIND_ROLLING, rolling);
   const gc_submodel *ts = submodel(GC_KIND_TWISTING, twisting);
   if (!rs)
