@@ -22,8 +22,9 @@
  * (chute_work.acc), so that these need not look through their pairs again.
  * Threads (steps 2-3): thread t of n takes whole chunks of CHUNK particles of a spatial order
  * (particle_order, formed at each list build) and the pairs of their spheres i, so it works
- * on a compact region of the chute and mostly reads what it wrote itself.  At each build the
- * particles are renumbered into that order (renumber_particles: all per-particle arrays move,
+ * on a compact region of the chute and mostly reads what it wrote itself.  At each build (and
+ * at a format-5 checkpoint read) the particles are renumbered into that order
+ * (renumber_particles: all per-particle arrays move,
  * the list with them, each particle keeps its number c->id), so the spatial order is the
  * index order and a chunk's particles and pairs lie together in memory.  Results depend on
  * the numbering only through the order of sums, which is the same for any thread count and

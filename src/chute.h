@@ -133,8 +133,9 @@ typedef struct {
   double *force;      /* 3 np: total force at t_n (space) [N] */
   double *torque;     /* 3 np: torque about the centre of mass at t_n (space) [N m] */
   /* The particle arrays (these, the spheres' and the wall records) are renumbered into the
-   * spatial order at every neighbour-list build, for memory locality as LAMMPS sorts its atoms;
-   * a particle keeps its number, so outputs list particles by number. */
+   * spatial order at every neighbour-list build (and at the read of a format-5 checkpoint),
+   * for memory locality as LAMMPS sorts its atoms; a particle keeps its number, so outputs list
+   * particles by number. */
   size_t *id;         /* np: the number of the particle stored at index p (its index when
                        * placed) */
   size_t *index_of;   /* np: the index of particle number n (the inverse of id) */

@@ -94,6 +94,51 @@ static void aluminium(gc_params *p)
  * normal slice first: ep/ep = 12 (normal) + 0 + 8 (tangential) = 20 doubles, tsuji = 7 + 0 + 8,
  * thornton/frictionless = 8 + 0 + 8 (the "none" tangential keeps the displacement header).
  * Stepping a law writes only inside its block (a canary after the block stays intact). */
+/* gc_preset_resolve, the defaulting the chute card, the CLI and libgranucal share: the user's
+ * name before the parameter file's, the file's before ep; the tangential part from the normal
+ * preset when none is named (ep -> ep, tsuji -> tsuji, hertz -> none), "none" frictionless;
+ * a name that is not a preset of that part is returned with its kind. */
+static void test_preset_resolve(void)
+{
+  const struct {
+    const char *n, *t, *fn, *ft; /* user's, file's */
+    const char *want_n, *want_t; /* NULL want_t: frictionless */
+  } ok[] = {
+    { NULL, NULL, NULL, NULL, "ep", "ep" },       { NULL, NULL, "", "", "ep", "ep" },
+    { NULL, NULL, "hertz", "", "hertz", NULL },   { NULL, NULL, "hertz", "md", "hertz", "md" },
+    { "tsuji", NULL, "hertz", "", "tsuji", "tsuji" }, { "ep", "none", NULL, NULL, "ep", NULL },
+    { "hertz", "vqz", "ep", "ep", "hertz", "vqz" },   { NULL, "md", "thornton", NULL, "thornton", "md" },
+  };
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+    const gc_preset *nfd = NULL, *tfd = NULL;
+    const char *bad = NULL;
+    gc_kind kind = GC_KIND_ROLLING;
+    CU_ASSERT_EQUAL(gc_preset_resolve(ok[i].n, ok[i].t, ok[i].fn, ok[i].ft, &nfd, &tfd, &bad, &kind),
+                    GC_SUCCESS);
+    CU_ASSERT(nfd && strcmp(nfd->name, ok[i].want_n) == 0);
+    CU_ASSERT(ok[i].want_t ? tfd && strcmp(tfd->name, ok[i].want_t) == 0 : tfd == NULL);
+  }
+  const struct {
+    const char *n, *t, *fn, *ft, *bad;
+    gc_kind kind;
+  } no[] = {
+    { "md", NULL, NULL, NULL, "md", GC_KIND_NORMAL },      /* md has no normal part */
+    { NULL, NULL, "bogus", NULL, "bogus", GC_KIND_NORMAL },
+    { "ep", "hertz", NULL, NULL, "hertz", GC_KIND_TANGENTIAL }, /* no tangential part */
+    { NULL, NULL, "ep", "bogus", "bogus", GC_KIND_TANGENTIAL },
+    { "ep", "", NULL, NULL, "", GC_KIND_TANGENTIAL },
+  };
+  for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+    const gc_preset *nfd, *tfd;
+    const char *bad = NULL;
+    gc_kind kind = GC_KIND_ROLLING;
+    CU_ASSERT_EQUAL(gc_preset_resolve(no[i].n, no[i].t, no[i].fn, no[i].ft, &nfd, &tfd, &bad, &kind),
+                    GC_EINVAL);
+    CU_ASSERT(bad && strcmp(bad, no[i].bad) == 0);
+    CU_ASSERT_EQUAL(kind, no[i].kind);
+  }
+}
+
 static void test_law_offsets(void)
 {
   gc_params p;
@@ -468,6 +513,7 @@ int gc_test_add_models(void)
     return CU_get_error();
   if (!CU_add_test(s, "registry rows", test_registry_rows) ||
       !CU_add_test(s, "law composition and history offsets", test_law_offsets) ||
+      !CU_add_test(s, "preset names resolved with their defaults", test_preset_resolve) ||
       !CU_add_test(s, "parameter table and its messages", test_param_table) ||
       !CU_add_test(s, "fit parameters from the table", test_fit_params_from_table) ||
       !CU_add_test(s, "contact times (eq. 3.22, linear half period)", test_contact_times) ||
