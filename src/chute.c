@@ -24,11 +24,10 @@
  * (particle_order, formed at each list build) and the pairs of their spheres i, so it works
  * on a compact region of the chute and mostly reads what it wrote itself.  At each build (and
  * at a format-5 checkpoint read) the particles are renumbered into that order
- * (renumber_particles: all per-particle arrays move,
- * the list with them, each particle keeps its number c->id), so the spatial order is the
- * index order and a chunk's particles and pairs lie together in memory.  Results depend on
- * the numbering only through the order of sums, which is the same for any thread count and
- * on resume.
+ * (renumber_particles: all per-particle arrays move, the list with them, each particle keeps
+ * its number c->id), so the spatial order is the index order and a chunk's particles and
+ * pairs lie together in memory.  Results depend on the numbering only through the order of
+ * sums, which is the same for any thread count and on resume.
  *
  * Periodic images.  The list stores for each pair the periodic shift found at build time, so
  * sphere positions must move continuously between builds.  Each particle sphere therefore
@@ -112,10 +111,9 @@ enum { CEN_PN, CEN_PT, CEN_BN, CEN_BT, CEN_N };
  * into which they are renumbered at each build) with their pairs (pstart), whatever the thread
  * count: a thread takes whole chunks, and each chunk sums the energies of its pairs (in list
  * order, right after computing them) and of its particles (in index order, once they have all
- * moved) into its own slot; the slots are
- * added in chunk order, so the energy budget is also independent of the threads.  32
- * particles: small enough that two threads' shares differ by ~3 % of the soybean chute's 38
- * chunks. */
+ * moved) into its own slot; the slots are added in chunk order, so the energy budget is also
+ * independent of the threads.  32 particles: small enough that two threads' shares differ by
+ * ~3 % of the soybean chute's 38 chunks. */
 #define CHUNK 32
 
 /* One past the last particle of chunk b of np particles. */
