@@ -166,8 +166,8 @@ typedef struct {
    * written by itself (on two cores an unsorted order made every step move most particles'
    * cache lines between the cores).  Each pair writes its own slots, each particle sums its
    * pairs in pair order. */
-  size_t *porder;              /* np: particles by grid cell (long horizontal axis slowest);
-                                * the identity once renumbered */
+  size_t *porder;              /* np: particles by grid cell (long horizontal axis slowest),
+                                * formed by particle_order for renumber_particles just after */
   size_t *pstart;              /* np + 1: the pairs pstart[m] .. pstart[m + 1] - 1 are those
                                 * whose sphere i belongs to particle m: the list is built in
                                 * index order, so the pair loop reads its pairs' records in
@@ -921,7 +921,7 @@ static void permute_rows(void *a, size_t size, const size_t *order, size_t n, un
  * (gc_nlist_renumber, which keeps each pair's orientation and history).  The flow mixes the
  * particles; without this their data are read in random places of memory at every step (at
  * 19200 soybeans the run was 1.3x slower for it).  Nothing physical changes; the particle
- * numbers (id) follow the particles.  porder becomes the identity. */
+ * numbers (id) follow the particles. */
 static int renumber_particles(gc_chute *c, chute_work *w)
 {
   const size_t np = c->np, nsph = c->nsph, nps = np * nsph;
@@ -955,11 +955,7 @@ static int renumber_particles(gc_chute *c, chute_work *w)
   for (size_t s = nps; s < c->ns; s++)
     w->sto[s] = s;
   mark_walls(c, w); /* wact from the moved records */
-  if (gc_nlist_renumber(c->nl, w->sto))
-    return GC_EINVAL;
-  for (size_t m = 0; m < np; m++)
-    w->porder[m] = m;
-  return GC_SUCCESS;
+  return gc_nlist_renumber(c->nl, w->sto) ? GC_EINVAL : GC_SUCCESS;
 }
 
 static int rebuild(gc_chute *c, chute_work *w, char *msg, size_t msglen)

@@ -321,13 +321,14 @@ int gc_cmd_fit(int argc, char **argv)
   rc = gc_cli_load_params(prog, card, sets, nsets, &p, &x);
   if (rc)
     goto done;
-  /* the model: -m, else the card's, else ep (appendix E) */
-  if (!model_name)
-    model_name = x.nfd[0] ? x.nfd : "ep";
-  const gc_preset *model = gc_preset_lookup(model_name);
-  if (!model || !gc_preset_part(model, GC_KIND_NORMAL)) {
+  /* the model: -m, else the card's, else ep (appendix E); the fit calibrates a normal law
+   * only, so no tangential part is resolved ("none") */
+  const gc_preset *model, *no_tfd;
+  const char *bad;
+  gc_kind bad_kind;
+  if (gc_preset_resolve(model_name, "none", x.nfd, NULL, &model, &no_tfd, &bad, &bad_kind)) {
     fprintf(stderr, "%s: '%s' is not a normal model; granucal fit calibrates one of:", prog,
-            model_name);
+            bad);
     for (size_t i = 0; i < gc_preset_count(); i++)
       if (gc_preset_at(i)->normal)
         fprintf(stderr, " %s", gc_preset_at(i)->name);

@@ -1070,6 +1070,24 @@ static void test_walk_order(void)
   free(ref);
 }
 
+/* The bytes of the file at path (malloc'ed) and their number in *len; NULL if it cannot be
+ * read whole. */
+static unsigned char *read_whole(const char *path, size_t *len)
+{
+  FILE *f = fopen(path, "rb");
+  long n = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+  unsigned char *buf = n > 0 ? malloc((size_t)n) : NULL;
+  int ok = buf && fseek(f, 0, SEEK_SET) == 0 && fread(buf, 1, (size_t)n, f) == (size_t)n;
+  if (f)
+    fclose(f);
+  if (!ok) {
+    free(buf);
+    return NULL;
+  }
+  *len = (size_t)n;
+  return buf;
+}
+
 /* The checkpoint at path (of a renumbered run with chute c's configuration) with its
  * particle-number block changed (found as the bytes of the numbers it holds, read into a fresh
  * chute) and the CRC-32 recomputed: two numbers swapped (still a
@@ -1077,14 +1095,10 @@ static void test_walk_order(void)
  * name, and the workspace is left unplaced. */
 static void check_ids_refused(const char *path, gc_chute *c)
 {
-  FILE *f = fopen(path, "rb");
-  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-  CU_ASSERT_FATAL(fseek(f, 0, SEEK_END) == 0);
-  long len = ftell(f);
-  rewind(f);
-  unsigned char *buf = malloc((size_t)len);
-  CU_ASSERT_FATAL(buf && fread(buf, 1, (size_t)len, f) == (size_t)len);
-  fclose(f);
+  size_t ulen = 0;
+  unsigned char *buf = read_whole(path, &ulen);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+  const long len = (long)ulen;
   gc_chute_cfg cfg = c->cfg;
   gc_chute *o = alloc_ok(&cfg);
   char msg[512] = "";
@@ -1239,17 +1253,6 @@ static const unsigned char *ckpt_x_block(const unsigned char *raw, size_t len, c
   return hits == 1 ? raw + off + sizeof key + sizeof c->energy : NULL;
 }
 
-/* A whole file into buf (cap bytes); its length, 0 if it cannot be read or does not fit. */
-static size_t slurp(const char *path, unsigned char *buf, size_t cap)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return 0;
-  size_t len = fread(buf, 1, cap, f);
-  fclose(f);
-  return len < cap ? len : 0;
-}
-
 /* A format-5 checkpoint: tests/fixtures/tiny-v5.ckpt was written by granucal 13c90b2 (the last
  * build before format 6) from data/chute/tiny.chute narrowed to 1.5 cm with a flat bottom at
  * t = 0.2 s (24 clusters sliding on the bottom, 16 contacts, 4 of them with the bottom:
@@ -1304,9 +1307,9 @@ static void test_checkpoint_v5(void)
   char *path = gc_test_write_tmp("");
   st = gc_chute_checkpoint_write(a, path, msg, sizeof msg);
   CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
-  static unsigned char raw5[1 << 18], raw6[1 << 18];
-  size_t len5 = slurp(fx, raw5, sizeof raw5), len6 = slurp(path, raw6, sizeof raw6);
-  CU_ASSERT_FATAL(len5 > 0 && len6 > 0);
+  size_t len5 = 0, len6 = 0;
+  unsigned char *raw5 = read_whole(fx, &len5), *raw6 = read_whole(path, &len6);
+  CU_ASSERT_FATAL(raw5 && raw6);
   const unsigned char *b5 = ckpt_x_block(raw5, len5, a), *b6 = ckpt_x_block(raw6, len6, a);
   CU_ASSERT_PTR_NOT_NULL_FATAL(b5);
   CU_ASSERT_PTR_NOT_NULL_FATAL(b6);
@@ -1354,6 +1357,8 @@ static void test_checkpoint_v5(void)
   CU_ASSERT(memcmp(a->rot, b->rot, np * sizeof(gc_rot)) == 0);
   CU_ASSERT(memcmp(a->id, b->id, np * sizeof(size_t)) == 0);
   CU_ASSERT(memcmp(&a->energy, &b->energy, sizeof a->energy) == 0);
+  free(raw5);
+  free(raw6);
   remove(path);
   free(path);
   gc_chute_free(a);
@@ -1384,12 +1389,12 @@ static void test_checkpoint_bitflips(void)
   char *path = gc_test_write_tmp("");
   CU_ASSERT_EQUAL_FATAL(gc_chute_checkpoint_write(a, path, msg, sizeof msg), GC_SUCCESS);
   CU_ASSERT_EQUAL_FATAL(run(a, 20), GC_SUCCESS);
-  FILE *f = fopen(path, "rb");
-  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-  unsigned char *img = malloc(1 << 20), *flip = malloc(1 << 20);
-  size_t len = fread(img, 1, 1 << 20, f);
-  fclose(f);
-  CU_ASSERT_FATAL(len > 0 && len < (1 << 20));
+  size_t len = 0;
+  unsigned char *img = read_whole(path, &len);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(img);
+  unsigned char *flip = malloc(len);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(flip);
+  FILE *f;
   size_t refused = 0, same = 0, changed = 0;
   for (size_t bit = 0; bit < 8 * len; bit++) {
     memcpy(flip, img, len);
