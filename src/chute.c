@@ -102,7 +102,7 @@
 
 #define NSHAPE GC_SHAPE_MAX_SPHERES
 
-enum { PACT_FORCE = 1, PACT_WORK = 2, PACT_BEAD = 4 };
+enum { PACT_FORCE = 1 };
 /* per-particle energy slots: wall normal / tangential, flat bottom normal / tangential, gravity */
 enum { PEN_WN, PEN_WT, PEN_BN, PEN_BT, PEN_G, PEN_N };
 /* per-chunk pair energy slots: particle-particle / bead normal and tangential */
@@ -137,10 +137,7 @@ typedef struct {
   size_t *lawk;                /* np nsph: shape sphere index k of each particle sphere */
   size_t cap;                  /* capacity (pairs) of the scratch below */
   double *pf;                  /* 9 cap: pair force on i, torque on owner(i), torque on owner(j) */
-  unsigned char *pact;         /* cap: PACT_FORCE if the pair carried a force this step,
-                                * PACT_WORK if pe holds its work of the step */
-  double *pe;                  /* 2 cap: normal and tangential work absorbed by the pair this
-                                * step [J] (valid with PACT_WORK) */
+  unsigned char *pact;         /* cap: PACT_FORCE if the pair carried a force this step */
   double *pen;                 /* PEN_N np: per particle, its wall / flat-bottom contacts'
                                 * work of the step and the gravity work [J] */
   unsigned char *hist;         /* cap: 1 if the pair's payload may hold a contact history (a
@@ -507,7 +504,6 @@ void gc_chute_free(gc_chute *c)
     free(w->lawk);
     free(w->pf);
     free(w->pact);
-    free(w->pe);
     free(w->pen);
     free(w->hist);
     free(w->cpe);
@@ -556,10 +552,6 @@ static int grow_scratch(chute_work *w, size_t npairs)
   if (!pa)
     return GC_ENOMEM;
   w->pact = pa;
-  double *pe = realloc(w->pe, 2 * cap * sizeof *pe);
-  if (!pe)
-    return GC_ENOMEM;
-  w->pe = pe;
   unsigned char *hi = realloc(w->hist, cap);
   if (!hi)
     return GC_ENOMEM;
@@ -741,12 +733,14 @@ static void particle_spheres(gc_chute *c, chute_work *w, size_t p)
     return;
   }
   sphere_offsets(c, w, p);
-  for (size_t k = 0; k < c->nsph; k++) {
-    size_t i = p * c->nsph + k;
-    double *so = w->soff + 3 * i, *sm = w->simg + 3 * i, *s = c->sx + 3 * i;
+  /* x in locals: the stores to sx may alias it as far as the compiler knows */
+  const double x[3] = { c->x[3 * p], c->x[3 * p + 1], c->x[3 * p + 2] };
+  const size_t nsph = c->nsph;
+  const double *so = w->soff + 3 * p * nsph, *sm = w->simg + 3 * p * nsph;
+  double *s = c->sx + 3 * p * nsph;
+  for (size_t k = 0; k < 3 * nsph; k += 3)
     for (int d = 0; d < 3; d++)
-      s[d] = (c->x[3 * p + d] + sm[d]) + so[d];
-  }
+      s[k + d] = (x[d] + sm[k + d]) + so[k + d];
 }
 
 /* Before a list build: put every particle sphere into the box along the periodic axes. */
@@ -1288,10 +1282,11 @@ static void tangential_part(const double v[3], const double n[3], double o[3])
     o[e] = v[e] - vn * n[e];
 }
 
-/* Pair k of the list: writes pf[9k..9k+8], pact[k] and hist[k], and its payload.  L: the
- * list's periods (gc_nlist_periods). */
+/* Pair k of the list: writes pf[9k..9k+8], pact[k] and hist[k], and its payload, and adds
+ * its work of the step to the chunk's sums ce (in the walk's pair order).  L: the list's
+ * periods (gc_nlist_periods). */
 static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
-                      const double L[3])
+                      const double L[3], double ce[CEN_N])
 {
   size_t i = pr->i, j = pr->j;
   const double *si = c->sx + 3 * i, *sj = c->sx + 3 * j;
@@ -1306,9 +1301,7 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
       /* the last part of the unloading, from alpha_{n-1} to 0 (see contact) */
       double wn = -0.5 * ct->P * ct->alpha;
       if (wn != 0.0) {
-        w->pe[2 * k] = wn;
-        w->pe[2 * k + 1] = 0.0;
-        w->pact[k] = PACT_WORK | (c->owner[j] < 0 ? PACT_BEAD : 0);
+        ce[c->owner[j] < 0 ? CEN_BN : CEN_PN] += wn;
       }
       if (!c->cfg.keep_history)
         memset(ct->h, 0, c->nhist * sizeof *ct->h);
@@ -1387,10 +1380,9 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
   int st = gc_contact3_step(law, ct, alpha, n, vrel, wrel, c->cfg.dt, ds_roll, c->cfg.keep_history, F, M,
                    &active, work);
   w->hist[k] = ct->h[0] != 0.0 || ct->alpha != 0.0; /* the normal header's alpha */
-  w->pe[2 * k] = work[0];
-  w->pe[2 * k + 1] = work[1];
-  const unsigned char bead = J < 0 ? PACT_BEAD : 0;
-  w->pact[k] = PACT_WORK | bead;
+  const int bead = J < 0;
+  ce[bead ? CEN_BN : CEN_PN] += work[0];
+  ce[bead ? CEN_BT : CEN_PT] += work[1];
   if (st || !active)
     return st;
   pf[0] = F[0];
@@ -1404,7 +1396,7 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
       pf[3 + e] += M[e];
       pf[6 + e] -= M[e];
     }
-  w->pact[k] = PACT_WORK | PACT_FORCE | bead;
+  w->pact[k] = PACT_FORCE;
   return GC_SUCCESS;
 }
 
@@ -1767,13 +1759,14 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
       const size_t e = chunk_end(b, (size_t)np);
       const size_t k0 = w->pstart[b * CHUNK];
       const size_t k1 = w->pstart[e];
+      double ce[CEN_N] = { 0, 0, 0, 0 };
       for (size_t k = k0; k < k1; k++) {
         if (!w->hist[k] && w->gap0[k] > w->disp[pairs[k].i] + w->disp[pairs[k].j]) {
           /* apart for certain, nothing to reset */
           w->pact[k] = 0;
           continue;
         }
-        if (pair_force(c, w, k, &pairs[k], L) && (long)k < bad_pair)
+        if (pair_force(c, w, k, &pairs[k], L, ce) && (long)k < bad_pair)
           bad_pair = (long)k;
         if (!(w->pact[k] & PACT_FORCE))
           continue;
@@ -1786,13 +1779,6 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
         if (J >= 0 && MOVES_EARLY((size_t)J))
           add_pair(f, 0, w->acc + 6 * J, w->acc + 6 * J + 3);
       }
-      double ce[CEN_N] = { 0, 0, 0, 0 };
-      for (size_t k = k0; k < k1; k++)
-        if (w->pact[k] & PACT_WORK) {
-          int bead = (w->pact[k] & PACT_BEAD) != 0;
-          ce[bead ? CEN_BN : CEN_PN] += w->pe[2 * k];
-          ce[bead ? CEN_BT : CEN_PT] += w->pe[2 * k + 1];
-        }
       memcpy(w->cpe + CEN_N * b, ce, sizeof ce);
       /* the blocks up to e - 1 are done: move the particles in order while they may */
       for (; u < e; u++) {
