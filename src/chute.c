@@ -136,7 +136,9 @@ typedef struct {
   int centred;                 /* the shape is one sphere at the centre of mass: soff = 0 */
   size_t *lawk;                /* np nsph: shape sphere index k of each particle sphere */
   size_t cap;                  /* capacity (pairs) of the scratch below */
-  double *pf;                  /* 9 cap: pair force on i, torque on owner(i), torque on owner(j) */
+  double *pf;                  /* 9 cap: pair force on i, torque on owner(i), torque on owner(j),
+                                * kept only for a pair with PACT_FORCE one of whose particles
+                                * gathers its sum after the barrier (gather_pairs) */
   unsigned char *pact;         /* cap: PACT_FORCE if the pair carried a force this step */
   double *pen;                 /* PEN_N np: per particle, its wall / flat-bottom contacts'
                                 * work of the step and the gravity work [J] */
@@ -1282,11 +1284,12 @@ static void tangential_part(const double v[3], const double n[3], double o[3])
     o[e] = v[e] - vn * n[e];
 }
 
-/* Pair k of the list: writes pf[9k..9k+8], pact[k] and hist[k], and its payload, and adds
- * its work of the step to the chunk's sums ce (in the walk's pair order).  L: the list's
- * periods (gc_nlist_periods). */
+/* Pair k of the list: writes pf (its force on i, torque on owner(i), torque on owner(j); set
+ * with PACT_FORCE), pact[k] and hist[k], and its payload, and adds its work of the step to
+ * the chunk's sums ce (in the walk's pair order).  L: the list's periods
+ * (gc_nlist_periods). */
 static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
-                      const double L[3], double ce[CEN_N])
+                      const double L[3], double ce[CEN_N], double pf[9])
 {
   size_t i = pr->i, j = pr->j;
   const double *si = c->sx + 3 * i, *sj = c->sx + 3 * j;
@@ -1313,7 +1316,6 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
     return dist2 == dist2 ? GC_SUCCESS : GC_ENAN;
   }
   gc_chute_contact *ct = gc_nlist_payload(c->nl, k);
-  double *pf = w->pf + 9 * k;
   double dist = sqrt(dist2);
   if (!(dist > 0.0))
     return GC_ENAN;
@@ -1766,18 +1768,26 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
           w->pact[k] = 0;
           continue;
         }
-        if (pair_force(c, w, k, &pairs[k], L, ce) && (long)k < bad_pair)
+        double f[9];
+        if (pair_force(c, w, k, &pairs[k], L, ce, f) && (long)k < bad_pair)
           bad_pair = (long)k;
         if (!(w->pact[k] & PACT_FORCE))
           continue;
-        /* the sums of the particles that move in the walk, in pair order */
-        const double *f = w->pf + 9 * k;
+        /* the sums of the particles that move in the walk, in pair order; the slot pf only
+         * for a particle that gathers after the barrier (none on one thread) */
         const size_t I = (size_t)c->owner[pairs[k].i];
         const long J = c->owner[pairs[k].j];
+        int slot = 0;
         if (MOVES_EARLY(I))
           add_pair(f, 1, w->acc + 6 * I, w->acc + 6 * I + 3);
+        else
+          slot = 1;
         if (J >= 0 && MOVES_EARLY((size_t)J))
           add_pair(f, 0, w->acc + 6 * J, w->acc + 6 * J + 3);
+        else if (J >= 0)
+          slot = 1;
+        if (slot)
+          memcpy(w->pf + 9 * k, f, sizeof f);
       }
       memcpy(w->cpe + CEN_N * b, ce, sizeof ce);
       /* the blocks up to e - 1 are done: move the particles in order while they may */
