@@ -3,9 +3,10 @@
  * Layout of one step (gc_chute_step), at time t_n with positions x_n, velocities v_{n-1/2}:
  *   1. (the angular velocity of every particle in space axes, w_space = R(q_n) w_{n-1/2}, is
  *      kept from the end of the previous step);
- *   2. pair forces, in parallel: each pair writes only its own 9 doubles of scratch (force on
- *      sphere i, torque on the particle of i, torque on the particle of j) and its own history
- *      record (the list payload);
+ *   2. pair forces, in parallel: each pair writes at most its own 9 doubles of scratch (force
+ *      on sphere i, torque on the particle of i, torque on the particle of j; only if one of
+ *      its particles gathers its sum after the barrier, so never on one thread) and its own
+ *      history record (the list payload);
  *   3. per particle, in parallel: the sum of its pairs' forces and torques in increasing pair
  *      index (formed by the walk as it goes, or gathered from the scratch in that order:
  *      gather_pairs), then the wall / flat-bottom contacts of its spheres (history in
@@ -163,8 +164,8 @@ typedef struct {
    * the order of their placement): the threads take contiguous ranges of particles, so that
    * each works on a compact region of the chute and the particle data it reads were mostly
    * written by itself (on two cores an unsorted order made every step move most particles'
-   * cache lines between the cores).  Each pair writes its own slots, each particle sums its
-   * pairs in pair order. */
+   * cache lines between the cores).  Each pair writes at most its own slots, each particle
+   * sums its pairs in pair order. */
   size_t *porder;              /* np: particles by grid cell (long horizontal axis slowest),
                                 * formed by particle_order for renumber_particles just after */
   size_t *pstart;              /* np + 1: the pairs pstart[m] .. pstart[m + 1] - 1 are those
@@ -1285,9 +1286,9 @@ static void tangential_part(const double v[3], const double n[3], double o[3])
     o[e] = v[e] - vn * n[e];
 }
 
-/* Pair k of the list: writes pf (its force on i, torque on owner(i), torque on owner(j); set
- * with PACT_FORCE), pact[k] and hist[k], and its payload, and adds its work of the step to
- * the chunk's sums ce (in the walk's pair order).  L: the list's periods
+/* Pair k of the list: writes the caller's pf[9] (its force on i, torque on owner(i), torque
+ * on owner(j); set with PACT_FORCE), pact[k] and hist[k], and its payload, and adds its work
+ * of the step to the chunk's sums ce (in the walk's pair order).  L: the list's periods
  * (gc_nlist_periods). */
 static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
                       const double L[3], double ce[CEN_N], double pf[9])
@@ -1733,11 +1734,12 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   gc_nlist_periods(c->nl, L);
   /* One parallel region.  Thread t of n takes a contiguous range of the chunks of CHUNK
    * particles of the spatial order (its share, w->bnd, balanced between steps) and the pairs
-   * of their spheres i, and walks them once: a chunk's pair forces (each pair into its own
-   * slots, and into the sums of its particles that move in the walk) and pair work, then (3.)
-   * the particles of its share whose pairs are all done (their sums, walls, the update; see
-   * chute_work.plo).  After a barrier, the particles of the share that waited for other
-   * threads' pairs (their sums gathered from the slots), then each chunk's particle work.
+   * of their spheres i, and walks them once: a chunk's pair forces (each pair into the sums
+   * of its particles that move in the walk, and into its slot pf only if one of them waits
+   * for the barrier) and pair work, then (3.) the particles of its share whose pairs are all
+   * done (their sums, walls, the update; see chute_work.plo).  After a barrier, the
+   * particles of the share that waited for other threads' pairs (their sums gathered from the
+   * slots), then each chunk's particle work.
    * The order of the moves does not change a number: every pair reads the state of t_n,
    * every particle's sum is in pair order either way.  w->wsp (angular velocities in space
    * axes at t_{n-1/2}) was computed at the end of the previous step / at placement. */
@@ -1811,7 +1813,6 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
 #ifdef _OPENMP
     double tw = omp_get_wtime() - t0;
 #pragma omp barrier
-    t0 = omp_get_wtime();
 #endif
     for (size_t m = m0; m < m1; m++)
       if (!MOVES_EARLY(m) && move_particle(c, w, m, 0, &dmax2) && (long)m < bad_p)
