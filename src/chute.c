@@ -1425,6 +1425,18 @@ static int wall_forces(gc_chute *c, chute_work *w, size_t p, size_t i, double F[
   const gc_chute_cfg *cfg = &c->cfg;
   const double *s = c->sx + 3 * i, *so = w->soff + 3 * i;
   double r = c->sr[i];
+  { /* the usual case first: no wall within reach and no record to reset (the loop below
+     * would pass over every wall) */
+    int any = 0;
+    if (cfg->side_walls)
+      any = r - s[2] > 0.0 || r - (cfg->width - s[2]) > 0.0;
+    if (cfg->bottom == GC_BOTTOM_FLAT)
+      any |= r - s[1] > 0.0;
+    for (size_t k = 0; k < w->nwall_per; k++)
+      any |= w->wact[w->nwall_per * i + k];
+    if (!any)
+      return GC_SUCCESS;
+  }
   size_t ki = w->srk[w->lawk[i]];
   int nw = 0;
   double alphas[3], nn[3][3];
