@@ -1404,6 +1404,13 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
   return GC_SUCCESS;
 }
 
+/* The law of wall record k (0, 1: the side walls z = 0 and z = width; 2: the flat bottom) of
+ * a sphere of radius index ki. */
+static const gc_law *wall_law(const chute_work *w, size_t ki, size_t k)
+{
+  return k < 2 ? &w->law_pw[ki] : &w->law_pb[ki];
+}
+
 /* wact from the records (after placement or a checkpoint read) */
 static void mark_walls(gc_chute *c, chute_work *w)
 {
@@ -1411,7 +1418,7 @@ static void mark_walls(gc_chute *c, chute_work *w)
   for (size_t i = 0; i < nps; i++) {
     const size_t ki = w->srk[w->lawk[i]];
     for (size_t k = 0; k < w->nwall_per; k++) {
-      const gc_law *law = k < 2 ? &w->law_pw[ki] : &w->law_pb[ki];
+      const gc_law *law = wall_law(w, ki, k);
       gc_chute_contact *ct = gc_chute_wall(c, w->nwall_per * i + k);
       w->wact[w->nwall_per * i + k] = record_used(ct, gc_law_hist_normal(law, ct->h));
     }
@@ -1424,52 +1431,30 @@ static int wall_forces(gc_chute *c, chute_work *w, size_t p, size_t i, double F[
 {
   const gc_chute_cfg *cfg = &c->cfg;
   const double *s = c->sx + 3 * i, *so = w->soff + 3 * i;
-  double r = c->sr[i];
-  { /* the usual case first: no wall within reach and no record to reset (the loop below
-     * would pass over every wall) */
-    int any = 0;
-    if (cfg->side_walls)
-      any = r - s[2] > 0.0 || r - (cfg->width - s[2]) > 0.0;
-    if (cfg->bottom == GC_BOTTOM_FLAT)
-      any |= r - s[1] > 0.0;
-    for (size_t k = 0; k < w->nwall_per; k++)
-      any |= w->wact[w->nwall_per * i + k];
-    if (!any)
-      return GC_SUCCESS;
-  }
-  size_t ki = w->srk[w->lawk[i]];
-  int nw = 0;
-  double alphas[3], nn[3][3];
-  const gc_law *laws[3];
-  if (cfg->side_walls) {
-    /* wall z = 0: normal from the sphere to the wall -e_z, overlap r - z */
-    alphas[nw] = r - s[2];
-    nn[nw][0] = 0, nn[nw][1] = 0, nn[nw][2] = -1;
-    laws[nw++] = &w->law_pw[ki];
-    /* wall z = width: +e_z, overlap r - (width - z) */
-    alphas[nw] = r - (cfg->width - s[2]);
-    nn[nw][0] = 0, nn[nw][1] = 0, nn[nw][2] = 1;
-    laws[nw++] = &w->law_pw[ki];
-  }
-  if (cfg->bottom == GC_BOTTOM_FLAT) {
-    /* flat bottom y = 0: -e_y, overlap r - y */
-    alphas[2] = r - s[1];
-    nn[2][0] = 0, nn[2][1] = -1, nn[2][2] = 0;
-    laws[2] = &w->law_pb[ki];
-    if (nw == 0) { /* records keep their slots [3 i + 2] even without walls */
-      alphas[0] = alphas[1] = -1.0;
-      nn[0][0] = nn[0][1] = nn[0][2] = 0;
-      nn[1][0] = nn[1][1] = nn[1][2] = 0;
-      laws[0] = laws[1] = &w->law_pw[ki];
-    }
-    nw = 3;
-  }
-  for (int k = 0; k < nw; k++) {
-    const size_t rk = w->nwall_per * i + (size_t)k;
+  const double r = c->sr[i];
+  /* the records: 0, 1 the side walls z = 0 (normal from the sphere to the wall -e_z,
+   * overlap r - z) and z = width (+e_z, r - (width - z)); 2 the flat bottom y = 0 (-e_y,
+   * r - y), whose record keeps its slot [3 i + 2] even without side walls (overlap -1 for
+   * the walls the chute does not have: their records stay virgin) */
+  static const double nn[3][3] = { { 0, 0, -1 }, { 0, 0, 1 }, { 0, -1, 0 } };
+  const double alphas[3] = { cfg->side_walls ? r - s[2] : -1.0,
+                             cfg->side_walls ? r - (cfg->width - s[2]) : -1.0,
+                             cfg->bottom == GC_BOTTOM_FLAT ? r - s[1] : -1.0 };
+  const size_t nw = cfg->bottom == GC_BOTTOM_FLAT ? 3 : cfg->side_walls ? 2 : 0;
+  /* the usual case first: no wall within reach and no record to reset */
+  size_t k0 = 0;
+  while (k0 < nw && !(alphas[k0] > 0.0) && !w->wact[w->nwall_per * i + k0])
+    k0++;
+  if (k0 == nw)
+    return GC_SUCCESS;
+  const size_t ki = w->srk[w->lawk[i]];
+  for (size_t k = k0; k < nw; k++) {
+    const size_t rk = w->nwall_per * i + k;
     if (!(alphas[k] > 0.0) && !w->wact[rk])
       continue; /* apart, a virgin record */
+    const gc_law *law = wall_law(w, ki, k);
     gc_chute_contact *ct = gc_chute_wall(c, rk);
-    const gc_hist_normal *hk = gc_law_hist_normal(laws[k], ct->h);
+    const gc_hist_normal *hk = gc_law_hist_normal(law, ct->h);
     if (!(alphas[k] > 0.0) && ct->P == 0.0 && ct->alpha == 0.0 &&
         (cfg->keep_history ? alphas[k] > -cfg->skin || hk->in_contact == 0.0
                            : hk->in_contact == 0.0 && hk->alpha == 0.0))
@@ -1501,7 +1486,7 @@ static int wall_forces(gc_chute *c, chute_work *w, size_t p, size_t i, double F[
     int keep = cfg->keep_history && alphas[k] > -cfg->skin;
     int active;
     double work[2], mc[3]; /* the wall is at rest: w_1 - w_2 = w_p */
-    int st = gc_contact3_step(laws[k], ct, alphas[k], nn[k], vrel, w->wsp + 3 * p, cfg->dt, ds_roll, keep,
+    int st = gc_contact3_step(law, ct, alphas[k], nn[k], vrel, w->wsp + 3 * p, cfg->dt, ds_roll, keep,
                      f, mc, &active, work);
     w->wact[rk] = record_used(ct, hk);
     if (st)
@@ -1972,8 +1957,7 @@ void gc_chute_energy_stored(const gc_chute *c, double normal[GC_NCAT], double ta
         continue;
       size_t ki = w->srk[w->lawk[i]];
       int cat = r < 2 ? GC_CAT_WALL : GC_CAT_BOTTOM;
-      stored_one(cat == GC_CAT_WALL ? &w->law_pw[ki] : &w->law_pb[ki], ct, &normal[cat],
-                 &tangential[cat]);
+      stored_one(wall_law(w, ki, r), ct, &normal[cat], &tangential[cat]);
     }
 }
 
