@@ -1258,12 +1258,13 @@ static const unsigned char *ckpt_x_block(const unsigned char *raw, size_t len, c
  * t = 0.2 s (24 clusters sliding on the bottom, 16 contacts, 4 of them with the bottom:
  * `granucal chute -s width=0.015 -s bottom=flat -s t_end=0.2 -s checkpoint_interval=0.2`).
  * Its particles are stored in the order of their placement while its list is in the spatial
- * order of its last build: the read renumbers them into the list's order.  Each particle must keep its number and every row of
- * its state to the bit: written again as format 6, each per-particle block (x, v, orientation,
- * force, torque, sphere positions, offsets and images, wall records) row by number must equal
- * the fixture's.  And the run from it must be the run from that format-6 file read back.  The
- * fixture is in the byte order and layout of x86-64, where it must be read; on another
- * machine a read refused for the byte order or layout skips the test with a message. */
+ * order of its last build: the read renumbers them into the list's order.  Each particle must
+ * keep its number and every row of its state to the bit: written again as format 6, each
+ * per-particle block (x, v, orientation, force, torque, sphere positions, offsets and images,
+ * wall records) row by number must equal the fixture's.  And the run from it must be the run
+ * from that format-6 file read back.  The fixture is in the byte order and layout of x86-64,
+ * where it must be read; on another machine a read refused for the byte order or layout skips
+ * the test with a message. */
 static void test_checkpoint_v5(void)
 {
   static gc_chute_run card; /* large (paths, the effective card) */
