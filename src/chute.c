@@ -736,15 +736,27 @@ static void particle_spheres(gc_chute *c, chute_work *w, size_t p)
       c->sx[3 * p + d] = (c->x[3 * p + d] + sm[d]) + 0.0;
     return;
   }
-  sphere_offsets(c, w, p);
-  /* x in locals: the stores to sx may alias it as far as the compiler knows */
-  const double x[3] = { c->x[3 * p], c->x[3 * p + 1], c->x[3 * p + 2] };
+  /* soff as sphere_offsets forms it (matvec, the same sums in the same order) and sx from it
+   * in one pass.  The matrix and x are held in locals: as far as the compiler knows, the stores
+   * to soff and sx may alias them (the matrix's address went to gc_quat_to_matrix), and it
+   * would read each again after every store */
+  double R[9];
+  gc_quat_to_matrix(c->rot[p].q, R);
+  const double m0 = R[0], m1 = R[1], m2 = R[2], m3 = R[3], m4 = R[4], m5 = R[5], m6 = R[6],
+               m7 = R[7], m8 = R[8];
+  const double x0 = c->x[3 * p], x1 = c->x[3 * p + 1], x2 = c->x[3 * p + 2];
   const size_t nsph = c->nsph;
-  const double *so = w->soff + 3 * p * nsph, *sm = w->simg + 3 * p * nsph;
-  double *s = c->sx + 3 * p * nsph;
-  for (size_t k = 0; k < 3 * nsph; k += 3)
-    for (int d = 0; d < 3; d++)
-      s[k + d] = (x[d] + sm[k + d]) + so[k + d];
+  const double *restrict sm = w->simg + 3 * p * nsph;
+  double *restrict so = w->soff + 3 * p * nsph, *restrict s = c->sx + 3 * p * nsph;
+  for (size_t k = 0; k < nsph; k++) {
+    const double *b = c->cfg.shape.pos[k];
+    const double b0 = b[0], b1 = b[1], b2 = b[2];
+    const double o0 = m0 * b0 + m1 * b1 + m2 * b2, o1 = m3 * b0 + m4 * b1 + m5 * b2,
+                 o2 = m6 * b0 + m7 * b1 + m8 * b2;
+    const double i0 = sm[3 * k], i1 = sm[3 * k + 1], i2 = sm[3 * k + 2];
+    so[3 * k] = o0, so[3 * k + 1] = o1, so[3 * k + 2] = o2;
+    s[3 * k] = (x0 + i0) + o0, s[3 * k + 1] = (x1 + i1) + o1, s[3 * k + 2] = (x2 + i2) + o2;
+  }
 }
 
 /* Before a list build: put every particle sphere into the box along the periodic axes. */

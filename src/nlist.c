@@ -37,6 +37,10 @@ typedef struct {
 struct gc_nlist {
   size_t nsph, payload_size, stride;
   gc_nlist_box box;   /* box of the last build */
+  /* of box, for gc_nlist_moved (run for every sphere of every step): the period hi - lo, its
+   * inverse, and the displacement beyond which the minimum image may differ from it: L/2
+   * along a periodic axis, +inf along another (set_box) */
+  double per_L[3], per_inv[3], per_lim[3];
   int built;          /* a list is present (build or read) */
   size_t nbuilds;
   pairbuf buf[2];     /* current list buf[cur], spare buf[1 - cur] */
@@ -68,6 +72,17 @@ struct gc_nlist {
 };
 
 static const char axis_name[3] = { 'x', 'y', 'z' };
+
+/* nl->box and the constants gc_nlist_moved takes from it. */
+static void set_box(gc_nlist *nl, const gc_nlist_box *box)
+{
+  nl->box = *box;
+  for (int a = 0; a < 3; a++) {
+    nl->per_L[a] = box->hi[a] - box->lo[a];
+    nl->per_inv[a] = 1.0 / nl->per_L[a];
+    nl->per_lim[a] = box->periodic[a] ? 0.5 * nl->per_L[a] : INFINITY;
+  }
+}
 
 static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
 {
@@ -621,7 +636,7 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
   index_blocks(nl->blk[1 - nl->cur], nl->nsph, nl->rank, nb->p, n);
   nl->cur = 1 - nl->cur;
   nl->npairs = n;
-  nl->box = *box;
+  set_box(nl, box);
   nl->built = 1;
   nl->nbuilds++;
   memcpy(nl->x0, x, 3 * nl->nsph * sizeof(double));
@@ -638,20 +653,22 @@ double gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t 
       dist[i - first] = INFINITY;
     return INFINITY;
   }
+  /* minimum image along a periodic axis; for |d| <= L/2 the shift is 0 (nearbyint(+-0.5) =
+   * 0): skip the division and the rounding for the usual small displacement.  per_lim is
+   * +inf along a non-periodic axis, so that one compare serves both (a NaN compares false
+   * and is left as it is); the axes are written out, so that the loop tests no flag */
+  const double *x0 = nl->x0, *L = nl->per_L, *inv = nl->per_inv, *lim = nl->per_lim;
   double m2 = 0.0;
   for (size_t i = first; i < end; i++) {
-    double d2 = 0;
-    for (int a = 0; a < 3; a++) {
-      double d = x[3 * i + a] - nl->x0[3 * i + a];
-      if (nl->box.periodic[a]) {
-        /* minimum image; for |d| <= L/2 the shift is 0 (nearbyint(+-0.5) = 0): skip the
-         * division and the rounding for the usual small displacement */
-        const double L = nl->box.hi[a] - nl->box.lo[a];
-        if (fabs(d) > 0.5 * L)
-          d -= L * nearbyint(d * (1.0 / L));
-      }
-      d2 += d * d;
-    }
+    double dx = x[3 * i] - x0[3 * i], dy = x[3 * i + 1] - x0[3 * i + 1],
+           dz = x[3 * i + 2] - x0[3 * i + 2];
+    if (fabs(dx) > lim[0])
+      dx -= L[0] * nearbyint(dx * inv[0]);
+    if (fabs(dy) > lim[1])
+      dy -= L[1] * nearbyint(dy * inv[1]);
+    if (fabs(dz) > lim[2])
+      dz -= L[2] * nearbyint(dz * inv[2]);
+    double d2 = dx * dx + dy * dy + dz * dz;
     if (d2 != d2) /* NaN: infinite */
       d2 = INFINITY;
     if (dist)
@@ -982,7 +999,7 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
   nl->npairs = (size_t)npairs;
   nl->built = (int)h[4];
   nl->nbuilds = (size_t)h[3];
-  nl->box = box;
+  set_box(nl, &box);
   build_csr(nl);
   return GC_SUCCESS;
 }
