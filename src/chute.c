@@ -789,11 +789,17 @@ static unsigned char record_used(const gc_chute_contact *ct, const gc_hist_norma
   return ct->P != 0.0 || ct->alpha != 0.0 || hn->in_contact != 0.0 || hn->alpha != 0.0;
 }
 
-/* hist[k] from the payloads (after a list build or a checkpoint read) */
-static void mark_histories(gc_chute *c, chute_work *w)
+static int nthreads(const gc_chute *c, size_t work);
+
+/* hist[k] from the payloads (after a list build or a checkpoint read), on nt threads */
+static void mark_histories(gc_chute *c, chute_work *w, int nt)
 {
-  size_t npr = gc_nlist_npairs(c->nl);
-  for (size_t k = 0; k < npr; k++) {
+  const long npr = (long)gc_nlist_npairs(c->nl);
+  (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static)
+#endif
+  for (long k = 0; k < npr; k++) {
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
     w->hist[k] = record_used(ct, (const gc_hist_normal *)ct->h); /* the normal slice is first */
   }
@@ -873,22 +879,42 @@ static int order_work(gc_chute *c, chute_work *w)
 }
 
 /* gap0 of every pair from the list's build positions, and disp, dmax2 (0 right after a build;
- * after a checkpoint read, how far the spheres have moved since the list was built) */
-static void list_gaps(gc_chute *c, chute_work *w)
+ * after a checkpoint read, how far the spheres have moved since the list was built), on nt
+ * threads: each pair and each sphere on its own, and the largest of the threads' largest
+ * displacements is the same number whatever their ranges */
+static void list_gaps(gc_chute *c, chute_work *w, int nt)
 {
-  const size_t npr = gc_nlist_npairs(c->nl);
+  const long npr = (long)gc_nlist_npairs(c->nl);
   const gc_npair *pairs = gc_nlist_pairs(c->nl);
   const double *x0 = gc_nlist_build_positions(c->nl);
-  for (size_t k = 0; k < npr; k++) {
-    const gc_npair *pr = &pairs[k];
-    const double *a = x0 + 3 * pr->i, *b = x0 + 3 * pr->j;
-    double sh[3];
-    gc_nlist_shift(c->nl, pr, sh);
-    double d[3] = { b[0] + sh[0] - a[0], b[1] + sh[1] - a[1], b[2] + sh[2] - a[2] };
-    double rr = c->sr[pr->i] + c->sr[pr->j];
-    w->gap0[k] = sqrt(dot3(d, d)) - rr * (1.0 + 1e-9);
+  double dmax2 = 0.0;
+  const size_t ns = c->ns;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt) reduction(max : dmax2)
+#endif
+  {
+    size_t tid = 0, nth = 1;
+#ifdef _OPENMP
+    tid = (size_t)omp_get_thread_num();
+    nth = (size_t)omp_get_num_threads();
+#pragma omp for schedule(static) nowait
+#endif
+    for (long k = 0; k < npr; k++) {
+      const gc_npair *pr = &pairs[k];
+      const double *a = x0 + 3 * pr->i, *b = x0 + 3 * pr->j;
+      double sh[3];
+      gc_nlist_shift(c->nl, pr, sh);
+      double d[3] = { b[0] + sh[0] - a[0], b[1] + sh[1] - a[1], b[2] + sh[2] - a[2] };
+      double rr = c->sr[pr->i] + c->sr[pr->j];
+      w->gap0[k] = sqrt(dot3(d, d)) - rr * (1.0 + 1e-9);
+    }
+    const size_t s0 = ns * tid / nth, s1 = ns * (tid + 1) / nth;
+    const double m2 = gc_nlist_moved(c->nl, c->sx, s0, s1 - s0, w->disp + s0);
+    if (m2 > dmax2) /* never NaN: gc_nlist_moved makes a NaN displacement INFINITY */
+      dmax2 = m2;
   }
-  w->dmax2 = gc_nlist_moved(c->nl, c->sx, 0, c->ns, w->disp);
+  (void)nt;
+  w->dmax2 = dmax2;
 }
 
 /* What the step derives from a list (after a build or a checkpoint read, in index order): the
@@ -896,12 +922,14 @@ static void list_gaps(gc_chute *c, chute_work *w)
  * order_work. */
 static int index_list(gc_chute *c, chute_work *w)
 {
-  mark_histories(c, w);
-  list_gaps(c, w);
+  int nt = nthreads(c, gc_nlist_npairs(c->nl) + c->np);
+  if (nt > w->maxthreads)
+    nt = w->maxthreads;
+  mark_histories(c, w, nt);
+  list_gaps(c, w, nt);
   return order_work(c, w);
 }
 
-static int nthreads(const gc_chute *c, size_t work);
 static void mark_walls(gc_chute *c, chute_work *w);
 
 /* a[order[m]] moves to a[m] (rows of size bytes), in place along the permutation's cycles

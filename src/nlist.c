@@ -55,6 +55,8 @@ struct gc_nlist {
   size_t *cell;       /* nsph: cell of each sphere */
   size_t *order;      /* nsph: spheres sorted by cell (increasing rank within a cell) */
   double *cpos;       /* 4 nsph: x, y, z, r of order[m] at [4 m], contiguous per cell */
+  uint32_t *crank;    /* nsph: rank of order[m] (read in cell order by the scan, which stops
+                       * at the first rank <= rank_i) */
   size_t *cell_start; /* cell_cap + 1 */
   size_t cell_cap;
   int nthreads;       /* threads of a build (gc_nlist_set_threads), >= 1 */
@@ -138,12 +140,13 @@ gc_nlist *gc_nlist_alloc(size_t nsph, size_t payload_size)
   nl->cell = calloc(n, sizeof(size_t));
   nl->order = calloc(n, sizeof(size_t));
   nl->cpos = calloc(4 * n, sizeof(double));
+  nl->crank = calloc(n, sizeof(uint32_t));
   nl->seq = malloc(n * sizeof(size_t));
   nl->blk[0] = calloc(2 * n, sizeof(size_t));
   nl->blk[1] = calloc(2 * n, sizeof(size_t));
   nl->rank = malloc(n * sizeof(uint32_t));
   nl->byrank = malloc(n * sizeof(uint32_t));
-  if (!nl->x0 || !nl->xs || !nl->csr_start || !nl->cell || !nl->order || !nl->cpos ||
+  if (!nl->x0 || !nl->xs || !nl->csr_start || !nl->cell || !nl->order || !nl->cpos || !nl->crank ||
       !nl->seq || !nl->blk[0] || !nl->blk[1] || !nl->rank || !nl->byrank) {
     gc_nlist_free(nl);
     return NULL;
@@ -171,6 +174,7 @@ void gc_nlist_free(gc_nlist *nl)
   free(nl->cell);
   free(nl->order);
   free(nl->cpos);
+  free(nl->crank);
   free(nl->cell_start);
   for (int t = 0; t < nl->ntb; t++)
     free(nl->tb[t].p);
@@ -212,7 +216,9 @@ static int check_box(const gc_nlist_box *box, char *msg, size_t msglen)
 typedef struct {
   size_t nc[3];     /* cells per axis */
   double inv_w[3];  /* 1 / cell width = nc / L */
-  double L[3], inv_L[3], half_L[3];
+  double L[3], inv_L[3];
+  double lim[3];    /* |separation| beyond which the minimum image may shift it: L/2 along a
+                     * periodic axis, +inf along another (one compare for both) */
   int per[3];
   size_t ncell;
 } grid;
@@ -242,7 +248,7 @@ static int setup_grid(gc_nlist *nl, const gc_nlist_box *box, double cutoff, grid
     g->per[a] = box->periodic[a] != 0;
     g->L[a] = L;
     g->inv_L[a] = 1.0 / L;
-    g->half_L[a] = 0.5 * L;
+    g->lim[a] = g->per[a] ? 0.5 * L : INFINITY;
     if (g->per[a] && !(L >= 2.0 * cutoff)) {
       set_msg(msg, msglen,
               "nlist: box period along %c, hi - lo = %g m, is too small for the minimum image: "
@@ -312,6 +318,7 @@ static void bin(gc_nlist *nl, const grid *g, const gc_nlist_box *box, const doub
     q[1] = x[3 * i + 1];
     q[2] = x[3 * i + 2];
     q[3] = r[i];
+    nl->crank[m] = nl->rank[i];
   }
 }
 
@@ -367,9 +374,9 @@ static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc
           size_t c = st[0][kx] + g->nc[0] * (st[1][ky] + g->nc[1] * st[2][kz]);
           /* a cell lists its spheres in increasing rank: scan down to rank_j = rank_i */
           for (size_t m = start[c + 1]; m > start[c]; m--) {
-            size_t j = order[m - 1];
-            if (nl->rank[j] <= rk)
+            if (nl->crank[m - 1] <= rk)
               break;
+            const size_t j = order[m - 1];
             const double *q = nl->cpos + 4 * (m - 1);
             double d[3];
             int8_t im[3] = { 0, 0, 0 };
@@ -379,7 +386,7 @@ static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc
                * cut-off, L >= 2 cut-off).  |image| <= 127: the build checked that the
                * positions are within 63 periods of the box.  image L is the shift -L
                * nearbyint(d / L) of the file comment, to the bit (negation is exact) */
-              if (g->per[a] && fabs(d[a]) > g->half_L[a]) {
+              if (fabs(d[a]) > g->lim[a]) {
                 im[a] = (int8_t)(0.0 - floor(d[a] * g->inv_L[a] + 0.5));
                 d[a] += (double)im[a] * g->L[a];
               }
