@@ -1548,6 +1548,31 @@ static int wall_forces(gc_chute *c, chute_work *w, size_t p, size_t i, double F[
 /* Threads of the parallel loops: cfg.threads when given; by default the OpenMP default, but a
  * single thread for small systems (below ~1000 pairs the fork/join and barrier costs exceed the
  * work, and on a loaded machine spinning barriers are very slow).  Results do not depend on it. */
+/* 1 if wall_forces would return at once for every sphere of particle p: none has a wall
+ * within reach (the same overlaps, > 0 tested the same way) and none has a wall record to
+ * reset.  Tested for the whole particle first, since most particles are far from the walls
+ * (the records of a particle's spheres are contiguous in wact). */
+static int walls_apart(const gc_chute *c, const chute_work *w, size_t p)
+{
+  const gc_chute_cfg *cfg = &c->cfg;
+  const size_t nsph = c->nsph, nrec = w->nwall_per * nsph;
+  const unsigned char *wa = w->wact + nrec * p;
+  unsigned char used = 0;
+  for (size_t k = 0; k < nrec; k++)
+    used |= wa[k];
+  if (used)
+    return 0;
+  const double *s = c->sx + 3 * nsph * p, *r = c->sr + nsph * p;
+  const int side = cfg->side_walls != 0, flat = cfg->bottom == GC_BOTTOM_FLAT;
+  for (size_t k = 0; k < nsph; k++) {
+    if (side && (r[k] - s[3 * k + 2] > 0.0 || r[k] - (cfg->width - s[3 * k + 2]) > 0.0))
+      return 0;
+    if (flat && r[k] - s[3 * k + 1] > 0.0)
+      return 0;
+  }
+  return 1;
+}
+
 static int nthreads(const gc_chute *c, size_t work)
 {
 #ifdef _OPENMP
@@ -1626,9 +1651,10 @@ static int step_particle(gc_chute *c, chute_work *w, long p, int early)
   } else {
     gather_pairs(c, w, (size_t)p, F, T);
   }
-  for (long k = 0; k < nsph; k++)
-    if (wall_forces(c, w, (size_t)p, (size_t)(p * nsph + k), F, T, pen))
-      fail = 1;
+  if (!walls_apart(c, w, (size_t)p))
+    for (long k = 0; k < nsph; k++)
+      if (wall_forces(c, w, (size_t)p, (size_t)(p * nsph + k), F, T, pen))
+        fail = 1;
   double *x = c->x + 3 * p, *v = c->v + 3 * p;
   for (int e = 0; e < 3; e++) {
     c->force[3 * p + e] = F[e];
