@@ -1330,6 +1330,10 @@ static void tangential_part(const double v[3], const double n[3], double o[3])
  * on owner(j); set with PACT_FORCE), pact[k] and hist[k], and its payload, and adds its work
  * of the step to the chunk's sums ce (in the walk's pair order).  L: the list's periods
  * (gc_nlist_periods). */
+static int pair_contact(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
+                        const double d[3], double dist2, double ri, double rj,
+                        double ce[CEN_N], double pf[9]);
+
 static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
                       const double L[3], double ce[CEN_N], double pf[9])
 {
@@ -1357,6 +1361,21 @@ static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
     }
     return dist2 == dist2 ? GC_SUCCESS : GC_ENAN;
   }
+  return pair_contact(c, w, k, pr, d, dist2, ri, rj, ce, pf);
+}
+
+/* The rest of pair_force for two spheres that overlap: d = x_j - x_i (its periodic image),
+ * dist2 = |d|^2 < (r_i + r_j)^2.  Not inlined into pair_force: GCC then loaded the many
+ * operands of this part before the overlap test, for every pair that turns out apart. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int pair_contact(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
+                        const double d[3], double dist2, double ri, double rj,
+                        double ce[CEN_N], double pf[9])
+{
+  const size_t i = pr->i, j = pr->j;
+  const double rr = ri + rj;
   gc_chute_contact *ct = gc_nlist_payload(c->nl, k);
   double dist = sqrt(dist2);
   if (!(dist > 0.0))
