@@ -1845,6 +1845,11 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     double t0 = omp_get_wtime();
 #endif
     memset(w->acc + 6 * m0, 0, 6 * (m1 - m0) * sizeof *w->acc);
+    /* the skip test's arrays in locals: a store to pact (bytes, which may alias anything)
+     * would otherwise make the compiler read each pointer from w again for every pair */
+    const unsigned char *const hist = w->hist;
+    unsigned char *const pact = w->pact;
+    const double *const gap0 = w->gap0, *const disp = w->disp;
     size_t u = m0; /* the walk's next particle to move */
     for (size_t b = b0; b < b1; b++) {
       const size_t e = chunk_end(b, (size_t)np);
@@ -1852,15 +1857,15 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
       const size_t k1 = w->pstart[e];
       double ce[CEN_N] = { 0, 0, 0, 0 };
       for (size_t k = k0; k < k1; k++) {
-        if (!w->hist[k] && w->gap0[k] > w->disp[pairs[k].i] + w->disp[pairs[k].j]) {
+        if (!hist[k] && gap0[k] > disp[pairs[k].i] + disp[pairs[k].j]) {
           /* apart for certain, nothing to reset */
-          w->pact[k] = 0;
+          pact[k] = 0;
           continue;
         }
         double f[9];
         if (pair_force(c, w, k, &pairs[k], L, ce, f) && (long)k < bad_pair)
           bad_pair = (long)k;
-        if (!(w->pact[k] & PACT_FORCE))
+        if (!(pact[k] & PACT_FORCE))
           continue;
         /* the sums of the particles that move in the walk, in pair order; the slot pf only
          * for a particle that gathers after the barrier (none on one thread) */
