@@ -42,42 +42,7 @@ void gc_quat_mul(const double a[4], const double b[4], double c[4])
   c[0] = c0, c[1] = c1, c[2] = c2, c[3] = c3;
 }
 
-void gc_quat_to_matrix(const double q[4], double M[9])
-{
-  const double w = q[0], x = q[1], y = q[2], z = q[3];
-  M[0] = 1.0 - 2.0 * (y * y + z * z);
-  M[1] = 2.0 * (x * y - w * z);
-  M[2] = 2.0 * (x * z + w * y);
-  M[3] = 2.0 * (x * y + w * z);
-  M[4] = 1.0 - 2.0 * (x * x + z * z);
-  M[5] = 2.0 * (y * z - w * x);
-  M[6] = 2.0 * (x * z - w * y);
-  M[7] = 2.0 * (y * z + w * x);
-  M[8] = 1.0 - 2.0 * (x * x + y * y);
-}
-
-/* v' = v + 2 s (u x v) + 2 u x (u x v) with q = (s, u), unit q. */
-static inline void rotate(double s, double ux, double uy, double uz, const double v[3],
-                          double out[3])
-{
-  double tx = 2.0 * (uy * v[2] - uz * v[1]);
-  double ty = 2.0 * (uz * v[0] - ux * v[2]);
-  double tz = 2.0 * (ux * v[1] - uy * v[0]);
-  double ox = v[0] + s * tx + (uy * tz - uz * ty);
-  double oy = v[1] + s * ty + (uz * tx - ux * tz);
-  double oz = v[2] + s * tz + (ux * ty - uy * tx);
-  out[0] = ox, out[1] = oy, out[2] = oz;
-}
-
-void gc_quat_rotate(const double q[4], const double v_body[3], double v_space[3])
-{
-  rotate(q[0], q[1], q[2], q[3], v_body, v_space);
-}
-
-void gc_quat_rotate_inv(const double q[4], const double v_space[3], double v_body[3])
-{
-  rotate(q[0], -q[1], -q[2], -q[3], v_space, v_body);
-}
+/* gc_quat_to_matrix, gc_quat_rotate and gc_quat_rotate_inv are inline in rigid.h. */
 
 /* K. Shoemake, Uniform random rotations, Graphics Gems III (1992) 124-132: with
  * r1 = sqrt(1 - u0), r2 = sqrt(u0), t1 = 2 pi u1, t2 = 2 pi u2, the quaternion
@@ -496,7 +461,4 @@ void gc_rot_step(const double I[3], const double M_body[3], double dt, gc_rot *r
     r->q[k] = qn[k] * s;
 }
 
-void gc_rot_omega_space(const gc_rot *r, double w_space[3])
-{
-  gc_quat_rotate(r->q, r->w, w_space);
-}
+/* gc_rot_omega_space is inline in rigid.h. */

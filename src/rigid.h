@@ -17,10 +17,46 @@
 void gc_quat_identity(double q[4]);
 /* Divides by the norm; a zero or non-finite q becomes the identity. */
 void gc_quat_normalize(double q[4]);
-/* Rotation matrix, row-major: v_space = M v_body. */
-void gc_quat_to_matrix(const double q[4], double M[9]);
-void gc_quat_rotate(const double q[4], const double v_body[3], double v_space[3]);
-void gc_quat_rotate_inv(const double q[4], const double v_space[3], double v_body[3]);
+/* Rotation matrix, row-major: v_space = M v_body.  Inline (with the rotations below): the
+ * chute forms one or two per particle and step, and a call left the matrix in memory, where
+ * the compiler had to read it again after every store of the caller. */
+static inline void gc_quat_to_matrix(const double q[4], double M[9])
+{
+  const double w = q[0], x = q[1], y = q[2], z = q[3];
+  M[0] = 1.0 - 2.0 * (y * y + z * z);
+  M[1] = 2.0 * (x * y - w * z);
+  M[2] = 2.0 * (x * z + w * y);
+  M[3] = 2.0 * (x * y + w * z);
+  M[4] = 1.0 - 2.0 * (x * x + z * z);
+  M[5] = 2.0 * (y * z - w * x);
+  M[6] = 2.0 * (x * z - w * y);
+  M[7] = 2.0 * (y * z + w * x);
+  M[8] = 1.0 - 2.0 * (x * x + y * y);
+}
+
+/* v' = v + 2 s (u x v) + 2 u x (u x v) with q = (s, u), unit q. */
+static inline void gc_quat_rotate_su(double s, double ux, double uy, double uz, const double v[3],
+                                     double out[3])
+{
+  double tx = 2.0 * (uy * v[2] - uz * v[1]);
+  double ty = 2.0 * (uz * v[0] - ux * v[2]);
+  double tz = 2.0 * (ux * v[1] - uy * v[0]);
+  double ox = v[0] + s * tx + (uy * tz - uz * ty);
+  double oy = v[1] + s * ty + (uz * tx - ux * tz);
+  double oz = v[2] + s * tz + (ux * ty - uy * tx);
+  out[0] = ox, out[1] = oy, out[2] = oz;
+}
+
+static inline void gc_quat_rotate(const double q[4], const double v_body[3], double v_space[3])
+{
+  gc_quat_rotate_su(q[0], q[1], q[2], q[3], v_body, v_space);
+}
+
+static inline void gc_quat_rotate_inv(const double q[4], const double v_space[3],
+                                      double v_body[3])
+{
+  gc_quat_rotate_su(q[0], -q[1], -q[2], -q[3], v_space, v_body);
+}
 /* Hamilton product c = a (x) b (c may alias a or b): R(c) = R(a) R(b). */
 void gc_quat_mul(const double a[4], const double b[4], double c[4]);
 /* Uniformly distributed random orientation from three uniform numbers u in [0,1) (Shoemake). */
@@ -95,6 +131,9 @@ void gc_rot_init(const double I[3], const double M_body[3], double dt, const dou
                  const double w0[3], gc_rot *r);
 /* Angular velocity in space axes of a state, from its body-axis w: R(q) w (note that w is at
  * the half step and q at the full step). */
-void gc_rot_omega_space(const gc_rot *r, double w_space[3]);
+static inline void gc_rot_omega_space(const gc_rot *r, double w_space[3])
+{
+  gc_quat_rotate(r->q, r->w, w_space);
+}
 
 #endif
