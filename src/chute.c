@@ -1777,14 +1777,15 @@ static void balance_shares(chute_work *w)
   }
 }
 
-/* Step 3 for particle m: step_particle, then the list's displacement
- * criterion for its spheres (the beads do not move).  Returns nonzero on a non-finite value;
- * *dmax2 takes the largest squared displacement. */
-static int move_particle(gc_chute *c, chute_work *w, size_t m, int early, double *dmax2)
+/* Step 3 for particle m: step_particle, then the list's displacement criterion for its
+ * spheres (the beads do not move), measured in the list's frame fr (gc_nlist_get_frame).
+ * Returns nonzero on a non-finite value; *dmax2 takes the largest squared displacement. */
+static int move_particle(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, size_t m,
+                         int early, double *dmax2)
 {
   const size_t nsph = c->nsph;
   int bad = step_particle(c, w, (long)m, early);
-  const double m2 = gc_nlist_moved(c->nl, c->sx, m * nsph, nsph, w->disp + m * nsph);
+  const double m2 = gc_nlist_frame_moved(fr, c->sx, m * nsph, (m + 1) * nsph, w->disp + m * nsph);
   if (m2 > *dmax2)
     *dmax2 = m2;
   return bad;
@@ -1814,6 +1815,8 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   double dmax2 = 0.0; /* the largest squared displacement since the build after this step */
   double L[3];
   gc_nlist_periods(c->nl, L);
+  gc_nlist_frame frame; /* the list's, for the particles' displacements (move_particle) */
+  gc_nlist_get_frame(c->nl, &frame);
   /* One parallel region.  Thread t of n takes a contiguous range of the chunks of CHUNK
    * particles of the spatial order (its share, w->bnd, balanced between steps) and the pairs
    * of their spheres i, and walks them once: a chunk's pair forces (each pair into the sums
@@ -1890,19 +1893,19 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
           continue; /* after the barrier */
         if (w->phi[u] >= e)
           break; /* a later block of this share still reads it */
-        if (move_particle(c, w, u, 1, &dmax2) && (long)u < bad_p)
+        if (move_particle(c, w, &frame, u, 1, &dmax2) && (long)u < bad_p)
           bad_p = (long)u;
       }
     }
     for (; u < m1; u++) /* all blocks of the share are done */
-      if (MOVES_EARLY(u) && move_particle(c, w, u, 1, &dmax2) && (long)u < bad_p)
+      if (MOVES_EARLY(u) && move_particle(c, w, &frame, u, 1, &dmax2) && (long)u < bad_p)
         bad_p = (long)u;
 #ifdef _OPENMP
     double tw = omp_get_wtime() - t0;
 #pragma omp barrier
 #endif
     for (size_t m = m0; m < m1; m++)
-      if (!MOVES_EARLY(m) && move_particle(c, w, m, 0, &dmax2) && (long)m < bad_p)
+      if (!MOVES_EARLY(m) && move_particle(c, w, &frame, m, 0, &dmax2) && (long)m < bad_p)
         bad_p = (long)m;
 #undef MOVES_EARLY
     for (size_t b = b0; b < b1; b++) { /* each chunk's particle work */

@@ -37,9 +37,9 @@ typedef struct {
 struct gc_nlist {
   size_t nsph, payload_size, stride;
   gc_nlist_box box;   /* box of the last build */
-  /* of box, for gc_nlist_moved (run for every sphere of every step): the period hi - lo, its
-   * inverse, and the displacement beyond which the minimum image may differ from it: L/2
-   * along a periodic axis, +inf along another (set_box) */
+  /* of box, for gc_nlist_moved and gc_nlist_get_frame: the period hi - lo, its inverse,
+   * and the displacement beyond which the minimum image may differ from it: L/2 along a
+   * periodic axis, +inf along another (set_box) */
   double per_L[3], per_inv[3], per_lim[3];
   int built;          /* a list is present (build or read) */
   size_t nbuilds;
@@ -651,39 +651,23 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
   return GC_SUCCESS;
 }
 
+void gc_nlist_get_frame(const gc_nlist *nl, gc_nlist_frame *f)
+{
+  f->x0 = nl->built ? nl->x0 : NULL;
+  for (int a = 0; a < 3; a++) {
+    f->L[a] = nl->per_L[a];
+    f->inv_L[a] = nl->per_inv[a];
+    f->lim[a] = nl->per_lim[a];
+  }
+}
+
 double gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t count,
                       double *dist)
 {
   const size_t end = first + count <= nl->nsph ? first + count : nl->nsph;
-  if (!nl->built) {
-    for (size_t i = first; dist && i < end; i++)
-      dist[i - first] = INFINITY;
-    return INFINITY;
-  }
-  /* minimum image along a periodic axis; for |d| <= L/2 the shift is 0 (nearbyint(+-0.5) =
-   * 0): skip the division and the rounding for the usual small displacement.  per_lim is
-   * +inf along a non-periodic axis, so that one compare serves both (a NaN compares false
-   * and is left as it is); the axes are written out, so that the loop tests no flag */
-  const double *x0 = nl->x0, *L = nl->per_L, *inv = nl->per_inv, *lim = nl->per_lim;
-  double m2 = 0.0;
-  for (size_t i = first; i < end; i++) {
-    double dx = x[3 * i] - x0[3 * i], dy = x[3 * i + 1] - x0[3 * i + 1],
-           dz = x[3 * i + 2] - x0[3 * i + 2];
-    if (fabs(dx) > lim[0])
-      dx -= L[0] * nearbyint(dx * inv[0]);
-    if (fabs(dy) > lim[1])
-      dy -= L[1] * nearbyint(dy * inv[1]);
-    if (fabs(dz) > lim[2])
-      dz -= L[2] * nearbyint(dz * inv[2]);
-    double d2 = dx * dx + dy * dy + dz * dz;
-    if (d2 != d2) /* NaN: infinite */
-      d2 = INFINITY;
-    if (dist)
-      dist[i - first] = sqrt(d2);
-    if (!(d2 <= m2))
-      m2 = d2;
-  }
-  return m2;
+  gc_nlist_frame f;
+  gc_nlist_get_frame(nl, &f);
+  return gc_nlist_frame_moved(&f, x, first, end, dist);
 }
 
 double gc_nlist_max_moved2(const gc_nlist *nl, const double *x, size_t first, size_t count)

@@ -15,6 +15,7 @@
 #define GC_NLIST_H
 
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -67,6 +68,49 @@ double gc_nlist_max_moved2(const gc_nlist *nl, const double *x, size_t first, si
  * still apart. */
 double gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t count,
                       double *dist);
+/* What gc_nlist_moved measures from, for a caller that measures a few spheres at a time in a
+ * hot loop (gc_nlist_frame_moved, inline): the positions of the last build and, per axis, the
+ * period L, 1 / L and the displacement beyond which the minimum image may differ from it (L/2
+ * along a periodic axis, +inf along another).  Valid until the next build, read or clear. */
+typedef struct {
+  const double *x0; /* NULL: no list built (every displacement is then infinite) */
+  double L[3], inv_L[3], lim[3];
+} gc_nlist_frame;
+void gc_nlist_get_frame(const gc_nlist *nl, gc_nlist_frame *f);
+/* gc_nlist_moved of spheres first .. end - 1 (the same numbers) */
+static inline double gc_nlist_frame_moved(const gc_nlist_frame *f, const double *x, size_t first,
+                                          size_t end, double *dist)
+{
+  if (!f->x0) {
+    for (size_t i = first; dist && i < end; i++)
+      dist[i - first] = INFINITY;
+    return INFINITY;
+  }
+  /* minimum image along a periodic axis; for |d| <= L/2 the shift is 0 (nearbyint(+-0.5) =
+   * 0): skip the division and the rounding for the usual small displacement.  lim is +inf
+   * along a non-periodic axis, so that one compare serves both (a NaN compares false and is
+   * left as it is) */
+  const double *x0 = f->x0;
+  double m2 = 0.0;
+  for (size_t i = first; i < end; i++) {
+    double dx = x[3 * i] - x0[3 * i], dy = x[3 * i + 1] - x0[3 * i + 1],
+           dz = x[3 * i + 2] - x0[3 * i + 2];
+    if (fabs(dx) > f->lim[0])
+      dx -= f->L[0] * nearbyint(dx * f->inv_L[0]);
+    if (fabs(dy) > f->lim[1])
+      dy -= f->L[1] * nearbyint(dy * f->inv_L[1]);
+    if (fabs(dz) > f->lim[2])
+      dz -= f->L[2] * nearbyint(dz * f->inv_L[2]);
+    double d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 != d2) /* NaN: infinite */
+      d2 = INFINITY;
+    if (dist)
+      dist[i - first] = sqrt(d2);
+    if (!(d2 <= m2))
+      m2 = d2;
+  }
+  return m2;
+}
 /* The displacement criterion on such a maximum: 1 if moved2 > (skin/2)^2 or is NaN. */
 int gc_nlist_past_skin(const gc_nlist *nl, double moved2);
 /* The positions of the last build (3 nsph), NULL before it. */
