@@ -738,8 +738,7 @@ static void particle_spheres(gc_chute *c, chute_work *w, size_t p)
   }
   /* soff as sphere_offsets forms it (matvec, the same sums in the same order) and sx from it
    * in one pass.  The matrix and x are held in locals: as far as the compiler knows, the stores
-   * to soff and sx may alias them (the matrix's address went to gc_quat_to_matrix), and it
-   * would read each again after every store */
+   * to soff and sx may alias them, and it would read each again after every store */
   double R[9];
   gc_quat_to_matrix(c->rot[p].q, R);
   const double m0 = R[0], m1 = R[1], m2 = R[2], m3 = R[3], m4 = R[4], m5 = R[5], m6 = R[6],
@@ -1785,7 +1784,8 @@ static int move_particle(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, s
 {
   const size_t nsph = c->nsph;
   int bad = step_particle(c, w, (long)m, early);
-  const double m2 = gc_nlist_frame_moved(fr, c->sx, m * nsph, (m + 1) * nsph, w->disp + m * nsph);
+  const double m2 =
+      gc_nlist_frame_moved(fr, c->sx, m * nsph, (m + 1) * nsph, w->disp + m * nsph);
   if (m2 > *dmax2)
     *dmax2 = m2;
   return bad;
