@@ -736,25 +736,21 @@ static void particle_spheres(gc_chute *c, chute_work *w, size_t p)
       c->sx[3 * p + d] = (c->x[3 * p + d] + sm[d]) + 0.0;
     return;
   }
-  /* soff as sphere_offsets forms it (matvec, the same sums in the same order) and sx from it
-   * in one pass.  The matrix and x are held in locals: as far as the compiler knows, the stores
-   * to soff and sx may alias them, and it would read each again after every store */
+  /* soff as sphere_offsets forms it (the same matvec) and sx from it in one pass; the matrix
+   * and x are locals the stores to soff and sx cannot touch, so they stay in registers */
   double R[9];
   gc_quat_to_matrix(c->rot[p].q, R);
-  const double m0 = R[0], m1 = R[1], m2 = R[2], m3 = R[3], m4 = R[4], m5 = R[5], m6 = R[6],
-               m7 = R[7], m8 = R[8];
   const double x0 = c->x[3 * p], x1 = c->x[3 * p + 1], x2 = c->x[3 * p + 2];
   const size_t nsph = c->nsph;
-  const double *restrict sm = w->simg + 3 * p * nsph;
-  double *restrict so = w->soff + 3 * p * nsph, *restrict s = c->sx + 3 * p * nsph;
+  const double *sm = w->simg + 3 * p * nsph;
+  double *so = w->soff + 3 * p * nsph, *s = c->sx + 3 * p * nsph;
   for (size_t k = 0; k < nsph; k++) {
-    const double *b = c->cfg.shape.pos[k];
-    const double b0 = b[0], b1 = b[1], b2 = b[2];
-    const double o0 = m0 * b0 + m1 * b1 + m2 * b2, o1 = m3 * b0 + m4 * b1 + m5 * b2,
-                 o2 = m6 * b0 + m7 * b1 + m8 * b2;
-    const double i0 = sm[3 * k], i1 = sm[3 * k + 1], i2 = sm[3 * k + 2];
-    so[3 * k] = o0, so[3 * k + 1] = o1, so[3 * k + 2] = o2;
-    s[3 * k] = (x0 + i0) + o0, s[3 * k + 1] = (x1 + i1) + o1, s[3 * k + 2] = (x2 + i2) + o2;
+    double o[3];
+    matvec(R, c->cfg.shape.pos[k], o);
+    so[3 * k] = o[0], so[3 * k + 1] = o[1], so[3 * k + 2] = o[2];
+    s[3 * k] = (x0 + sm[3 * k]) + o[0];
+    s[3 * k + 1] = (x1 + sm[3 * k + 1]) + o[1];
+    s[3 * k + 2] = (x2 + sm[3 * k + 2]) + o[2];
   }
 }
 
@@ -921,9 +917,7 @@ static void list_gaps(gc_chute *c, chute_work *w, int nt)
  * order_work. */
 static int index_list(gc_chute *c, chute_work *w)
 {
-  int nt = nthreads(c, gc_nlist_npairs(c->nl) + c->np);
-  if (nt > w->maxthreads)
-    nt = w->maxthreads;
+  const int nt = nthreads(c, gc_nlist_npairs(c->nl) + c->np);
   mark_histories(c, w, nt);
   list_gaps(c, w, nt);
   return order_work(c, w);
@@ -1483,30 +1477,34 @@ static void mark_walls(gc_chute *c, chute_work *w)
   }
 }
 
+/* The overlaps of a particle sphere (centre s, radius r) with the walls of its records, into
+ * alphas: 0, 1 the side walls z = 0 (overlap r - z) and z = width (r - (width - z)), 2 the
+ * flat bottom y = 0 (r - y), whose record keeps its slot [3 i + 2] even without side walls;
+ * -1 for a wall the chute does not have (its record stays virgin).  Returns the number of
+ * records to look at: 3 with a flat bottom, else 2 with side walls, else 0.  The one
+ * statement of the overlaps for wall_forces and walls_apart, which must agree. */
+static size_t wall_overlaps(const gc_chute_cfg *cfg, const double s[3], double r,
+                            double alphas[3])
+{
+  alphas[0] = cfg->side_walls ? r - s[2] : -1.0;
+  alphas[1] = cfg->side_walls ? r - (cfg->width - s[2]) : -1.0;
+  alphas[2] = cfg->bottom == GC_BOTTOM_FLAT ? r - s[1] : -1.0;
+  return cfg->bottom == GC_BOTTOM_FLAT ? 3 : cfg->side_walls ? 2 : 0;
+}
+
 /* Wall / flat-bottom contacts of particle sphere i (particle p): adds force and torque. */
 static int wall_forces(gc_chute *c, chute_work *w, size_t p, size_t i, double F[3],
                        double T[3], double *pen)
 {
   const gc_chute_cfg *cfg = &c->cfg;
-  const double *s = c->sx + 3 * i, *so = w->soff + 3 * i;
+  const double *so = w->soff + 3 * i;
   const double r = c->sr[i];
-  /* the records: 0, 1 the side walls z = 0 (normal from the sphere to the wall -e_z,
-   * overlap r - z) and z = width (+e_z, r - (width - z)); 2 the flat bottom y = 0 (-e_y,
-   * r - y), whose record keeps its slot [3 i + 2] even without side walls (overlap -1 for
-   * the walls the chute does not have: their records stay virgin) */
+  /* normals from the sphere to the walls of the records (see wall_overlaps) */
   static const double nn[3][3] = { { 0, 0, -1 }, { 0, 0, 1 }, { 0, -1, 0 } };
-  const double alphas[3] = { cfg->side_walls ? r - s[2] : -1.0,
-                             cfg->side_walls ? r - (cfg->width - s[2]) : -1.0,
-                             cfg->bottom == GC_BOTTOM_FLAT ? r - s[1] : -1.0 };
-  const size_t nw = cfg->bottom == GC_BOTTOM_FLAT ? 3 : cfg->side_walls ? 2 : 0;
-  /* the usual case first: no wall within reach and no record to reset */
-  size_t k0 = 0;
-  while (k0 < nw && !(alphas[k0] > 0.0) && !w->wact[w->nwall_per * i + k0])
-    k0++;
-  if (k0 == nw)
-    return GC_SUCCESS;
+  double alphas[3];
+  const size_t nw = wall_overlaps(cfg, c->sx + 3 * i, r, alphas);
   const size_t ki = w->srk[w->lawk[i]];
-  for (size_t k = k0; k < nw; k++) {
+  for (size_t k = 0; k < nw; k++) {
     const size_t rk = w->nwall_per * i + k;
     if (!(alphas[k] > 0.0) && !w->wact[rk])
       continue; /* apart, a virgin record */
@@ -1563,16 +1561,12 @@ static int wall_forces(gc_chute *c, chute_work *w, size_t p, size_t i, double F[
   return GC_SUCCESS;
 }
 
-/* Threads of the parallel loops: cfg.threads when given; by default the OpenMP default, but a
- * single thread for small systems (below ~1000 pairs the fork/join and barrier costs exceed the
- * work, and on a loaded machine spinning barriers are very slow).  Results do not depend on it. */
-/* 1 if wall_forces would return at once for every sphere of particle p: none has a wall
- * within reach (the same overlaps, > 0 tested the same way) and none has a wall record to
- * reset.  Tested for the whole particle first, since most particles are far from the walls
- * (the records of a particle's spheres are contiguous in wact). */
+/* 1 if no sphere of particle p has a wall within reach (wall_overlaps) or a wall record to
+ * reset, so that wall_forces would pass over every record of every sphere.  Tested for the
+ * whole particle first, since most particles are far from the walls (the records of a
+ * particle's spheres are contiguous in wact). */
 static int walls_apart(const gc_chute *c, const chute_work *w, size_t p)
 {
-  const gc_chute_cfg *cfg = &c->cfg;
   const size_t nsph = c->nsph, nrec = w->nwall_per * nsph;
   const unsigned char *wa = w->wact + nrec * p;
   unsigned char used = 0;
@@ -1581,22 +1575,26 @@ static int walls_apart(const gc_chute *c, const chute_work *w, size_t p)
   if (used)
     return 0;
   const double *s = c->sx + 3 * nsph * p, *r = c->sr + nsph * p;
-  const int side = cfg->side_walls != 0, flat = cfg->bottom == GC_BOTTOM_FLAT;
   for (size_t k = 0; k < nsph; k++) {
-    if (side && (r[k] - s[3 * k + 2] > 0.0 || r[k] - (cfg->width - s[3 * k + 2]) > 0.0))
-      return 0;
-    if (flat && r[k] - s[3 * k + 1] > 0.0)
+    double a[3]; /* -1 for a wall the chute does not have, so all three can be tested */
+    wall_overlaps(&c->cfg, s + 3 * k, r[k], a);
+    if (a[0] > 0.0 || a[1] > 0.0 || a[2] > 0.0)
       return 0;
   }
   return 1;
 }
 
+/* Threads of the parallel loops: cfg.threads when given; by default the OpenMP default, but a
+ * single thread for small systems (below ~1000 pairs the fork/join and barrier costs exceed the
+ * work, and on a loaded machine spinning barriers are very slow); at most the workspace's
+ * maxthreads (room in bnd and tph; the OpenMP default may have grown since the allocation).
+ * Results do not depend on it. */
 static int nthreads(const gc_chute *c, size_t work)
 {
 #ifdef _OPENMP
-  if (c->cfg.threads > 0)
-    return c->cfg.threads;
-  return work < 1000 ? 1 : omp_get_max_threads();
+  const chute_work *w = c->work;
+  const int n = c->cfg.threads > 0 ? c->cfg.threads : work < 1000 ? 1 : omp_get_max_threads();
+  return n < w->maxthreads ? n : w->maxthreads;
 #else
   (void)c;
   (void)work;
@@ -1800,9 +1798,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     return GC_EINVAL;
   }
   const long np = (long)c->np;
-  int nt = nthreads(c, gc_nlist_npairs(c->nl) + c->np);
-  if (nt > w->maxthreads)
-    nt = w->maxthreads;
+  const int nt = nthreads(c, gc_nlist_npairs(c->nl) + c->np);
   const long npr = (long)gc_nlist_npairs(c->nl);
   const gc_npair *pairs = gc_nlist_pairs(c->nl);
   const size_t nch = ((size_t)np + CHUNK - 1) / CHUNK;
