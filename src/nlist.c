@@ -37,9 +37,7 @@ typedef struct {
 struct gc_nlist {
   size_t nsph, payload_size, stride;
   gc_nlist_box box;   /* box of the last build */
-  /* of box, for gc_nlist_moved and gc_nlist_get_frame: the period hi - lo, its inverse,
-   * and the displacement beyond which the minimum image may differ from it: L/2 along a
-   * periodic axis, +inf along another (set_box) */
+  /* box_image of box, for gc_nlist_moved and gc_nlist_get_frame (set_box) */
   double per_L[3], per_inv[3], per_lim[3];
   int built;          /* a list is present (build or read) */
   size_t nbuilds;
@@ -75,15 +73,23 @@ struct gc_nlist {
 
 static const char axis_name[3] = { 'x', 'y', 'z' };
 
+/* The minimum-image constants of a box, per axis: the period L = hi - lo, 1 / L, and the
+ * |separation| beyond which the minimum image may shift it, L/2 along a periodic axis and
+ * +inf along another (so that one compare serves both). */
+static void box_image(const gc_nlist_box *box, double L[3], double inv_L[3], double lim[3])
+{
+  for (int a = 0; a < 3; a++) {
+    L[a] = box->hi[a] - box->lo[a];
+    inv_L[a] = 1.0 / L[a];
+    lim[a] = box->periodic[a] ? 0.5 * L[a] : INFINITY;
+  }
+}
+
 /* nl->box and the constants gc_nlist_moved takes from it. */
 static void set_box(gc_nlist *nl, const gc_nlist_box *box)
 {
   nl->box = *box;
-  for (int a = 0; a < 3; a++) {
-    nl->per_L[a] = box->hi[a] - box->lo[a];
-    nl->per_inv[a] = 1.0 / nl->per_L[a];
-    nl->per_lim[a] = box->periodic[a] ? 0.5 * nl->per_L[a] : INFINITY;
-  }
+  box_image(box, nl->per_L, nl->per_inv, nl->per_lim);
 }
 
 static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
@@ -216,9 +222,7 @@ static int check_box(const gc_nlist_box *box, char *msg, size_t msglen)
 typedef struct {
   size_t nc[3];     /* cells per axis */
   double inv_w[3];  /* 1 / cell width = nc / L */
-  double L[3], inv_L[3];
-  double lim[3];    /* |separation| beyond which the minimum image may shift it: L/2 along a
-                     * periodic axis, +inf along another (one compare for both) */
+  double L[3], inv_L[3], lim[3]; /* box_image */
   int per[3];
   size_t ncell;
 } grid;
@@ -243,12 +247,10 @@ static size_t cell_coord(const grid *g, const gc_nlist_box *box, int a, double x
 static int setup_grid(gc_nlist *nl, const gc_nlist_box *box, double cutoff, grid *g,
                       char *msg, size_t msglen)
 {
+  box_image(box, g->L, g->inv_L, g->lim);
   for (int a = 0; a < 3; a++) {
-    double L = box->hi[a] - box->lo[a];
+    const double L = g->L[a];
     g->per[a] = box->periodic[a] != 0;
-    g->L[a] = L;
-    g->inv_L[a] = 1.0 / L;
-    g->lim[a] = g->per[a] ? 0.5 * L : INFINITY;
     if (g->per[a] && !(L >= 2.0 * cutoff)) {
       set_msg(msg, msglen,
               "nlist: box period along %c, hi - lo = %g m, is too small for the minimum image: "
@@ -791,7 +793,7 @@ const void *gc_nlist_payload_const(const gc_nlist *nl, size_t k)
 void gc_nlist_periods(const gc_nlist *nl, double L[3])
 {
   for (int a = 0; a < 3; a++)
-    L[a] = nl->built ? nl->box.hi[a] - nl->box.lo[a] : 0.0;
+    L[a] = nl->built ? nl->per_L[a] : 0.0;
 }
 
 void gc_nlist_shift(const gc_nlist *nl, const gc_npair *p, double shift[3])
