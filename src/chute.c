@@ -795,6 +795,10 @@ static void mark_histories(gc_chute *c, chute_work *w, int nt)
 #pragma omp parallel for num_threads(nt) schedule(static)
 #endif
   for (long k = 0; k < npr; k++) {
+    if (gc_nlist_payload_zero(c->nl, k)) { /* most pairs: not read */
+      w->hist[k] = 0;
+      continue;
+    }
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
     w->hist[k] = record_used(ct, (const gc_hist_normal *)ct->h); /* the normal slice is first */
   }
@@ -1070,12 +1074,8 @@ int gc_chute_place(gc_chute *c, const double *x, const double *q, const double *
   int st = rebuild(c, w, msg, msglen);
   if (st)
     return st;
-  /* a new state: no contact history, even for pairs that stayed in the list */
-  size_t npr = gc_nlist_npairs(c->nl);
-  for (size_t k = 0; k < npr; k++) {
-    memset(gc_nlist_payload(c->nl, k), 0, c->rec_size);
-    w->hist[k] = 0;
-  }
+  /* a new state: no contact history.  After gc_nlist_clear every pair of the build is new,
+   * its record zero, and index_list marked none in hist. */
   c->t = 0.0;
   c->step = 0;
   w->placed = 1;
@@ -1970,6 +1970,8 @@ void gc_chute_stats_get(const gc_chute *c, gc_chute_stats *st)
   st->kinetic_rot = ekr;
   size_t npr = gc_nlist_npairs(c->nl);
   for (size_t k = 0; k < npr; k++) {
+    if (gc_nlist_payload_zero(c->nl, k))
+      continue;
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
     if (ct->P > 0) {
       st->n_contacts++;
@@ -2028,6 +2030,8 @@ void gc_chute_energy_stored(const gc_chute *c, double normal[GC_NCAT], double ta
   size_t npr = gc_nlist_npairs(c->nl);
   const gc_npair *pairs = gc_nlist_pairs(c->nl);
   for (size_t k = 0; k < npr; k++) {
+    if (gc_nlist_payload_zero(c->nl, k))
+      continue;
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
     if (!(ct->P > 0.0))
       continue;
@@ -2056,6 +2060,8 @@ size_t gc_chute_contact_forces(const gc_chute *c, double *P, size_t cap)
   size_t cnt = 0;
   size_t npr = gc_nlist_npairs(c->nl);
   for (size_t k = 0; k < npr; k++) {
+    if (gc_nlist_payload_zero(c->nl, k))
+      continue;
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
     if (ct->P > 0) {
       if (cnt < cap)

@@ -13,7 +13,16 @@
  * History: two pair buffers are kept; a build writes the new list into the spare one, then
  * merges the old and the new lists block by block to carry the payloads of persisting
  * pairs over (the insert/look-up of app. A.4 without its linked-list search).  After a failed
- * build (GC_ENOMEM) the previous list stays current and intact. */
+ * build (GC_ENOMEM) the previous list stays current and intact.
+ *
+ * Where the payloads are: most listed pairs are apart and their payloads zero (in the soybean
+ * chute ~1 pair in 10 is in contact).  Stored in pair order, the few live payloads lay scattered
+ * through npairs x stride bytes (64 MB for 19200 clusters), each on cache lines of its own,
+ * and a build copied or zeroed all of them.  So a build packs the payloads that may be
+ * non-zero (dirty: handed out writable by gc_nlist_payload since they were packed) into a
+ * pool, in pair order; every other pair's payload is its row of `home`, which is all zero
+ * except the rows of pairs that came into contact after the build.  A build copies only the
+ * dirty payloads that are not all zero, and zeroes the dirty home rows it leaves. */
 #include "nlist.h"
 
 #include <math.h>
@@ -29,10 +38,16 @@
 #endif
 
 typedef struct {
-  gc_npair *p;        /* cap pairs */
-  unsigned char *pay; /* paycap payloads of stride bytes */
-  size_t cap, paycap;
+  gc_npair *p;          /* cap pairs */
+  uint32_t *slot;       /* metacap: the pair's payload is pool row slot, or home row k if
+                         * NO_SLOT */
+  unsigned char *dirty; /* metacap: 1 if the payload may be non-zero (packed, or handed out
+                         * writable since the build) */
+  unsigned char *pool;  /* poolcap payloads of stride bytes */
+  size_t cap, metacap, poolcap;
 } pairbuf;
+
+#define NO_SLOT UINT32_MAX
 
 struct gc_nlist {
   size_t nsph, payload_size, stride;
@@ -42,6 +57,9 @@ struct gc_nlist {
   int built;          /* a list is present (build or read) */
   size_t nbuilds;
   pairbuf buf[2];     /* current list buf[cur], spare buf[1 - cur] */
+  unsigned char *home; /* homecap payloads, all zero but the dirty rows of the current list's
+                        * pairs without a slot */
+  size_t homecap;
   int cur;
   size_t npairs;
   double *x0;         /* 3 nsph: positions at the last build */
@@ -61,6 +79,7 @@ struct gc_nlist {
   int ntb;            /* per-thread pair buffers allocated */
   pairbuf *tb;        /* ntb: the pairs of each thread's range of spheres */
   size_t *toff;       /* ntb + 1: their offsets in the new list */
+  size_t *tkeep;      /* ntb + 1: the payloads each thread packs, then their offsets */
   size_t *seq;        /* nsph: the order in which a build takes the spheres i (its pairs come
                        * grouped by i in this order); the identity unless gc_nlist_set_order */
   size_t *blk[2];     /* 2 nsph per buffer: [blk[2 i], blk[2 i + 1]) are the pairs whose first
@@ -170,7 +189,9 @@ void gc_nlist_free(gc_nlist *nl)
     return;
   for (int b = 0; b < 2; b++) {
     free(nl->buf[b].p);
-    free(nl->buf[b].pay);
+    free(nl->buf[b].slot);
+    free(nl->buf[b].dirty);
+    free(nl->buf[b].pool);
   }
   free(nl->x0);
   free(nl->xs);
@@ -186,6 +207,8 @@ void gc_nlist_free(gc_nlist *nl)
     free(nl->tb[t].p);
   free(nl->tb);
   free(nl->toff);
+  free(nl->tkeep);
+  free(nl->home);
   free(nl->seq);
   free(nl->blk[0]);
   free(nl->blk[1]);
@@ -476,18 +499,83 @@ static void build_csr(gc_nlist *nl)
   start[0] = 0;
 }
 
-/* Make room for n payloads in pb. */
-static int reserve_payload(const gc_nlist *nl, pairbuf *pb, size_t n)
+/* Make room for the slots and dirty flags of n pairs in pb. */
+static int reserve_meta(const gc_nlist *nl, pairbuf *pb, size_t n)
 {
-  if (!nl->stride || n <= pb->paycap)
+  if (!nl->stride || (n <= pb->metacap && pb->slot))
     return GC_SUCCESS;
-  size_t c = next_cap(pb->paycap, n);
-  if (c < pb->cap)
-    c = pb->cap;
-  if (grow(&pb->pay, c, nl->stride))
+  size_t c = next_cap(pb->metacap, n);
+  if (grow(&pb->slot, c, sizeof *pb->slot) || grow(&pb->dirty, c, 1))
     return GC_ENOMEM;
-  pb->paycap = c;
+  pb->metacap = c;
   return GC_SUCCESS;
+}
+
+/* Make room for n packed payloads in pb. */
+static int reserve_pool(const gc_nlist *nl, pairbuf *pb, size_t n)
+{
+  if (!nl->stride || (n <= pb->poolcap && pb->pool))
+    return GC_SUCCESS;
+  size_t c = next_cap(pb->poolcap, n);
+  if (grow(&pb->pool, c, nl->stride))
+    return GC_ENOMEM;
+  pb->poolcap = c;
+  return GC_SUCCESS;
+}
+
+/* A home of room for n payloads, all zero: NULL in *fresh if the current one has room (the
+ * caller then zeroes its dirty rows), else a new one of *cap rows for the caller to put in
+ * place (set_home) or free. */
+static int reserve_home(const gc_nlist *nl, size_t n, unsigned char **fresh, size_t *cap)
+{
+  *fresh = NULL;
+  *cap = nl->homecap;
+  if (!nl->stride || (n <= nl->homecap && nl->home))
+    return GC_SUCCESS;
+  *cap = next_cap(nl->homecap, n);
+  *fresh = calloc(*cap, nl->stride); /* untouched pages of zeros cost no memory */
+  return *fresh ? GC_SUCCESS : GC_ENOMEM;
+}
+
+/* The payload of pair k of buffer b. */
+static inline unsigned char *payload_at(const gc_nlist *nl, const pairbuf *b, size_t k)
+{
+  const uint32_t s = b->slot[k];
+  return s != NO_SLOT ? b->pool + (size_t)s * nl->stride : nl->home + k * nl->stride;
+}
+
+/* 1 if the n bytes at p (a multiple of 8: a stride) are not all zero. */
+static int nonzero(const unsigned char *p, size_t n)
+{
+  uint64_t any = 0;
+  for (size_t u = 0; u < n; u += 8) {
+    uint64_t v;
+    memcpy(&v, p + u, 8);
+    any |= v;
+  }
+  return any != 0;
+}
+
+/* Zero the dirty home rows of the npairs of buffer b, leaving a home all zero. */
+static void clean_home(gc_nlist *nl, const pairbuf *b, size_t npairs)
+{
+  for (size_t k = 0; k < npairs && nl->stride; k++)
+    if (b->dirty[k] && b->slot[k] == NO_SLOT)
+      memset(nl->home + k * nl->stride, 0, nl->stride);
+}
+
+/* The home of the list now current: fresh (reserve_home) in place of the old one, or the old
+ * one with the dirty rows of the list ob of npairs (the one before) zeroed. */
+static void set_home(gc_nlist *nl, unsigned char *fresh, size_t cap, const pairbuf *ob,
+                     size_t npairs)
+{
+  if (fresh) {
+    free(nl->home);
+    nl->home = fresh;
+    nl->homecap = cap;
+  } else {
+    clean_home(nl, ob, npairs);
+  }
 }
 
 /* Make room for the CSR of n pairs. */
@@ -561,12 +649,15 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
     size_t *toff = tb ? realloc(nl->toff, ((size_t)nt + 1) * sizeof *toff) : NULL;
     if (toff)
       nl->toff = toff;
-    if (!tb || !toff) {
+    size_t *tkeep = toff ? realloc(nl->tkeep, ((size_t)nt + 1) * sizeof *tkeep) : NULL;
+    if (tkeep)
+      nl->tkeep = tkeep;
+    if (!tb || !toff || !tkeep) {
       set_msg(msg, msglen, "nlist: out of memory (%d thread buffers)", nt);
       return GC_ENOMEM;
     }
     for (int t = nl->ntb; t < nt; t++)
-      nl->tb[t] = (pairbuf){ NULL, NULL, 0, 0 };
+      nl->tb[t] = (pairbuf){ 0 };
     nl->ntb = nt;
   }
   size_t n = 0;
@@ -609,13 +700,18 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
     set_msg(msg, msglen, "nlist: %zu pairs, more than the 2^32 - 1 a list holds", n);
     return GC_ENOMEM;
   }
-  if (fail || reserve_payload(nl, nb, n) || reserve_csr(nl, n)) {
+  unsigned char *fresh = NULL;
+  size_t homecap = 0;
+  if (fail || reserve_meta(nl, nb, n) || reserve_csr(nl, n) ||
+      reserve_home(nl, n, &fresh, &homecap)) {
     set_msg(msg, msglen, "nlist: out of memory (%zu spheres)", nl->nsph);
     return GC_ENOMEM;
   }
   /* carry the history of persisting pairs over: each new pair looks for itself in the old
    * list's block of its sphere i (both sorted by rank of j), whatever the order of the
-   * blocks */
+   * blocks.  Pass 1 marks the new pairs whose old payload is dirty and not all zero (slot:
+   * the old pair, for now) and counts them per thread; pass 2 packs them, each thread from
+   * its offset, so that the pool is in pair order whatever the thread count. */
   if (nl->stride) {
     const size_t *oblk = nl->blk[nl->cur];
     const int have_old = nl->built && nl->npairs > 0;
@@ -623,7 +719,7 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
 #pragma omp parallel for num_threads(nt) schedule(static, 1)
 #endif
     for (int t = 0; t < nt; t++) {
-      size_t icur = SIZE_MAX, ko = 0, kend = 0;
+      size_t icur = SIZE_MAX, ko = 0, kend = 0, keep = 0;
       for (size_t k = nl->toff[t]; k < nl->toff[t + 1]; k++) {
         const gc_npair *q = nb->p + k;
         if (q->i != icur) {
@@ -634,13 +730,36 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
         const uint32_t rj = nl->rank[q->j];
         while (ko < kend && nl->rank[ob->p[ko].j] < rj)
           ko++;
-        unsigned char *dst = nb->pay + k * nl->stride;
-        if (ko < kend && ob->p[ko].j == q->j)
-          memcpy(dst, ob->pay + ko * nl->stride, nl->stride);
-        else
-          memset(dst, 0, nl->stride);
+        const int kept = ko < kend && ob->p[ko].j == q->j && ob->dirty[ko] &&
+                         nonzero(payload_at(nl, ob, ko), nl->stride);
+        nb->slot[k] = kept ? (uint32_t)ko : NO_SLOT;
+        keep += (size_t)kept;
+      }
+      nl->tkeep[t + 1] = keep;
+    }
+    nl->tkeep[0] = 0;
+    for (int t = 0; t < nt; t++)
+      nl->tkeep[t + 1] += nl->tkeep[t];
+    if (reserve_pool(nl, nb, nl->tkeep[nt])) {
+      free(fresh);
+      set_msg(msg, msglen, "nlist: out of memory (%zu spheres)", nl->nsph);
+      return GC_ENOMEM;
+    }
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static, 1)
+#endif
+    for (int t = 0; t < nt; t++) {
+      size_t s = nl->tkeep[t];
+      for (size_t k = nl->toff[t]; k < nl->toff[t + 1]; k++) {
+        const uint32_t ko = nb->slot[k];
+        nb->dirty[k] = ko != NO_SLOT;
+        if (ko == NO_SLOT)
+          continue;
+        memcpy(nb->pool + s * nl->stride, payload_at(nl, ob, ko), nl->stride);
+        nb->slot[k] = (uint32_t)s++;
       }
     }
+    set_home(nl, fresh, homecap, ob, have_old ? nl->npairs : 0);
   }
   index_blocks(nl->blk[1 - nl->cur], nl->nsph, nl->rank, nb->p, n);
   nl->cur = 1 - nl->cur;
@@ -752,6 +871,7 @@ int gc_nlist_renumber(gc_nlist *nl, const size_t *to)
 
 void gc_nlist_clear(gc_nlist *nl)
 {
+  clean_home(nl, &nl->buf[nl->cur], nl->npairs);
   nl->built = 0;
   nl->npairs = 0;
   for (size_t i = 0; i < nl->nsph; i++) {
@@ -782,12 +902,21 @@ const gc_npair *gc_nlist_pairs(const gc_nlist *nl)
 
 void *gc_nlist_payload(gc_nlist *nl, size_t k)
 {
-  return nl->stride ? nl->buf[nl->cur].pay + k * nl->stride : NULL;
+  if (!nl->stride)
+    return NULL;
+  pairbuf *b = &nl->buf[nl->cur];
+  b->dirty[k] = 1; /* the caller may write it */
+  return payload_at(nl, b, k);
 }
 
 const void *gc_nlist_payload_const(const gc_nlist *nl, size_t k)
 {
-  return nl->stride ? nl->buf[nl->cur].pay + k * nl->stride : NULL;
+  return nl->stride ? payload_at(nl, &nl->buf[nl->cur], k) : NULL;
+}
+
+int gc_nlist_payload_zero(const gc_nlist *nl, size_t k)
+{
+  return !nl->stride || !nl->buf[nl->cur].dirty[k];
 }
 
 void gc_nlist_periods(const gc_nlist *nl, double L[3])
@@ -880,7 +1009,7 @@ int gc_nlist_write(const gc_nlist *nl, FILE *f)
     bad = wr_u64(pb->p[k].i, f) || wr_u64(pb->p[k].j, f) || wr(sh, sizeof(double), 3, f);
   }
   for (size_t k = 0; k < nl->npairs && !bad && nl->payload_size; k++)
-    bad = wr(pb->pay + k * nl->stride, 1, nl->payload_size, f);
+    bad = wr(payload_at(nl, pb, k), 1, nl->payload_size, f);
   if (!bad)
     bad = wr(endmark, 1, sizeof endmark, f);
   return bad || ferror(f) ? GC_EIO : GC_SUCCESS;
@@ -900,7 +1029,8 @@ static int rd(void *p, size_t sz, size_t n, FILE *f, const char *what, char *msg
 }
 
 static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *bx,
-                      uint64_t npairs, uint32_t *rank, char *msg, size_t msglen);
+                      uint64_t npairs, uint32_t *rank, unsigned char **fresh, size_t *homecap,
+                      char *msg, size_t msglen);
 
 int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
 {
@@ -975,12 +1105,16 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
     set_msg(msg, msglen, "nlist checkpoint: out of memory (%zu spheres)", ns);
     return GC_ENOMEM;
   }
-  st = read_pairs(nl, f, ver, &box, npairs, rank, msg, msglen);
+  unsigned char *fresh = NULL;
+  size_t homecap = 0;
+  st = read_pairs(nl, f, ver, &box, npairs, rank, &fresh, &homecap, msg, msglen);
   if (st) {
     free(rank);
+    free(fresh);
     return st;
   }
   /* commit */
+  set_home(nl, fresh, homecap, &nl->buf[nl->cur], nl->npairs);
   double *t = nl->x0;
   nl->x0 = nl->xs;
   nl->xs = t;
@@ -997,10 +1131,12 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
   return GC_SUCCESS;
 }
 
-/* The rest of a checkpoint after the positions, into the spare buffer and rank: on any
- * error the current list stays intact. */
+/* The rest of a checkpoint after the positions, into the spare buffer, rank and, if the home
+ * must grow, a new one in *fresh (the caller's to set or free): on any error the current list
+ * stays intact.  The non-zero payloads are packed, as by a build. */
 static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *bx,
-                      uint64_t npairs, uint32_t *rank, char *msg, size_t msglen)
+                      uint64_t npairs, uint32_t *rank, unsigned char **fresh, size_t *homecap,
+                      char *msg, size_t msglen)
 {
   const size_t ns = nl->nsph;
   const gc_nlist_box box = *bx;
@@ -1033,7 +1169,7 @@ static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *b
     }
     pb->cap = c;
   }
-  if (reserve_payload(nl, pb, n) || reserve_csr(nl, n)) {
+  if (reserve_meta(nl, pb, n) || reserve_csr(nl, n) || reserve_home(nl, n, fresh, homecap)) {
     set_msg(msg, msglen, "nlist checkpoint: out of memory (%zu pairs)", n);
     return GC_ENOMEM;
   }
@@ -1070,11 +1206,18 @@ static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *b
             "together in increasing partner order)");
     return GC_EFORMAT;
   }
+  size_t npool = 0;
   for (size_t k = 0; k < n && nl->stride; k++) {
-    unsigned char *dst = pb->pay + k * nl->stride;
+    if (reserve_pool(nl, pb, npool + 1)) {
+      set_msg(msg, msglen, "nlist checkpoint: out of memory (%zu pairs)", n);
+      return GC_ENOMEM;
+    }
+    unsigned char *dst = pb->pool + npool * nl->stride;
     if ((st = rd(dst, 1, nl->payload_size, f, "the payloads", msg, msglen)))
       return st;
     memset(dst + nl->payload_size, 0, nl->stride - nl->payload_size);
+    pb->dirty[k] = (unsigned char)nonzero(dst, nl->stride);
+    pb->slot[k] = pb->dirty[k] ? (uint32_t)npool++ : NO_SLOT;
   }
   if ((st = rd(mg, 1, sizeof mg, f, "the end marker", msg, msglen)))
     return st;

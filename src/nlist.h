@@ -146,9 +146,16 @@ const gc_npair *gc_nlist_pairs(const gc_nlist *nl);
 void gc_nlist_periods(const gc_nlist *nl, double L[3]);
 /* The periodic shift of pair p of the current list [m]: x_j + shift - x_i is its separation. */
 void gc_nlist_shift(const gc_nlist *nl, const gc_npair *p, double shift[3]);
-/* History record of pair k, payload_size bytes (suitably aligned for any type). */
+/* History record of pair k, payload_size bytes (suitably aligned for any type), valid until
+ * the next build, checkpoint read or gc_nlist_clear.  gc_nlist_payload marks the record as
+ * possibly written: the next build keeps it if it is then not all zero, and packs the kept
+ * records together (see nlist.c); a record never handed out writable is zero and costs a
+ * build nothing.  So the force loop should ask for it only for a pair it writes. */
 void *gc_nlist_payload(gc_nlist *nl, size_t k);
 const void *gc_nlist_payload_const(const gc_nlist *nl, size_t k);
+/* 1 if pair k's record is known to be all zero (not kept by the last build or read, and not
+ * handed out writable since), so that a reader may skip it without touching its memory. */
+int gc_nlist_payload_zero(const gc_nlist *nl, size_t k);
 /* The pairs a sphere belongs to, in increasing pair index (CSR), for a deterministic
  * per-sphere gather of pair forces.  Before the first build: *n = 0. */
 void gc_nlist_sphere_pairs(const gc_nlist *nl, size_t sphere, const uint32_t **idx, size_t *n);

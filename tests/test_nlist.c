@@ -400,6 +400,150 @@ static void test_history(void)
   gsl_rng_free(rng);
 }
 
+/* 1 if the n bytes at p are all zero */
+static int all_zero(const void *p, size_t n)
+{
+  const unsigned char *u = p;
+  for (size_t q = 0; q < n; q++)
+    if (u[q])
+      return 0;
+  return 1;
+}
+
+/* Where the payloads live (nlist.c: a build packs the non-zero ones, every other pair reads a
+ * zero home row): the kinds of pair a force loop leaves behind, on 1 and 3 threads.
+ * - Pair k % 3 == 0 gets a marker; k % 3 == 1 is handed out writable and left zero (a contact
+ *   that ended); k % 3 == 2 is not touched.  gc_nlist_payload_zero is 1 for the untouched ones
+ *   only.  A rebuild at the same positions keeps every marker, and the zero ones read zero
+ *   with gc_nlist_payload_zero 1 (they were dropped).
+ * - Markers then written into pairs that were not packed (their home rows), the spheres moved
+ *   and the list rebuilt: persisting pairs carry their markers, every pair new to the list is
+ *   all zero (a dirty home row left behind must not show through).
+ * - The spheres drawn together (y 0.3 about the middle of the box; x and z are periodic): more
+ *   than twice the pairs, past the home's rows, so a new home; the same checks.
+ * - Checkpoint round trip of such a list: the same payloads, and a pair reads as known zero
+ *   after the read exactly where its payload is all zero.
+ * - gc_nlist_clear and a build: every payload zero. */
+static void test_packed_payloads(void)
+{
+  for (int nt = 1; nt <= 3; nt += 2) {
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 515);
+    gc_nlist_box b = make_box(8, 6, 8, 0.2);
+    spheres s = random_spheres(rng, 400, &b, 0.3, 0.5);
+    gc_nlist *nl = gc_nlist_alloc(s.n, sizeof(marker));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+    gc_nlist_set_threads(nl, nt);
+    CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+    size_t n = gc_nlist_npairs(nl), bad = 0;
+    CU_ASSERT_FATAL(n > 100);
+    for (size_t k = 0; k < n; k++) {
+      bad += !gc_nlist_payload_zero(nl, k);
+      if (k % 3 == 2)
+        continue;
+      marker *m = gc_nlist_payload(nl, k);
+      if (k % 3 == 0) {
+        m->i = gc_nlist_pairs(nl)[k].i, m->j = gc_nlist_pairs(nl)[k].j, m->mark = 7.0 + (double)k;
+        memcpy(m->tail, "pool", 5);
+      }
+    }
+    CU_ASSERT_EQUAL(bad, 0); /* first build: all known zero */
+    for (size_t k = 0; k < n; k++)
+      bad += gc_nlist_payload_zero(nl, k) != (k % 3 == 2);
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(nl), n);
+    for (size_t k = 0; k < n; k++) {
+      const marker *m = gc_nlist_payload_const(nl, k);
+      if (k % 3 == 0)
+        bad += gc_nlist_payload_zero(nl, k) || m->mark != 7.0 + (double)k ||
+               m->i != gc_nlist_pairs(nl)[k].i || memcmp(m->tail, "pool", 5) != 0;
+      else
+        bad += !gc_nlist_payload_zero(nl, k) || !all_zero(m, sizeof *m);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+
+    for (int round = 0; round < 2; round++) {
+      /* markers in the home rows too (round 0; all rows in round 1), then moved (round 0) or
+       * drawn together (round 1) */
+      n = gc_nlist_npairs(nl);
+      for (size_t k = 0; k < n; k++)
+        if (k % 3 != 0 || round) {
+          marker *m = gc_nlist_payload(nl, k);
+          m->i = gc_nlist_pairs(nl)[k].i, m->j = gc_nlist_pairs(nl)[k].j, m->mark = 7.0 + (double)k;
+          memcpy(m->tail, "home", 5);
+        }
+      gc_npair *old = malloc(n * sizeof *old);
+      marker *oldm = malloc(n * sizeof *oldm);
+      CU_ASSERT_FATAL(old && oldm);
+      memcpy(old, gc_nlist_pairs(nl), n * sizeof *old);
+      for (size_t k = 0; k < n; k++)
+        memcpy(&oldm[k], gc_nlist_payload_const(nl, k), sizeof *oldm);
+      for (size_t q = 0; q < 3 * s.n; q++)
+        s.x[q] = !round ? s.x[q] + 0.25 * (2 * gsl_rng_uniform(rng) - 1)
+                 : q % 3 == 1 ? 3.0 + 0.3 * (s.x[q] - 3.0) : s.x[q];
+      CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+      check_against_brute(nl, &s, &b);
+      const size_t n1 = gc_nlist_npairs(nl);
+      if (round)
+        CU_ASSERT(n1 > 2 * n); /* past the home's rows (capacity doubles) */
+      size_t kept = 0, fresh = 0;
+      const gc_npair *p = gc_nlist_pairs(nl);
+      for (size_t k = 0; k < n1; k++) {
+        const marker *m = gc_nlist_payload_const(nl, k);
+        int ko = find_pair(old, n, p[k].i, p[k].j);
+        if (ko >= 0) {
+          kept++;
+          bad += memcmp(m, &oldm[ko], sizeof *m) != 0 || gc_nlist_payload_zero(nl, k);
+        } else {
+          fresh++;
+          bad += !all_zero(m, sizeof *m) || !gc_nlist_payload_zero(nl, k);
+        }
+      }
+      CU_ASSERT_EQUAL(bad, 0);
+      CU_ASSERT(kept > 0 && fresh > 0);
+      free(old);
+      free(oldm);
+    }
+
+    /* checkpoint: pairs of every kind (marked, zeroed after a write, untouched) */
+    n = gc_nlist_npairs(nl);
+    for (size_t k = 0; k < n; k++)
+      if (k % 3 == 1)
+        memset(gc_nlist_payload(nl, k), 0, sizeof(marker));
+    FILE *f = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL_FATAL(gc_nlist_write(nl, f), GC_SUCCESS);
+    rewind(f);
+    gc_nlist *c = gc_nlist_alloc(s.n, sizeof(marker));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    char msg[256] = "";
+    CU_ASSERT_EQUAL_FATAL(gc_nlist_read(c, f, msg, sizeof msg), GC_SUCCESS);
+    fclose(f);
+    CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(c), n);
+    size_t zeros = 0;
+    for (size_t k = 0; k < n; k++) {
+      const void *u = gc_nlist_payload_const(c, k);
+      zeros += all_zero(u, sizeof(marker));
+      bad += memcmp(u, gc_nlist_payload_const(nl, k), sizeof(marker)) != 0 ||
+             gc_nlist_payload_zero(c, k) != all_zero(u, sizeof(marker));
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(zeros > n / 4 && zeros < n);
+    gc_nlist_free(c);
+
+    gc_nlist_clear(nl);
+    CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+    n = gc_nlist_npairs(nl);
+    for (size_t k = 0; k < n; k++)
+      bad += !all_zero(gc_nlist_payload_const(nl, k), sizeof(marker)) || !gc_nlist_payload_zero(nl, k);
+    CU_ASSERT_EQUAL(bad, 0);
+    gc_nlist_free(nl);
+    spheres_free(&s);
+    gsl_rng_free(rng);
+  }
+}
+
 /* Displacement criterion (eq. 2.29 with the exact largest displacement), skin 0.2 so the
  * threshold is 0.1: true before any build; false after moving every sphere by 0.09; true when
  * one sphere moves by 0.11; a move by exactly one period along x or z (or both) is no move;
@@ -1128,6 +1272,8 @@ int gc_test_add_nlist(void)
       !CU_add_test(s, "periodic images and shifts, spheres outside the box",
                    test_periodic_images) ||
       !CU_add_test(s, "history survives rebuilds", test_history) ||
+      !CU_add_test(s, "payloads packed, zero ones dropped, home rows clean",
+                   test_packed_payloads) ||
       !CU_add_test(s, "displacement criterion (eq. 2.29)", test_needs_rebuild) ||
       !CU_add_test(s, "checkpoint round trip and errors", test_checkpoint) ||
       !CU_add_test(s, "builds on 1, 2, 3, 5 threads identical", test_threads) ||
