@@ -16,17 +16,19 @@
  * build (GC_ENOMEM) the previous list stays current and intact.
  *
  * Where the payloads are: most listed pairs are apart and their payloads zero (in the soybean
- * chute ~1 pair in 10 is in contact).  Stored in pair order, the few live payloads lay scattered
- * through npairs x stride bytes (64 MB for 19200 clusters), each on cache lines of its own,
- * and a build copied or zeroed all of them.  So a build packs the payloads that may be
- * non-zero (dirty: handed out writable by gc_nlist_payload since they were packed) into a
- * pool, in pair order; every other pair's payload is its row of `home`, which is all zero
- * except the rows of pairs that came into contact after the build.  A build copies only the
- * dirty payloads that are not all zero, and zeroes the dirty home rows it leaves. */
+ * chute ~1 listed pair in 20 is in contact).  Stored in pair order, the few live payloads lay
+ * scattered through npairs x stride bytes (64 MB for 19200 clusters), each on cache lines of its
+ * own, and a build copied or zeroed all of them.  So a pair has a payload row only once it has
+ * been handed out writable (gc_nlist_payload): a build packs the rows that are not all zero
+ * into `pool`, in pair order; a pair given a row after the build takes the next row of `young`
+ * (all zero beyond the rows taken; in the order the force loop asks, so also compact); every
+ * other pair reads a shared row of zeros.  A build copies only the rows that are not all zero
+ * and zeroes the young rows taken. */
 #include "nlist.h"
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,15 +41,16 @@
 
 typedef struct {
   gc_npair *p;          /* cap pairs */
-  uint32_t *slot;       /* metacap: the pair's payload is pool row slot, or home row k if
-                         * NO_SLOT */
-  unsigned char *dirty; /* metacap: 1 if the payload may be non-zero (packed, or handed out
-                         * writable since the build) */
+  uint32_t *slot;       /* metacap: the pair's payload row: NO_SLOT (none: zero), YOUNG | y
+                         * (young row y) or a pool row */
   unsigned char *pool;  /* poolcap payloads of stride bytes */
   size_t cap, metacap, poolcap;
 } pairbuf;
 
 #define NO_SLOT UINT32_MAX
+#define YOUNG 0x80000000u
+/* Pairs of a list with a payload: pool and young rows must fit below YOUNG */
+#define MAX_PAYLOAD_PAIRS ((size_t)YOUNG - 1)
 
 struct gc_nlist {
   size_t nsph, payload_size, stride;
@@ -57,9 +60,11 @@ struct gc_nlist {
   int built;          /* a list is present (build or read) */
   size_t nbuilds;
   pairbuf buf[2];     /* current list buf[cur], spare buf[1 - cur] */
-  unsigned char *home; /* homecap payloads, all zero but the dirty rows of the current list's
-                        * pairs without a slot */
-  size_t homecap;
+  unsigned char *young; /* youngcap payloads: rows taken since the build (nyoung; each pair
+                         * takes at most one, so nyoung <= npairs <= youngcap), zero beyond */
+  size_t youngcap;
+  atomic_size_t nyoung; /* taken by gc_nlist_payload, which the force loop's threads call */
+  unsigned char *zero_row; /* stride bytes of zeros: the payload of a pair without a row */
   int cur;
   size_t npairs;
   double *x0;         /* 3 nsph: positions at the last build */
@@ -157,6 +162,7 @@ gc_nlist *gc_nlist_alloc(size_t nsph, size_t payload_size)
   nl->nsph = nsph;
   nl->payload_size = payload_size;
   nl->stride = (payload_size + A - 1) / A * A;
+  atomic_init(&nl->nyoung, 0);
   nl->nthreads = 1;
   size_t n = nsph ? nsph : 1;
   nl->x0 = calloc(3 * n, sizeof(double));
@@ -171,8 +177,9 @@ gc_nlist *gc_nlist_alloc(size_t nsph, size_t payload_size)
   nl->blk[1] = calloc(2 * n, sizeof(size_t));
   nl->rank = malloc(n * sizeof(uint32_t));
   nl->byrank = malloc(n * sizeof(uint32_t));
+  nl->zero_row = calloc(1, nl->stride ? nl->stride : 1);
   if (!nl->x0 || !nl->xs || !nl->csr_start || !nl->cell || !nl->order || !nl->cpos || !nl->crank ||
-      !nl->seq || !nl->blk[0] || !nl->blk[1] || !nl->rank || !nl->byrank) {
+      !nl->seq || !nl->blk[0] || !nl->blk[1] || !nl->rank || !nl->byrank || !nl->zero_row) {
     gc_nlist_free(nl);
     return NULL;
   }
@@ -190,7 +197,6 @@ void gc_nlist_free(gc_nlist *nl)
   for (int b = 0; b < 2; b++) {
     free(nl->buf[b].p);
     free(nl->buf[b].slot);
-    free(nl->buf[b].dirty);
     free(nl->buf[b].pool);
   }
   free(nl->x0);
@@ -208,7 +214,8 @@ void gc_nlist_free(gc_nlist *nl)
   free(nl->tb);
   free(nl->toff);
   free(nl->tkeep);
-  free(nl->home);
+  free(nl->young);
+  free(nl->zero_row);
   free(nl->seq);
   free(nl->blk[0]);
   free(nl->blk[1]);
@@ -499,13 +506,15 @@ static void build_csr(gc_nlist *nl)
   start[0] = 0;
 }
 
-/* Make room for the slots and dirty flags of n pairs in pb. */
+/* Make room for the slots of n pairs in pb. */
 static int reserve_meta(const gc_nlist *nl, pairbuf *pb, size_t n)
 {
   if (!nl->stride || (n <= pb->metacap && pb->slot))
     return GC_SUCCESS;
+  if (n > MAX_PAYLOAD_PAIRS)
+    return GC_ENOMEM;
   size_t c = next_cap(pb->metacap, n);
-  if (grow(&pb->slot, c, sizeof *pb->slot) || grow(&pb->dirty, c, 1))
+  if (grow(&pb->slot, c, sizeof *pb->slot))
     return GC_ENOMEM;
   pb->metacap = c;
   return GC_SUCCESS;
@@ -523,25 +532,42 @@ static int reserve_pool(const gc_nlist *nl, pairbuf *pb, size_t n)
   return GC_SUCCESS;
 }
 
-/* A home of room for n payloads, all zero: NULL in *fresh if the current one has room (the
- * caller then zeroes its dirty rows), else a new one of *cap rows for the caller to put in
- * place (set_home) or free. */
-static int reserve_home(const gc_nlist *nl, size_t n, unsigned char **fresh, size_t *cap)
+/* Young rows for a list of n pairs, all zero beyond those taken: NULL in *fresh if the current
+ * ones have room (the caller then zeroes the rows taken), else new ones of *cap rows for the
+ * caller to put in place (set_young) or free. */
+static int reserve_young(const gc_nlist *nl, size_t n, unsigned char **fresh, size_t *cap)
 {
   *fresh = NULL;
-  *cap = nl->homecap;
-  if (!nl->stride || (n <= nl->homecap && nl->home))
+  *cap = nl->youngcap;
+  if (!nl->stride || (n <= nl->youngcap && nl->young))
     return GC_SUCCESS;
-  *cap = next_cap(nl->homecap, n);
+  *cap = next_cap(nl->youngcap, n);
   *fresh = calloc(*cap, nl->stride); /* untouched pages of zeros cost no memory */
   return *fresh ? GC_SUCCESS : GC_ENOMEM;
 }
 
-/* The payload of pair k of buffer b. */
+/* The young rows of the list now current, none taken: fresh (reserve_young) in place of the
+ * old ones, or the old ones with the rows taken zeroed. */
+static void set_young(gc_nlist *nl, unsigned char *fresh, size_t cap)
+{
+  if (fresh) {
+    free(nl->young);
+    nl->young = fresh;
+    nl->youngcap = cap;
+  } else if (nl->young) {
+    memset(nl->young, 0, atomic_load(&nl->nyoung) * nl->stride);
+  }
+  atomic_store(&nl->nyoung, 0);
+}
+
+/* The payload of pair k of buffer b (a row of zeros if it has none). */
 static inline unsigned char *payload_at(const gc_nlist *nl, const pairbuf *b, size_t k)
 {
   const uint32_t s = b->slot[k];
-  return s != NO_SLOT ? b->pool + (size_t)s * nl->stride : nl->home + k * nl->stride;
+  if (s == NO_SLOT)
+    return nl->zero_row;
+  return s & YOUNG ? nl->young + (size_t)(s & ~YOUNG) * nl->stride
+                   : b->pool + (size_t)s * nl->stride;
 }
 
 /* 1 if the n bytes at p (a multiple of 8: a stride) are not all zero. */
@@ -554,28 +580,6 @@ static int nonzero(const unsigned char *p, size_t n)
     any |= v;
   }
   return any != 0;
-}
-
-/* Zero the dirty home rows of the npairs of buffer b, leaving a home all zero. */
-static void clean_home(gc_nlist *nl, const pairbuf *b, size_t npairs)
-{
-  for (size_t k = 0; k < npairs && nl->stride; k++)
-    if (b->dirty[k] && b->slot[k] == NO_SLOT)
-      memset(nl->home + k * nl->stride, 0, nl->stride);
-}
-
-/* The home of the list now current: fresh (reserve_home) in place of the old one, or the old
- * one with the dirty rows of the list ob of npairs (the one before) zeroed. */
-static void set_home(gc_nlist *nl, unsigned char *fresh, size_t cap, const pairbuf *ob,
-                     size_t npairs)
-{
-  if (fresh) {
-    free(nl->home);
-    nl->home = fresh;
-    nl->homecap = cap;
-  } else {
-    clean_home(nl, ob, npairs);
-  }
 }
 
 /* Make room for the CSR of n pairs. */
@@ -701,17 +705,17 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
     return GC_ENOMEM;
   }
   unsigned char *fresh = NULL;
-  size_t homecap = 0;
+  size_t youngcap = 0;
   if (fail || reserve_meta(nl, nb, n) || reserve_csr(nl, n) ||
-      reserve_home(nl, n, &fresh, &homecap)) {
+      reserve_young(nl, n, &fresh, &youngcap)) {
     set_msg(msg, msglen, "nlist: out of memory (%zu spheres)", nl->nsph);
     return GC_ENOMEM;
   }
   /* carry the history of persisting pairs over: each new pair looks for itself in the old
    * list's block of its sphere i (both sorted by rank of j), whatever the order of the
-   * blocks.  Pass 1 marks the new pairs whose old payload is dirty and not all zero (slot:
-   * the old pair, for now) and counts them per thread; pass 2 packs them, each thread from
-   * its offset, so that the pool is in pair order whatever the thread count. */
+   * blocks.  Pass 1 marks the new pairs whose old payload has a row that is not all zero
+   * (slot: the old pair, for now) and counts them per thread; pass 2 packs them, each thread
+   * from its offset, so that the pool is in pair order whatever the thread count. */
   if (nl->stride) {
     const size_t *oblk = nl->blk[nl->cur];
     const int have_old = nl->built && nl->npairs > 0;
@@ -730,7 +734,7 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
         const uint32_t rj = nl->rank[q->j];
         while (ko < kend && nl->rank[ob->p[ko].j] < rj)
           ko++;
-        const int kept = ko < kend && ob->p[ko].j == q->j && ob->dirty[ko] &&
+        const int kept = ko < kend && ob->p[ko].j == q->j && ob->slot[ko] != NO_SLOT &&
                          nonzero(payload_at(nl, ob, ko), nl->stride);
         nb->slot[k] = kept ? (uint32_t)ko : NO_SLOT;
         keep += (size_t)kept;
@@ -752,14 +756,13 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
       size_t s = nl->tkeep[t];
       for (size_t k = nl->toff[t]; k < nl->toff[t + 1]; k++) {
         const uint32_t ko = nb->slot[k];
-        nb->dirty[k] = ko != NO_SLOT;
         if (ko == NO_SLOT)
           continue;
         memcpy(nb->pool + s * nl->stride, payload_at(nl, ob, ko), nl->stride);
         nb->slot[k] = (uint32_t)s++;
       }
     }
-    set_home(nl, fresh, homecap, ob, have_old ? nl->npairs : 0);
+    set_young(nl, fresh, youngcap);
   }
   index_blocks(nl->blk[1 - nl->cur], nl->nsph, nl->rank, nb->p, n);
   nl->cur = 1 - nl->cur;
@@ -871,7 +874,7 @@ int gc_nlist_renumber(gc_nlist *nl, const size_t *to)
 
 void gc_nlist_clear(gc_nlist *nl)
 {
-  clean_home(nl, &nl->buf[nl->cur], nl->npairs);
+  set_young(nl, NULL, 0);
   nl->built = 0;
   nl->npairs = 0;
   for (size_t i = 0; i < nl->nsph; i++) {
@@ -905,8 +908,13 @@ void *gc_nlist_payload(gc_nlist *nl, size_t k)
   if (!nl->stride)
     return NULL;
   pairbuf *b = &nl->buf[nl->cur];
-  b->dirty[k] = 1; /* the caller may write it */
-  return payload_at(nl, b, k);
+  if (b->slot[k] != NO_SLOT)
+    return payload_at(nl, b, k);
+  /* the pair's first row since the build: the next young one (a pair's slot is written only
+   * by the one thread that handles the pair; the rows are shared out atomically) */
+  const size_t y = atomic_fetch_add_explicit(&nl->nyoung, 1, memory_order_relaxed);
+  b->slot[k] = YOUNG | (uint32_t)y;
+  return nl->young + y * nl->stride;
 }
 
 const void *gc_nlist_payload_const(const gc_nlist *nl, size_t k)
@@ -916,7 +924,7 @@ const void *gc_nlist_payload_const(const gc_nlist *nl, size_t k)
 
 int gc_nlist_payload_zero(const gc_nlist *nl, size_t k)
 {
-  return !nl->stride || !nl->buf[nl->cur].dirty[k];
+  return !nl->stride || nl->buf[nl->cur].slot[k] == NO_SLOT;
 }
 
 void gc_nlist_periods(const gc_nlist *nl, double L[3])
@@ -1029,7 +1037,7 @@ static int rd(void *p, size_t sz, size_t n, FILE *f, const char *what, char *msg
 }
 
 static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *bx,
-                      uint64_t npairs, uint32_t *rank, unsigned char **fresh, size_t *homecap,
+                      uint64_t npairs, uint32_t *rank, unsigned char **fresh, size_t *youngcap,
                       char *msg, size_t msglen);
 
 int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
@@ -1106,15 +1114,15 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
     return GC_ENOMEM;
   }
   unsigned char *fresh = NULL;
-  size_t homecap = 0;
-  st = read_pairs(nl, f, ver, &box, npairs, rank, &fresh, &homecap, msg, msglen);
+  size_t youngcap = 0;
+  st = read_pairs(nl, f, ver, &box, npairs, rank, &fresh, &youngcap, msg, msglen);
   if (st) {
     free(rank);
     free(fresh);
     return st;
   }
   /* commit */
-  set_home(nl, fresh, homecap, &nl->buf[nl->cur], nl->npairs);
+  set_young(nl, fresh, youngcap);
   double *t = nl->x0;
   nl->x0 = nl->xs;
   nl->xs = t;
@@ -1131,11 +1139,11 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
   return GC_SUCCESS;
 }
 
-/* The rest of a checkpoint after the positions, into the spare buffer, rank and, if the home
- * must grow, a new one in *fresh (the caller's to set or free): on any error the current list
- * stays intact.  The non-zero payloads are packed, as by a build. */
+/* The rest of a checkpoint after the positions, into the spare buffer, rank and, if the young
+ * rows must grow, new ones in *fresh (the caller's to set or free): on any error the current
+ * list stays intact.  The non-zero payloads are packed, as by a build. */
 static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *bx,
-                      uint64_t npairs, uint32_t *rank, unsigned char **fresh, size_t *homecap,
+                      uint64_t npairs, uint32_t *rank, unsigned char **fresh, size_t *youngcap,
                       char *msg, size_t msglen)
 {
   const size_t ns = nl->nsph;
@@ -1169,7 +1177,7 @@ static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *b
     }
     pb->cap = c;
   }
-  if (reserve_meta(nl, pb, n) || reserve_csr(nl, n) || reserve_home(nl, n, fresh, homecap)) {
+  if (reserve_meta(nl, pb, n) || reserve_csr(nl, n) || reserve_young(nl, n, fresh, youngcap)) {
     set_msg(msg, msglen, "nlist checkpoint: out of memory (%zu pairs)", n);
     return GC_ENOMEM;
   }
@@ -1216,8 +1224,7 @@ static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *b
     if ((st = rd(dst, 1, nl->payload_size, f, "the payloads", msg, msglen)))
       return st;
     memset(dst + nl->payload_size, 0, nl->stride - nl->payload_size);
-    pb->dirty[k] = (unsigned char)nonzero(dst, nl->stride);
-    pb->slot[k] = pb->dirty[k] ? (uint32_t)npool++ : NO_SLOT;
+    pb->slot[k] = nonzero(dst, nl->stride) ? (uint32_t)npool++ : NO_SLOT;
   }
   if ((st = rd(mg, 1, sizeof mg, f, "the end marker", msg, msglen)))
     return st;

@@ -410,17 +410,20 @@ static int all_zero(const void *p, size_t n)
   return 1;
 }
 
-/* Where the payloads live (nlist.c: a build packs the non-zero ones, every other pair reads a
- * zero home row): the kinds of pair a force loop leaves behind, on 1 and 3 threads.
+/* Where the payloads live (nlist.c: a build packs the non-zero ones; a pair handed out writable
+ * after it takes a young row; every other pair reads a row of zeros): the kinds of pair a force
+ * loop leaves behind, lists built on 1 and 3 threads.
  * - Pair k % 3 == 0 gets a marker; k % 3 == 1 is handed out writable and left zero (a contact
  *   that ended); k % 3 == 2 is not touched.  gc_nlist_payload_zero is 1 for the untouched ones
  *   only.  A rebuild at the same positions keeps every marker, and the zero ones read zero
  *   with gc_nlist_payload_zero 1 (they were dropped).
- * - Markers then written into pairs that were not packed (their home rows), the spheres moved
- *   and the list rebuilt: persisting pairs carry their markers, every pair new to the list is
- *   all zero (a dirty home row left behind must not show through).
+ * - Markers then written into pairs that were not packed (young rows, asked for from the
+ *   threads of an OpenMP loop): each pair reads its own marker (no two share a row).  The
+ *   spheres moved and the list rebuilt: persisting pairs carry their markers, every pair new
+ *   to the list is all zero, also once handed out writable (a young row taken before the build
+ *   must not show through).
  * - The spheres drawn together (y 0.3 about the middle of the box; x and z are periodic): more
- *   than twice the pairs, past the home's rows, so a new home; the same checks.
+ *   than twice the pairs, past the young rows, so new ones; the same checks.
  * - Checkpoint round trip of such a list: the same payloads, and a pair reads as known zero
  *   after the read exactly where its payload is all zero.
  * - gc_nlist_clear and a build: every payload zero. */
@@ -464,15 +467,25 @@ static void test_packed_payloads(void)
     CU_ASSERT_EQUAL(bad, 0);
 
     for (int round = 0; round < 2; round++) {
-      /* markers in the home rows too (round 0; all rows in round 1), then moved (round 0) or
+      /* markers in young rows too (round 0; all pairs in round 1), then moved (round 0) or
        * drawn together (round 1) */
       n = gc_nlist_npairs(nl);
-      for (size_t k = 0; k < n; k++)
+      const long nl_n = (long)n;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(3) schedule(static, 7)
+#endif
+      for (long k = 0; k < nl_n; k++)
         if (k % 3 != 0 || round) {
-          marker *m = gc_nlist_payload(nl, k);
+          marker *m = gc_nlist_payload(nl, (size_t)k);
           m->i = gc_nlist_pairs(nl)[k].i, m->j = gc_nlist_pairs(nl)[k].j, m->mark = 7.0 + (double)k;
-          memcpy(m->tail, "home", 5);
+          memcpy(m->tail, "yng", 4);
         }
+      for (size_t k = 0; k < n; k++) {
+        const marker *m = gc_nlist_payload_const(nl, k);
+        bad += m->mark != 7.0 + (double)k || m->i != gc_nlist_pairs(nl)[k].i ||
+               m->j != gc_nlist_pairs(nl)[k].j || gc_nlist_payload_zero(nl, k);
+      }
+      CU_ASSERT_EQUAL(bad, 0);
       gc_npair *old = malloc(n * sizeof *old);
       marker *oldm = malloc(n * sizeof *oldm);
       CU_ASSERT_FATAL(old && oldm);
@@ -486,7 +499,7 @@ static void test_packed_payloads(void)
       check_against_brute(nl, &s, &b);
       const size_t n1 = gc_nlist_npairs(nl);
       if (round)
-        CU_ASSERT(n1 > 2 * n); /* past the home's rows (capacity doubles) */
+        CU_ASSERT(n1 > 2 * n); /* past the young rows (capacity doubles) */
       size_t kept = 0, fresh = 0;
       const gc_npair *p = gc_nlist_pairs(nl);
       for (size_t k = 0; k < n1; k++) {
@@ -498,6 +511,8 @@ static void test_packed_payloads(void)
         } else {
           fresh++;
           bad += !all_zero(m, sizeof *m) || !gc_nlist_payload_zero(nl, k);
+          /* handed out writable: a young row, zero (the rows taken before were cleared) */
+          bad += !all_zero(gc_nlist_payload(nl, k), sizeof *m) || gc_nlist_payload_zero(nl, k);
         }
       }
       CU_ASSERT_EQUAL(bad, 0);
@@ -1272,7 +1287,7 @@ int gc_test_add_nlist(void)
       !CU_add_test(s, "periodic images and shifts, spheres outside the box",
                    test_periodic_images) ||
       !CU_add_test(s, "history survives rebuilds", test_history) ||
-      !CU_add_test(s, "payloads packed, zero ones dropped, home rows clean",
+      !CU_add_test(s, "payloads packed, zero ones dropped, young rows clean",
                    test_packed_payloads) ||
       !CU_add_test(s, "displacement criterion (eq. 2.29)", test_needs_rebuild) ||
       !CU_add_test(s, "checkpoint round trip and errors", test_checkpoint) ||
