@@ -700,8 +700,9 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
         if (nl->toff[t + 1] > nl->toff[t])
           memcpy(nb->p + nl->toff[t], nl->tb[t].p, (nl->toff[t + 1] - nl->toff[t]) * sizeof(gc_npair));
   }
-  if (!fail && n > (size_t)UINT32_MAX) {
-    set_msg(msg, msglen, "nlist: %zu pairs, more than the 2^32 - 1 a list holds", n);
+  if (!fail && (n > (size_t)UINT32_MAX || (nl->stride && n > MAX_PAYLOAD_PAIRS))) {
+    set_msg(msg, msglen, "nlist: %zu pairs, more than the %s a list %sholds", n,
+            nl->stride ? "2^31 - 1" : "2^32 - 1", nl->stride ? "with payloads " : "");
     return GC_ENOMEM;
   }
   unsigned char *fresh = NULL;
@@ -1084,7 +1085,8 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
   const size_t ns = nl->nsph;
   const uint64_t maxpairs = ns < 2 ? 0 : (ns % 2 ? (uint64_t)(ns - 1) / 2 * ns
                                                   : (uint64_t)ns / 2 * (ns - 1));
-  if (npairs > maxpairs || npairs > UINT32_MAX || h[4] > 1 || (!h[4] && npairs)) {
+  if (npairs > maxpairs || npairs > UINT32_MAX || (nl->stride && npairs > MAX_PAYLOAD_PAIRS) ||
+      h[4] > 1 || (!h[4] && npairs)) {
     set_msg(msg, msglen, "nlist checkpoint: corrupt header (%llu pairs for %zu spheres)",
             (unsigned long long)npairs, ns);
     return GC_EFORMAT;

@@ -51,7 +51,8 @@ void gc_nlist_free(gc_nlist *nl);
  * the displacement criterion.  Returns 0 or GC_EINVAL (bad box, non-finite position: msg says
  * which) / GC_ENOMEM.  Radii must be > 0; a periodic axis needs a period hi - lo >= 2 (2 r_max +
  * skin) for a unique minimum image, and positions within 63 periods of the box along it (the
- * images of a pair fit gc_npair); at most 2^32 - 1 pairs.  On failure the previous list stays current, unchanged. */
+ * images of a pair fit gc_npair); at most 2^32 - 1 pairs (2^31 - 1 with a payload).  On failure
+ * the previous list stays current, unchanged. */
 int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const double *r,
                    const long *group, const unsigned char *fixed, char *msg, size_t msglen);
 /* Displacement criterion: 1 if some sphere moved (minimum image) more than skin/2 since the
@@ -147,14 +148,16 @@ void gc_nlist_periods(const gc_nlist *nl, double L[3]);
 /* The periodic shift of pair p of the current list [m]: x_j + shift - x_i is its separation. */
 void gc_nlist_shift(const gc_nlist *nl, const gc_npair *p, double shift[3]);
 /* History record of pair k, payload_size bytes (suitably aligned for any type), valid until
- * the next build, checkpoint read or gc_nlist_clear.  gc_nlist_payload marks the record as
- * possibly written: the next build keeps it if it is then not all zero, and packs the kept
- * records together (see nlist.c); a record never handed out writable is zero and costs a
- * build nothing.  So the force loop should ask for it only for a pair it writes. */
+ * the next build, checkpoint read or gc_nlist_clear.  gc_nlist_payload gives the pair a record
+ * of its own if it has none (threads may ask for different pairs at once): the next build keeps
+ * it if it is then not all zero, packed with the other kept records (see nlist.c).  A pair never
+ * handed out writable reads a shared record of zeros (gc_nlist_payload_const; not to be written
+ * through a cast) and costs a build nothing.  So a force loop should ask for the writable
+ * record only for a pair it writes. */
 void *gc_nlist_payload(gc_nlist *nl, size_t k);
 const void *gc_nlist_payload_const(const gc_nlist *nl, size_t k);
-/* 1 if pair k's record is known to be all zero (not kept by the last build or read, and not
- * handed out writable since), so that a reader may skip it without touching its memory. */
+/* 1 if pair k has no record of its own (none kept by the last build or read, and not handed out
+ * writable since): it is all zero, and a reader may skip it without touching its memory. */
 int gc_nlist_payload_zero(const gc_nlist *nl, size_t k);
 /* The pairs a sphere belongs to, in increasing pair index (CSR), for a deterministic
  * per-sphere gather of pair forces.  Before the first build: *n = 0. */
