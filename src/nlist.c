@@ -16,9 +16,10 @@
  * build (GC_ENOMEM) the previous list stays current and intact.
  *
  * Where the payloads are: most listed pairs are apart and their payloads zero (in the soybean
- * chute ~1 listed pair in 20 is in contact).  Stored in pair order, the few live payloads lay
- * scattered through npairs x stride bytes (64 MB for 19200 clusters), each on cache lines of its
- * own, and a build copied or zeroed all of them.  So a pair has a payload row only once it has
+ * chute 6 % of the listed pairs hold a history: 1115 of 19409 at 1200 clusters, 18764 of
+ * 313786 at 19200, in the flowing states at 0.25 s).  Stored in pair order, the few live
+ * payloads lay scattered through npairs x stride bytes (64 MB for 19200 clusters), each on
+ * cache lines of its own, and a build copied or zeroed all of them.  So a pair has a payload row only once it has
  * been handed out writable (gc_nlist_payload): a build packs the rows that are not all zero
  * into `pool`, in pair order; a pair given a row after the build takes the next row of `young`
  * (all zero beyond the rows taken; in the order the force loop asks, so also compact); every
