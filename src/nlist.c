@@ -19,12 +19,12 @@
  * chute 6 % of the listed pairs hold a history: 1115 of 19409 at 1200 clusters, 18764 of
  * 313786 at 19200, in the flowing states at 0.25 s).  Stored in pair order, the few live
  * payloads lay scattered through npairs x stride bytes (64 MB for 19200 clusters), each on
- * cache lines of its own, and a build copied or zeroed all of them.  So a pair has a payload row only once it has
- * been handed out writable (gc_nlist_payload): a build packs the rows that are not all zero
- * into `pool`, in pair order; a pair given a row after the build takes the next row of `young`
- * (all zero beyond the rows taken; in the order the force loop asks, so also compact); every
- * other pair reads a shared row of zeros.  A build copies only the rows that are not all zero
- * and zeroes the young rows taken. */
+ * cache lines of its own, and a build copied or zeroed all of them.  So a pair has a payload
+ * row only once it has been handed out writable (gc_nlist_payload): a build packs the rows
+ * that are not all zero into `pool`, in pair order; a pair given a row after the build takes
+ * the next row of `young` (all zero beyond the rows taken; in the order the force loop asks,
+ * so also compact); every other pair reads a shared row of zeros.  A build copies only the
+ * rows that are not all zero and zeroes the young rows taken. */
 #include "nlist.h"
 
 #include <math.h>

@@ -551,7 +551,8 @@ static void test_packed_payloads(void)
     CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
     n = gc_nlist_npairs(nl);
     for (size_t k = 0; k < n; k++)
-      bad += !all_zero(gc_nlist_payload_const(nl, k), sizeof(marker)) || !gc_nlist_payload_zero(nl, k);
+      bad += !all_zero(gc_nlist_payload_const(nl, k), sizeof(marker)) ||
+             !gc_nlist_payload_zero(nl, k);
     CU_ASSERT_EQUAL(bad, 0);
     gc_nlist_free(nl);
     spheres_free(&s);
