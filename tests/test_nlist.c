@@ -320,6 +320,23 @@ typedef struct {
   char tail[5];
 } marker;
 
+/* The history tests' set-up: 400 random spheres (radii 0.3-0.5) in an 8 x 6 x 8 box with skin
+ * 0.2 from generator seed, and a list with marker payloads built on nt threads. */
+static gc_nlist *marker_list(unsigned long seed, int nt, gsl_rng **rng, gc_nlist_box *b,
+                             spheres *s)
+{
+  *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(*rng);
+  gsl_rng_set(*rng, seed);
+  *b = make_box(8, 6, 8, 0.2);
+  *s = random_spheres(*rng, 400, b, 0.3, 0.5);
+  gc_nlist *nl = gc_nlist_alloc(s->n, sizeof(marker));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+  gc_nlist_set_threads(nl, nt);
+  CU_ASSERT_EQUAL_FATAL(build(nl, b, s), GC_SUCCESS);
+  return nl;
+}
+
 /* History: every payload gets a marker naming its pair; after the spheres move (by up to 0.25
  * in each coordinate) and the list is rebuilt, the pairs found in the old list (binary search)
  * carry their marker unchanged, the new pairs have all-zero payloads, and departed pairs are
@@ -328,13 +345,10 @@ typedef struct {
  * buffering the build after next writes into the same pair buffer again (no allocation). */
 static void test_history(void)
 {
-  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-  gsl_rng_set(rng, 7);
-  gc_nlist_box b = make_box(8, 6, 8, 0.2);
-  spheres s = random_spheres(rng, 400, &b, 0.3, 0.5);
-  gc_nlist *nl = gc_nlist_alloc(s.n, sizeof(marker));
-  CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
-  CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+  gsl_rng *rng;
+  gc_nlist_box b;
+  spheres s;
+  gc_nlist *nl = marker_list(7, 1, &rng, &b, &s);
   size_t n0 = gc_nlist_npairs(nl);
   CU_ASSERT_FATAL(n0 > 100);
   int aligned = 1, zero = 1;
@@ -430,14 +444,10 @@ static int all_zero(const void *p, size_t n)
 static void test_packed_payloads(void)
 {
   for (int nt = 1; nt <= 3; nt += 2) {
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(rng, 515);
-    gc_nlist_box b = make_box(8, 6, 8, 0.2);
-    spheres s = random_spheres(rng, 400, &b, 0.3, 0.5);
-    gc_nlist *nl = gc_nlist_alloc(s.n, sizeof(marker));
-    CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
-    gc_nlist_set_threads(nl, nt);
-    CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+    gsl_rng *rng;
+    gc_nlist_box b;
+    spheres s;
+    gc_nlist *nl = marker_list(515, nt, &rng, &b, &s);
     size_t n = gc_nlist_npairs(nl), bad = 0;
     CU_ASSERT_FATAL(n > 100);
     for (size_t k = 0; k < n; k++) {
