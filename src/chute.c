@@ -795,10 +795,7 @@ static void mark_histories(gc_chute *c, chute_work *w, int nt)
 #pragma omp parallel for num_threads(nt) schedule(static)
 #endif
   for (long k = 0; k < npr; k++) {
-    if (gc_nlist_payload_zero(c->nl, k)) { /* most pairs: not read */
-      w->hist[k] = 0;
-      continue;
-    }
+    /* a pair without a record of its own reads the list's shared zero record: not used */
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
     w->hist[k] = record_used(ct, (const gc_hist_normal *)ct->h); /* the normal slice is first */
   }
@@ -1970,8 +1967,6 @@ void gc_chute_stats_get(const gc_chute *c, gc_chute_stats *st)
   st->kinetic_rot = ekr;
   size_t npr = gc_nlist_npairs(c->nl);
   for (size_t k = 0; k < npr; k++) {
-    if (gc_nlist_payload_zero(c->nl, k))
-      continue;
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
     if (ct->P > 0) {
       st->n_contacts++;
@@ -2030,8 +2025,6 @@ void gc_chute_energy_stored(const gc_chute *c, double normal[GC_NCAT], double ta
   size_t npr = gc_nlist_npairs(c->nl);
   const gc_npair *pairs = gc_nlist_pairs(c->nl);
   for (size_t k = 0; k < npr; k++) {
-    if (gc_nlist_payload_zero(c->nl, k))
-      continue;
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
     if (!(ct->P > 0.0))
       continue;
@@ -2060,8 +2053,6 @@ size_t gc_chute_contact_forces(const gc_chute *c, double *P, size_t cap)
   size_t cnt = 0;
   size_t npr = gc_nlist_npairs(c->nl);
   for (size_t k = 0; k < npr; k++) {
-    if (gc_nlist_payload_zero(c->nl, k))
-      continue;
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
     if (ct->P > 0) {
       if (cnt < cap)

@@ -507,13 +507,12 @@ static void build_csr(gc_nlist *nl)
   start[0] = 0;
 }
 
-/* Make room for the slots of n pairs in pb. */
+/* Make room for the slots of n pairs in pb (n <= MAX_PAYLOAD_PAIRS: the build and the
+ * checkpoint read refuse larger lists with their messages). */
 static int reserve_meta(const gc_nlist *nl, pairbuf *pb, size_t n)
 {
   if (!nl->stride || (n <= pb->metacap && pb->slot))
     return GC_SUCCESS;
-  if (n > MAX_PAYLOAD_PAIRS)
-    return GC_ENOMEM;
   size_t c = next_cap(pb->metacap, n);
   if (grow(&pb->slot, c, sizeof *pb->slot))
     return GC_ENOMEM;
