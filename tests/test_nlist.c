@@ -320,6 +320,16 @@ typedef struct {
   char tail[5];
 } marker;
 
+/* 1 if the n bytes at p are all zero */
+static int all_zero(const void *p, size_t n)
+{
+  const unsigned char *u = p;
+  for (size_t q = 0; q < n; q++)
+    if (u[q])
+      return 0;
+  return 1;
+}
+
 /* The history tests' set-up: 400 random spheres (radii 0.3-0.5) in an 8 x 6 x 8 box with skin
  * 0.2 from generator seed, and a list with marker payloads built on nt threads. */
 static gc_nlist *marker_list(unsigned long seed, int nt, gsl_rng **rng, gc_nlist_box *b,
@@ -355,9 +365,7 @@ static void test_history(void)
   for (size_t k = 0; k < n0; k++) {
     marker *m = gc_nlist_payload(nl, k);
     aligned = aligned && (uintptr_t)m % _Alignof(max_align_t) == 0;
-    const unsigned char *u = (const unsigned char *)m;
-    for (size_t q = 0; q < sizeof *m; q++)
-      zero = zero && u[q] == 0;
+    zero = zero && all_zero(m, sizeof *m);
     m->i = gc_nlist_pairs(nl)[k].i;
     m->j = gc_nlist_pairs(nl)[k].j;
     m->mark = 1000.0 + (double)k;
@@ -384,9 +392,7 @@ static void test_history(void)
              memcmp(m->tail, "hist", 5) != 0;
     } else {
       fresh++;
-      const unsigned char *u = (const unsigned char *)m;
-      for (size_t q = 0; q < sizeof *m; q++)
-        bad += u[q] != 0;
+      bad += !all_zero(m, sizeof *m);
     }
   }
   CU_ASSERT_EQUAL(bad, 0);
@@ -412,16 +418,6 @@ static void test_history(void)
   gc_nlist_free(nl);
   spheres_free(&s);
   gsl_rng_free(rng);
-}
-
-/* 1 if the n bytes at p are all zero */
-static int all_zero(const void *p, size_t n)
-{
-  const unsigned char *u = p;
-  for (size_t q = 0; q < n; q++)
-    if (u[q])
-      return 0;
-  return 1;
 }
 
 /* Where the payloads live (nlist.c: a build packs the non-zero ones; a pair handed out writable
