@@ -76,7 +76,7 @@ static int run(int argc, char **argv)
     return 0;
   }
   if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-    printf("granucal %s\n", GC_VERSION);
+    printf("granucal %s\nbuilt with CFLAGS: %s\n", GC_VERSION, GC_BUILD_CFLAGS);
     return 0;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
