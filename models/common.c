@@ -161,17 +161,6 @@ int gc_yield_force(const gc_pair *pair, double *P_Y, double *A_Y)
   return GC_SUCCESS;
 }
 
-void gc_hist_record_normal(gc_hist_normal *s, double alpha, double P)
-{
-  s->in_contact = alpha > 0;
-  s->alpha = alpha;
-  s->P = P;
-  if (P > s->P_max) {
-    s->P_max = P;
-    s->alpha_max = alpha;
-  }
-}
-
 int gc_yield_setup(gc_pair *pair, char *msg, size_t n)
 {
   const gc_params *p = &pair->p;

@@ -2,7 +2,7 @@
  * twisting parts of a gc_law driven by the relative motion of the contact point (seed sec.
  * 4.2.3, eq. 4.9-4.21).  Shared by the chute simulator and libgranucal's users (the LAMMPS
  * pair style), so that both compute the same force from the same history, bit for bit. */
-#include "gc_model.h"
+#include "gc_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -10,6 +10,39 @@
 static inline double dot3(const double a[3], const double b[3])
 {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* gc_law_normal and gc_law_tangential (law.c) for the Hertz-Mindlin law (law->hertz_mindlin):
+ * the same sub-model steps in the same order with the same checks, called directly (inline)
+ * instead of through the law's table, so the same numbers without four calls and their
+ * pointer chases per step; tests/test_damping.c compares the two on random paths. */
+static inline int hm_normal(const gc_law *law, double *h, double alpha, double alpha_dot,
+                            gc_normal *out)
+{
+  gc_hist_normal *hn = (gc_hist_normal *)(h + law->off[GC_KIND_NORMAL]);
+  int st = gc_hertz_normal_step(&law->pair, hn, alpha, out);
+  if (!st)
+    st = gc_tsuji_damping_step(&law->pair, hn, alpha, alpha_dot, out);
+  if (!st && !(isfinite(out->P) && isfinite(out->a) && isfinite(out->k_t0)))
+    return GC_ENAN;
+  return st;
+}
+
+static inline int hm_tangential(const gc_law *law, double *h, const gc_normal *n,
+                                double d_delta, double delta_dot, gc_tangential *out)
+{
+  gc_normal clipped;
+  if (n->P < 0) { /* a pulling dashpot (tension = 1): no friction without compression */
+    clipped = *n;
+    clipped.P = 0.0;
+    n = &clipped;
+  }
+  int st = gc_tsuji_tangential_step(
+      &law->pair, (gc_hist_tangential *)(h + law->off[GC_KIND_TANGENTIAL]), n, d_delta,
+      delta_dot, out);
+  if (!st && !(isfinite(out->Q) && isfinite(out->K_T)))
+    return GC_ENAN;
+  return st;
 }
 
 /* Tangential force of a contact in 3-D (seed sec. 4.2.3, eq. 4.10-4.21).
@@ -48,9 +81,11 @@ static inline double dot3(const double a[3], const double b[3])
  *          shrinks, and in 2-D (no perpendicular part) Q_tr is along +-t like Q', so nothing
  *          changes there.
  * ds_roll: the rolling distance of the step (sec. 5.2, rolling_distance), 0 without the
- * rolling correction. */
-static int tangential(const gc_law *law, gc_contact3 *ct, const gc_normal *no,
-                      const double n[3], const double dd[3], double dt, double ds_roll)
+ * rolling correction.  hm: 1 for the Hertz-Mindlin law (see hm_normal), a constant where this
+ * is inlined. */
+static inline int tangential(const gc_law *law, gc_contact3 *ct, const gc_normal *no,
+                             const double n[3], const double dd[3], double dt, double ds_roll,
+                             const int hm)
 {
   gc_hist_tangential *s = gc_law_hist_tangential(law, ct->h);
   double t[3], qn = dot3(ct->Q, n), qc = 0.0; /* qc: the carried force's magnitude */
@@ -79,7 +114,8 @@ static int tangential(const gc_law *law, gc_contact3 *ct, const gc_normal *no,
   double dpar = dot3(dd, t);
   double dperp[3] = { dd[0] - dpar * t[0], dd[1] - dpar * t[1], dd[2] - dpar * t[2] };
   gc_tangential to;
-  int st = gc_law_tangential(law, ct->h, no, dpar, dpar / dt, ds_roll, &to);
+  int st = hm ? hm_tangential(law, ct->h, no, dpar, dpar / dt, &to)
+              : gc_law_tangential(law, ct->h, no, dpar, dpar / dt, ds_roll, &to);
   if (st)
     return st;
   /* written out, not as a loop into an array: a loop's scalar stores read back as one vector
@@ -118,9 +154,13 @@ static int tangential(const gc_law *law, gc_contact3 *ct, const gc_normal *no,
  *   tangential  1/2 (Q_{n-1} + Q_n) . Delta delta_n,
  * the power -F_1 . v_rel of the pair's forces on the two bodies (the contact point is the same
  * for both) integrated over the step. */
-int gc_contact3_step(const gc_law *law, gc_contact3 *ct, double alpha, const double n[3],
-                   const double vrel[3], const double wrel[3], double dt, double ds_roll,
-                   int keep, double F[3], double M[3], int *active, double work[2])
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int contact3_step(const gc_law *law, gc_contact3 *ct, double alpha,
+                                const double n[3], const double vrel[3], const double wrel[3],
+                                double dt, double ds_roll, int keep, double F[3], double M[3],
+                                int *active, double work[2], const int hm)
 {
   M[0] = M[1] = M[2] = 0.0;
   *active = 0;
@@ -143,6 +183,7 @@ int gc_contact3_step(const gc_law *law, gc_contact3 *ct, double alpha, const dou
       ct->P = 0.0;
       ct->alpha = 0.0;
     }
+    F[0] = F[1] = F[2] = 0.0;
     if (alpha != alpha)
       return GC_ENAN;
     return GC_SUCCESS;
@@ -154,22 +195,23 @@ int gc_contact3_step(const gc_law *law, gc_contact3 *ct, double alpha, const dou
   const double P0 = ct->P, a0 = ct->alpha, Q0[3] = { ct->Q[0], ct->Q[1], ct->Q[2] };
   double vn = dot3(vrel, n);
   gc_normal no;
-  int st = gc_law_normal(law, ct->h, alpha, -vn, &no);
+  int st = hm ? hm_normal(law, ct->h, alpha, -vn, &no)
+              : gc_law_normal(law, ct->h, alpha, -vn, &no);
   if (st)
     return st;
   ct->P = no.P;
   ct->alpha = alpha;
   work[0] = 0.5 * (P0 + no.P) * (alpha - a0);
-  if (gc_law_frictional(law)) {
+  if (hm || gc_law_frictional(law)) {
     double dd[3] = { (vrel[0] - vn * n[0]) * dt, (vrel[1] - vn * n[1]) * dt,
                      (vrel[2] - vn * n[2]) * dt };
-    st = tangential(law, ct, &no, n, dd, dt, ds_roll);
+    st = tangential(law, ct, &no, n, dd, dt, ds_roll, hm);
     if (st)
       return st;
     work[1] = 0.5 * ((Q0[0] + ct->Q[0]) * dd[0] + (Q0[1] + ct->Q[1]) * dd[1] +
                      (Q0[2] + ct->Q[2]) * dd[2]);
   }
-  if (gc_law_rolls(law) || gc_law_twists(law)) {
+  if (!hm && (gc_law_rolls(law) || gc_law_twists(law))) {
     const double dth[3] = { wrel[0] * dt, wrel[1] * dt, wrel[2] * dt };
     st = gc_law_torque(law, ct->h, &no, n, dth, wrel, M);
     if (st)
@@ -183,7 +225,45 @@ int gc_contact3_step(const gc_law *law, gc_contact3 *ct, double alpha, const dou
     for (int d = 0; d < 3; d++)
       F[d] = -no.P * n[d] + ct->Q[d];
     *active = 1;
+  } else {
+    F[0] = F[1] = F[2] = 0.0;
   }
   return GC_SUCCESS;
 }
 
+/* The two specialisations (contact3_step with hm = 0 and 1), functions of their own with the
+ * signature of gc_contact3_step, which jumps to either (noipa: GCC would otherwise change the
+ * calling convention of one, and the jump would become a call); the Hertz-Mindlin steps save
+ * ~170 instructions per contact, the others pay the test and the jump (~10). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define GC_JUMP_TARGET __attribute__((noipa))
+#elif defined(__GNUC__)
+#define GC_JUMP_TARGET __attribute__((noinline))
+#else
+#define GC_JUMP_TARGET
+#endif
+static GC_JUMP_TARGET int contact3_table(const gc_law *law, gc_contact3 *ct, double alpha,
+                                         const double n[3], const double vrel[3],
+                                         const double wrel[3], double dt, double ds_roll,
+                                         int keep, double F[3], double M[3], int *active,
+                                         double work[2])
+{
+  return contact3_step(law, ct, alpha, n, vrel, wrel, dt, ds_roll, keep, F, M, active, work, 0);
+}
+
+static GC_JUMP_TARGET int contact3_hm(const gc_law *law, gc_contact3 *ct, double alpha,
+                                      const double n[3], const double vrel[3],
+                                      const double wrel[3], double dt, double ds_roll, int keep,
+                                      double F[3], double M[3], int *active, double work[2])
+{
+  return contact3_step(law, ct, alpha, n, vrel, wrel, dt, ds_roll, keep, F, M, active, work, 1);
+}
+
+int gc_contact3_step(const gc_law *law, gc_contact3 *ct, double alpha, const double n[3],
+                     const double vrel[3], const double wrel[3], double dt, double ds_roll,
+                     int keep, double F[3], double M[3], int *active, double work[2])
+{
+  if (law->hertz_mindlin)
+    return contact3_hm(law, ct, alpha, n, vrel, wrel, dt, ds_roll, keep, F, M, active, work);
+  return contact3_table(law, ct, alpha, n, vrel, wrel, dt, ds_roll, keep, F, M, active, work);
+}

@@ -40,15 +40,7 @@ static int tsuji_damping(const gc_pair *pair, gc_hist_normal *hn, double *h, dou
                          double alpha_dot, gc_normal *out)
 {
   (void)h;
-  if (!isfinite(alpha_dot))
-    return GC_ENAN;
-  if (alpha > 0) {
-    double S_n = 2.0 * pair->E_star * out->a; /* dP/dalpha of the Hertz spring */
-    double P = out->P + gc_tsuji_coefficient(pair, S_n) * alpha_dot;
-    out->P = (P > 0 || pair->p.tension) ? P : 0.0;
-    gc_hist_record_normal(hn, alpha, out->P);
-  }
-  return GC_SUCCESS;
+  return gc_tsuji_damping_step(pair, hn, alpha, alpha_dot, out);
 }
 
 const gc_submodel gc_damping_tsuji = {

@@ -6,9 +6,6 @@
 
 #include <math.h>
 
-/* Hertz force, contact radius, stiffness and K_T0 = 8 a G* (eq. 3.6-3.7, 3.25; see gc_k_t0)
- * at overlap alpha [m]; used by every Hertz-based normal model. */
-void gc_hertz_fill(const gc_pair *pair, double alpha, gc_normal *out);
 
 /* Initial tangential stiffness of the Hertz-type normal models for contact radius a and
  * modulus E_t (E* elastic, (E*)_ep elasto-plastic, eq. 8.3/8.6): 8 a G* E_t / E* (eq. 3.25,
@@ -18,6 +15,25 @@ static inline double gc_k_t0(const gc_pair *pair, double a, double E_t)
   return pair->kt0_c * a * E_t; /* kt0_c set by gc_pair_setup */
 }
 
+/* Hertz force, contact radius, stiffness and K_T0 = 8 a G* (eq. 3.6-3.7, 3.25; see gc_k_t0)
+ * at overlap alpha [m]; used by every Hertz-based normal model.  P = (4/3) E* sqrt(R*)
+ * alpha^(3/2), a = sqrt(R* alpha).  Inline (as the Hertz and Tsuji steps below): the steps
+ * of the Hertz-Mindlin law are also composed by hand in contact3.c, from these same
+ * functions. */
+static inline void gc_hertz_fill(const gc_pair *pair, double alpha, gc_normal *out)
+{
+  double x = alpha > 0 ? alpha : 0.0;
+  double a = sqrt(pair->R_star * x);
+  out->P = pair->k_hertz * x * sqrt(x);
+  out->a_e = a;
+  out->a_p = 0.0;
+  out->a = a;
+  out->E_t = pair->E_star;
+  out->k_n = 1.5 * pair->k_hertz * sqrt(x); /* dP/dalpha = 2 E* a */
+  out->k_t0 = gc_k_t0(pair, a, pair->E_star);
+  out->plastic = 0;
+}
+
 /* Incipient-yield constants of a pair (pair->P_Y, p_y, A_Y, alpha_Y): from p->P_Y when it is
  * given (> 0), else from the yield stresses (eq. 6.19-6.21).  Rejects a pair with neither. */
 int gc_yield_setup(gc_pair *pair, char *msg, size_t msglen);
@@ -25,8 +41,17 @@ int gc_yield_setup(gc_pair *pair, char *msg, size_t msglen);
 int gc_check_yield_given(const gc_params *p, char *msg, size_t msglen);
 
 /* Record a force in the normal history header (largest force and its displacement, contact
- * flag, last state). */
-void gc_hist_record_normal(gc_hist_normal *s, double alpha, double P);
+ * flag, last state).  Inline: every normal and damping step records, some twice. */
+static inline void gc_hist_record_normal(gc_hist_normal *s, double alpha, double P)
+{
+  s->in_contact = alpha > 0;
+  s->alpha = alpha;
+  s->P = P;
+  if (P > s->P_max) {
+    s->P_max = P;
+    s->alpha_max = alpha;
+  }
+}
 
 /* Contact duration of the Hertz-type normal sub-models (eq. 3.22 with the pair's E*, R*) and
  * of the linear ones (pi sqrt(m / k_n)). */
@@ -48,6 +73,68 @@ void gc_tsuji_set_beta(gc_pair *pair, double beta);
 static inline double gc_tsuji_coefficient(const gc_pair *pair, double stiffness)
 {
   return pair->tsuji_c * sqrt(stiffness);
+}
+
+/* The steps of the sub-models "hertz" (normal), "tsuji" (damping) and "tsuji" (tangential):
+ * their registry functions (hertz.c, damping_tsuji.c, tsuji_tangential.c) and the Hertz-Mindlin
+ * composition of contact3.c call these, so both compute the same numbers. */
+static inline int gc_hertz_normal_step(const gc_pair *pair, gc_hist_normal *s, double alpha,
+                                       gc_normal *out)
+{
+  if (!isfinite(alpha))
+    return GC_ENAN;
+  gc_hertz_fill(pair, alpha, out);
+  out->loading = alpha > s->alpha;
+  gc_hist_record_normal(s, alpha, out->P);
+  return GC_SUCCESS;
+}
+
+/* Tsuji damping on top of the Hertz spring of out (see damping_tsuji.c) */
+static inline int gc_tsuji_damping_step(const gc_pair *pair, gc_hist_normal *hn, double alpha,
+                                        double alpha_dot, gc_normal *out)
+{
+  if (!isfinite(alpha_dot))
+    return GC_ENAN;
+  if (alpha > 0) {
+    double S_n = 2.0 * pair->E_star * out->a; /* dP/dalpha of the Hertz spring */
+    double P = out->P + gc_tsuji_coefficient(pair, S_n) * alpha_dot;
+    out->P = (P > 0 || pair->p.tension) ? P : 0.0;
+    gc_hist_record_normal(hn, alpha, out->P);
+  }
+  return GC_SUCCESS;
+}
+
+/* The Mindlin no-slip spring K_T0 with Tsuji damping and a Coulomb limit (see
+ * tsuji_tangential.c) */
+static inline int gc_tsuji_tangential_step(const gc_pair *pair, gc_hist_tangential *s,
+                                           const gc_normal *n, double d_delta,
+                                           double delta_dot, gc_tangential *out)
+{
+  if (!isfinite(d_delta) || !isfinite(delta_dot))
+    return GC_ENAN;
+  double limit = pair->p.mu * n->P;
+  double k_t = n->k_t0; /* 8 G* a */
+  double Qs = s->Q + k_t * d_delta;
+  int sliding = 0;
+  if (fabs(Qs) > limit) {
+    Qs = copysign(limit, Qs);
+    sliding = 1;
+  }
+  s->Q = Qs;
+  s->delta += d_delta;
+  double Q = Qs + gc_tsuji_coefficient(pair, k_t) * delta_dot;
+  if (fabs(Q) > limit) {
+    Q = copysign(limit, Q);
+    sliding = 1;
+  }
+  s->n_steps_t++;
+  s->sliding = sliding;
+  out->Q = Q;
+  out->K_T = sliding ? 0.0 : k_t;
+  out->delta = s->delta;
+  out->nonsimple = 0;
+  out->sliding = sliding;
+  return GC_SUCCESS;
 }
 
 /* Rolling and twisting sub-models (models/rolling_*.c, twisting_*.c). */

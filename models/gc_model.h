@@ -345,6 +345,11 @@ typedef struct {
   size_t nhist;                      /* doubles per contact */
   const char *name_normal;           /* for messages: preset or sub-model names */
   const char *name_tangential;       /* "none" when frictionless */
+  int hertz_mindlin;                 /* 1: normal hertz, damping tsuji, tangential tsuji, no
+                                      * rolling or twisting (Hertz-Mindlin with Tsuji damping,
+                                      * the law most DEM codes run): gc_contact3_step calls
+                                      * their steps directly, not through the table (contact3.c;
+                                      * the same numbers) */
   gc_pair pair;
 } gc_law;
 
@@ -420,9 +425,10 @@ typedef struct {
  * two bodies' material at the contact point [m/s]; wrel = w_1 - w_2 [rad/s] (read only when the
  * law rolls or twists); dt [s]; ds_roll the rolling distance of sec. 5.2 (0: none); keep: on
  * separation keep the history block (history at separation), else zero it.  Out: F the force
- * on body 1 [N] (-F on body 2), M the rolling + twisting couple on body 1 [N m], *active = 1 if
- * a force acts, work[0], work[1] the normal and tangential work the contact absorbed in the
- * step [J] (trapezoid rule).  GC_ENAN on a non-finite input or result. */
+ * on body 1 [N] (-F on body 2; 0 when no force acts), M the rolling + twisting couple on body
+ * 1 [N m], *active = 1 if a force acts, work[0], work[1] the normal and tangential work the
+ * contact absorbed in the step [J] (trapezoid rule).  GC_ENAN on a non-finite input or
+ * result (F is then not to be used). */
 int gc_contact3_step(const gc_law *law, gc_contact3 *ct, double alpha, const double n[3],
                      const double vrel[3], const double wrel[3], double dt, double ds_roll,
                      int keep, double F[3], double M[3], int *active, double work[2]);

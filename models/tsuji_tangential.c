@@ -11,32 +11,7 @@ static int tsuji_tangential_step(const gc_pair *pair, double *h, const gc_normal
                                  gc_tangential *out)
 {
   (void)ds_roll;
-  gc_hist_tangential *s = (gc_hist_tangential *)h;
-  if (!isfinite(d_delta) || !isfinite(delta_dot))
-    return GC_ENAN;
-  double limit = pair->p.mu * n->P;
-  double k_t = n->k_t0; /* 8 G* a */
-  double Qs = s->Q + k_t * d_delta;
-  int sliding = 0;
-  if (fabs(Qs) > limit) {
-    Qs = copysign(limit, Qs);
-    sliding = 1;
-  }
-  s->Q = Qs;
-  s->delta += d_delta;
-  double Q = Qs + gc_tsuji_coefficient(pair, k_t) * delta_dot;
-  if (fabs(Q) > limit) {
-    Q = copysign(limit, Q);
-    sliding = 1;
-  }
-  s->n_steps_t++;
-  s->sliding = sliding;
-  out->Q = Q;
-  out->K_T = sliding ? 0.0 : k_t;
-  out->delta = s->delta;
-  out->nonsimple = 0;
-  out->sliding = sliding;
-  return GC_SUCCESS;
+  return gc_tsuji_tangential_step(pair, (gc_hist_tangential *)h, n, d_delta, delta_dot, out);
 }
 
 const gc_submodel gc_tangential_tsuji = {
