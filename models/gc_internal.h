@@ -6,7 +6,6 @@
 
 #include <math.h>
 
-
 /* Initial tangential stiffness of the Hertz-type normal models for contact radius a and
  * modulus E_t (E* elastic, (E*)_ep elasto-plastic, eq. 8.3/8.6): 8 a G* E_t / E* (eq. 3.25,
  * 8.5), or 2 kt_ratio a E_t when the parameter kt_ratio > 0 overrides the ratio. */
@@ -104,29 +103,27 @@ static inline int gc_tsuji_damping_step(const gc_pair *pair, gc_hist_normal *hn,
   return GC_SUCCESS;
 }
 
-/* The Mindlin no-slip spring K_T0 with Tsuji damping and a Coulomb limit (see
- * tsuji_tangential.c) */
-static inline int gc_tsuji_tangential_step(const gc_pair *pair, gc_hist_tangential *s,
-                                           const gc_normal *n, double d_delta,
-                                           double delta_dot, gc_tangential *out)
+/* The tangential springs with a Coulomb limit (sub-models mindlin, lsd, tsuji): the spring
+ * force s->Q + k_t d_delta, kept at the limit while sliding (*sliding = 1), so that the spring
+ * does not store displacement that friction has already dissipated. */
+static inline double gc_spring_coulomb(gc_hist_tangential *s, double limit, double k_t,
+                                       double d_delta, int *sliding)
 {
-  if (!isfinite(d_delta) || !isfinite(delta_dot))
-    return GC_ENAN;
-  double limit = pair->p.mu * n->P;
-  double k_t = n->k_t0; /* 8 G* a */
   double Qs = s->Q + k_t * d_delta;
-  int sliding = 0;
+  *sliding = 0;
   if (fabs(Qs) > limit) {
     Qs = copysign(limit, Qs);
-    sliding = 1;
+    *sliding = 1;
   }
   s->Q = Qs;
   s->delta += d_delta;
-  double Q = Qs + gc_tsuji_coefficient(pair, k_t) * delta_dot;
-  if (fabs(Q) > limit) {
-    Q = copysign(limit, Q);
-    sliding = 1;
-  }
+  return Qs;
+}
+
+/* The end of those steps: the counters and the result for force Q (K_T 0 while sliding). */
+static inline void gc_spring_finish(gc_hist_tangential *s, double Q, double k_t, int sliding,
+                                    gc_tangential *out)
+{
   s->n_steps_t++;
   s->sliding = sliding;
   out->Q = Q;
@@ -134,7 +131,34 @@ static inline int gc_tsuji_tangential_step(const gc_pair *pair, gc_hist_tangenti
   out->delta = s->delta;
   out->nonsimple = 0;
   out->sliding = sliding;
+}
+
+/* A spring k_t with a dashpot c_t beside it and a Coulomb limit (sub-models lsd, eq. 4.2, and
+ * tsuji): the dashpot's force is added to the spring's and the sum capped again. */
+static inline int gc_spring_dashpot_step(gc_hist_tangential *s, double limit, double k_t,
+                                         double c_t, double d_delta, double delta_dot,
+                                         gc_tangential *out)
+{
+  if (!isfinite(d_delta) || !isfinite(delta_dot))
+    return GC_ENAN;
+  int sliding;
+  double Q = gc_spring_coulomb(s, limit, k_t, d_delta, &sliding) + c_t * delta_dot;
+  if (fabs(Q) > limit) {
+    Q = copysign(limit, Q);
+    sliding = 1;
+  }
+  gc_spring_finish(s, Q, k_t, sliding, out);
   return GC_SUCCESS;
+}
+
+/* The Mindlin no-slip spring K_T0 = 8 G* a with Tsuji damping and a Coulomb limit (see
+ * tsuji_tangential.c) */
+static inline int gc_tsuji_tangential_step(const gc_pair *pair, gc_hist_tangential *s,
+                                           const gc_normal *n, double d_delta,
+                                           double delta_dot, gc_tangential *out)
+{
+  return gc_spring_dashpot_step(s, pair->p.mu * n->P, n->k_t0,
+                                gc_tsuji_coefficient(pair, n->k_t0), d_delta, delta_dot, out);
 }
 
 /* Rolling and twisting sub-models (models/rolling_*.c, twisting_*.c). */

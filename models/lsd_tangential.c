@@ -11,32 +11,9 @@ static int lsd_tangential_step(const gc_pair *pair, double *h, const gc_normal *
                                gc_tangential *out)
 {
   const gc_params *p = &pair->p;
-  gc_hist_tangential *s = (gc_hist_tangential *)h;
   (void)ds_roll;
-  if (!isfinite(d_delta) || !isfinite(delta_dot))
-    return GC_ENAN;
-  double limit = p->mu * n->P;
-  double Qs = s->Q + p->k_t * d_delta;
-  int sliding = 0;
-  if (fabs(Qs) > limit) {
-    Qs = copysign(limit, Qs);
-    sliding = 1;
-  }
-  s->Q = Qs;
-  s->delta += d_delta;
-  double Q = Qs + p->c_t * delta_dot;
-  if (fabs(Q) > limit) {
-    Q = copysign(limit, Q);
-    sliding = 1;
-  }
-  s->n_steps_t++;
-  s->sliding = sliding;
-  out->Q = Q;
-  out->K_T = sliding ? 0.0 : p->k_t;
-  out->delta = s->delta;
-  out->nonsimple = 0;
-  out->sliding = sliding;
-  return GC_SUCCESS;
+  return gc_spring_dashpot_step((gc_hist_tangential *)h, p->mu * n->P, p->k_t, p->c_t, d_delta,
+                                delta_dot, out);
 }
 
 const gc_submodel gc_tangential_lsd = {

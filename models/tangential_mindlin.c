@@ -16,23 +16,9 @@ static int mindlin_tangential_step(const gc_pair *pair, double *h, const gc_norm
   gc_hist_tangential *s = (gc_hist_tangential *)h;
   if (!isfinite(d_delta))
     return GC_ENAN;
-  double limit = pair->p.mu * n->P;
-  double k_t = n->k_t0;
-  double Q = s->Q + k_t * d_delta;
-  int sliding = 0;
-  if (fabs(Q) > limit) {
-    Q = copysign(limit, Q);
-    sliding = 1;
-  }
-  s->Q = Q;
-  s->delta += d_delta;
-  s->n_steps_t++;
-  s->sliding = sliding;
-  out->Q = Q;
-  out->K_T = sliding ? 0.0 : k_t;
-  out->delta = s->delta;
-  out->nonsimple = 0;
-  out->sliding = sliding;
+  int sliding;
+  double Q = gc_spring_coulomb(s, pair->p.mu * n->P, n->k_t0, d_delta, &sliding);
+  gc_spring_finish(s, Q, n->k_t0, sliding, out);
   return GC_SUCCESS;
 }
 
