@@ -2,8 +2,6 @@
  * eq. 3.6-3.7).  Pair it with a damping (tsuji) and a tangential sub-model (md, vqz). */
 #include "gc_internal.h"
 
-#include <math.h>
-
 static int hertz_normal_step(const gc_pair *pair, double *h, double alpha, double alpha_dot,
                              gc_normal *out)
 {

@@ -4,8 +4,6 @@
  * spring does not store displacement that friction has already dissipated). */
 #include "gc_internal.h"
 
-#include <math.h>
-
 static int lsd_tangential_step(const gc_pair *pair, double *h, const gc_normal *n,
                                double d_delta, double delta_dot, double ds_roll,
                                gc_tangential *out)

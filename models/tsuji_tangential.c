@@ -4,8 +4,6 @@
  * Hertz-Mindlin with restitution damping. */
 #include "gc_internal.h"
 
-#include <math.h>
-
 static int tsuji_tangential_step(const gc_pair *pair, double *h, const gc_normal *n,
                                  double d_delta, double delta_dot, double ds_roll,
                                  gc_tangential *out)
