@@ -232,9 +232,10 @@ static inline int contact3_step(const gc_law *law, gc_contact3 *ct, double alpha
 }
 
 /* The two specialisations (contact3_step with hm = 0 and 1), functions of their own with the
- * signature of gc_contact3_step, which jumps to either (noipa: GCC would otherwise change the
- * calling convention of one, and the jump would become a call); the Hertz-Mindlin steps save
- * ~170 instructions per contact, the others pay the test and the jump (~10). */
+ * signature of gc_contact3_step, which ends in a jump to either (noipa: GCC keeps their calling
+ * convention, else it trimmed contact3_hm's unused ds_roll and had more arguments to move);
+ * the Hertz-Mindlin steps save ~170 instructions per contact, the other laws pay the test and
+ * the jump (~10). */
 #if defined(__GNUC__) && !defined(__clang__)
 #define GC_JUMP_TARGET __attribute__((noipa))
 #elif defined(__GNUC__)
