@@ -23,7 +23,7 @@ static inline int hm_normal(const gc_law *law, double *h, double alpha, double a
   int st = gc_hertz_normal_step(&law->pair, hn, alpha, out);
   if (!st)
     st = gc_tsuji_damping_step(&law->pair, hn, alpha, alpha_dot, out);
-  if (!st && !(isfinite(out->P) && isfinite(out->a) && isfinite(out->k_t0)))
+  if (!st && !gc_normal_finite(out))
     return GC_ENAN;
   return st;
 }
@@ -32,15 +32,10 @@ static inline int hm_tangential(const gc_law *law, double *h, const gc_normal *n
                                 double d_delta, double delta_dot, gc_tangential *out)
 {
   gc_normal clipped;
-  if (n->P < 0) { /* a pulling dashpot (tension = 1): no friction without compression */
-    clipped = *n;
-    clipped.P = 0.0;
-    n = &clipped;
-  }
   int st = gc_tsuji_tangential_step(
-      &law->pair, (gc_hist_tangential *)(h + law->off[GC_KIND_TANGENTIAL]), n, d_delta,
-      delta_dot, out);
-  if (!st && !(isfinite(out->Q) && isfinite(out->K_T)))
+      &law->pair, (gc_hist_tangential *)(h + law->off[GC_KIND_TANGENTIAL]),
+      gc_friction_normal(n, &clipped), d_delta, delta_dot, out);
+  if (!st && !gc_tangential_finite(out))
     return GC_ENAN;
   return st;
 }

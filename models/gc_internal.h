@@ -74,6 +74,27 @@ static inline double gc_tsuji_coefficient(const gc_pair *pair, double stiffness)
   return pair->tsuji_c * sqrt(stiffness);
 }
 
+/* What gc_law_normal and gc_law_tangential (law.c) share with the Hertz-Mindlin steps of
+ * contact3.c: the normal result a tangential step sees (a pulling dashpot, tension = 1, gives
+ * no friction without compression: P < 0 is taken as 0, in *clipped) and the checks of the
+ * steps' results. */
+static inline const gc_normal *gc_friction_normal(const gc_normal *n, gc_normal *clipped)
+{
+  if (!(n->P < 0))
+    return n;
+  *clipped = *n;
+  clipped->P = 0.0;
+  return clipped;
+}
+static inline int gc_normal_finite(const gc_normal *out)
+{
+  return isfinite(out->P) && isfinite(out->a) && isfinite(out->k_t0);
+}
+static inline int gc_tangential_finite(const gc_tangential *out)
+{
+  return isfinite(out->Q) && isfinite(out->K_T);
+}
+
 /* The steps of the sub-models "hertz" (normal), "tsuji" (damping) and "tsuji" (tangential):
  * their registry functions (hertz.c, damping_tsuji.c, tsuji_tangential.c) and the Hertz-Mindlin
  * composition of contact3.c call these, so both compute the same numbers. */

@@ -1,6 +1,6 @@
 /* law.c - composition of one sub-model per kind into a contact law, and the layout of the
  * per-contact history block. */
-#include "gc_model.h"
+#include "gc_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -119,7 +119,7 @@ int gc_law_normal(const gc_law *law, double *h, double alpha, double alpha_dot, 
   if (!st && !(d->flags & GC_SUB_NONE))
     st = d->damping(&law->pair, (gc_hist_normal *)hn, h + law->off[GC_KIND_DAMPING], alpha,
                     alpha_dot, out);
-  if (!st && !(isfinite(out->P) && isfinite(out->a) && isfinite(out->k_t0)))
+  if (!st && !gc_normal_finite(out))
     return GC_ENAN;
   return st;
 }
@@ -128,14 +128,10 @@ int gc_law_tangential(const gc_law *law, double *h, const gc_normal *n, double d
                       double delta_dot, double ds_roll, gc_tangential *out)
 {
   gc_normal clipped;
-  if (n->P < 0) { /* a pulling dashpot (tension = 1): no friction without compression */
-    clipped = *n;
-    clipped.P = 0.0;
-    n = &clipped;
-  }
   int st = law->sub[GC_KIND_TANGENTIAL]->tangential(&law->pair, h + law->off[GC_KIND_TANGENTIAL],
-                                                    n, d_delta, delta_dot, ds_roll, out);
-  if (!st && !(isfinite(out->Q) && isfinite(out->K_T)))
+                                                    gc_friction_normal(n, &clipped), d_delta,
+                                                    delta_dot, ds_roll, out);
+  if (!st && !gc_tangential_finite(out))
     return GC_ENAN;
   return st;
 }
