@@ -27,6 +27,7 @@
  * rows that are not all zero and zeroes the young rows taken. */
 #include "nlist.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -94,6 +95,26 @@ struct gc_nlist {
                        * orders a block: its index before the first gc_nlist_renumber (since
                        * the allocation or gc_nlist_clear), which then moves with it */
   uint32_t *byrank;   /* nsph: the sphere of each rank */
+  /* Units, for the build's scan of a list with groups (enumerate_units): a unit is a run of
+   * consecutive spheres of one group >= 0 (a rigid cluster), every other sphere one of its
+   * own.  A unit's bounding sphere rules out all its pairs with a far unit at once.  Allocated
+   * at the first build that uses them. */
+  int units_on;       /* gc_nlist_set_units, 1 by default */
+  int used_units;     /* the last build scanned by units */
+  size_t nunits;
+  uint32_t *unit_of;  /* nsph: the unit of each sphere */
+  uint32_t *ustart;   /* nsph + 1: unit u is spheres ustart[u] .. ustart[u + 1] - 1 */
+  double *ubound;     /* 4 nsph: centre and extent of unit u (the largest distance of one of
+                       * its sphere surfaces from the centre) at [4 u] */
+  uint32_t *urank_lo, *urank_hi; /* nsph: the smallest and largest rank in unit u */
+  unsigned char *ufixed; /* nsph: 1 if all spheres of unit u are fixed */
+  size_t *ucell;      /* nsph: the cell of unit u */
+  uint32_t *uorder;   /* nsph: the units by cell */
+  double *ucpos;      /* 4 nsph: ubound of uorder[m] at [4 m], contiguous per cell */
+  size_t *ucell_start; /* ucell_cap + 1 */
+  size_t ucell_cap;
+  uint32_t *ucand;    /* ntb nsph: each thread's units near its current unit */
+  int nucand;         /* threads ucand has room for */
 };
 
 static const char axis_name[3] = { 'x', 'y', 'z' };
@@ -165,6 +186,7 @@ gc_nlist *gc_nlist_alloc(size_t nsph, size_t payload_size)
   nl->stride = (payload_size + A - 1) / A * A;
   atomic_init(&nl->nyoung, 0);
   nl->nthreads = 1;
+  nl->units_on = 1;
   size_t n = nsph ? nsph : 1;
   nl->x0 = calloc(3 * n, sizeof(double));
   nl->xs = calloc(3 * n, sizeof(double));
@@ -222,6 +244,17 @@ void gc_nlist_free(gc_nlist *nl)
   free(nl->blk[1]);
   free(nl->rank);
   free(nl->byrank);
+  free(nl->unit_of);
+  free(nl->ustart);
+  free(nl->ubound);
+  free(nl->urank_lo);
+  free(nl->urank_hi);
+  free(nl->ufixed);
+  free(nl->ucell);
+  free(nl->uorder);
+  free(nl->ucpos);
+  free(nl->ucell_start);
+  free(nl->ucand);
   free(nl);
 }
 
@@ -275,6 +308,46 @@ static size_t cell_coord(const grid *g, const gc_nlist_box *box, int a, double x
   return (size_t)t;
 }
 
+/* The cells of a grid for n items whose pairs lie within cutoff of each other (g's box_image
+ * set): cells a hair wider than the cut-off, so that rounding in the binning cannot put two
+ * items closer than the cut-off two cells apart, and at most ~2 cells per item (a tall
+ * non-periodic box must not explode the grid). */
+static void grid_cells(grid *g, const gc_nlist_box *box, double cutoff, size_t n)
+{
+  for (int a = 0; a < 3; a++) {
+    g->per[a] = box->periodic[a] != 0;
+    double m = floor(g->L[a] / (cutoff * (1.0 + 1e-9)));
+    if (!(m >= 1))
+      m = 1;
+    if (m > 1e6)
+      m = 1e6;
+    g->nc[a] = (size_t)m;
+  }
+  double limit = 2.0 * (double)n + 64.0;
+  while ((double)g->nc[0] * (double)g->nc[1] * (double)g->nc[2] > limit) {
+    int am = 0;
+    for (int a = 1; a < 3; a++)
+      if (g->nc[a] > g->nc[am])
+        am = a;
+    g->nc[am] = (g->nc[am] + 1) / 2;
+  }
+  for (int a = 0; a < 3; a++)
+    g->inv_w[a] = (double)g->nc[a] / g->L[a];
+  g->ncell = g->nc[0] * g->nc[1] * g->nc[2];
+}
+
+/* room for ncell + 1 cell starts in *start (capacity *cap cells) */
+static int grow_cells(size_t **start, size_t *cap, size_t ncell)
+{
+  if (ncell <= *cap && *start)
+    return GC_SUCCESS;
+  size_t c = next_cap(*cap, ncell);
+  if (grow(start, c + 1, sizeof(size_t)))
+    return GC_ENOMEM;
+  *cap = c;
+  return GC_SUCCESS;
+}
+
 static int setup_grid(gc_nlist *nl, const gc_nlist_box *box, double cutoff, grid *g,
                       char *msg, size_t msglen)
 {
@@ -289,34 +362,11 @@ static int setup_grid(gc_nlist *nl, const gc_nlist_box *box, double cutoff, grid
               axis_name[a], L, 2.0 * cutoff);
       return GC_EINVAL;
     }
-    /* cells a hair wider than the cut-off, so that rounding in the binning cannot put two
-     * spheres closer than the cut-off two cells apart */
-    double n = floor(L / (cutoff * (1.0 + 1e-9)));
-    if (!(n >= 1))
-      n = 1;
-    if (n > 1e6)
-      n = 1e6;
-    g->nc[a] = (size_t)n;
   }
-  /* at most ~2 cells per sphere (a tall non-periodic box must not explode the grid) */
-  double limit = 2.0 * (double)nl->nsph + 64.0;
-  while ((double)g->nc[0] * (double)g->nc[1] * (double)g->nc[2] > limit) {
-    int am = 0;
-    for (int a = 1; a < 3; a++)
-      if (g->nc[a] > g->nc[am])
-        am = a;
-    g->nc[am] = (g->nc[am] + 1) / 2;
-  }
-  for (int a = 0; a < 3; a++)
-    g->inv_w[a] = (double)g->nc[a] / g->L[a];
-  g->ncell = g->nc[0] * g->nc[1] * g->nc[2];
-  if (g->ncell > nl->cell_cap || !nl->cell_start) {
-    size_t c = next_cap(nl->cell_cap, g->ncell);
-    if (grow(&nl->cell_start, c + 1, sizeof(size_t))) {
-      set_msg(msg, msglen, "nlist: out of memory (%zu cells)", g->ncell);
-      return GC_ENOMEM;
-    }
-    nl->cell_cap = c;
+  grid_cells(g, box, cutoff, nl->nsph);
+  if (grow_cells(&nl->cell_start, &nl->cell_cap, g->ncell)) {
+    set_msg(msg, msglen, "nlist: out of memory (%zu cells)", g->ncell);
+    return GC_ENOMEM;
   }
   return GC_SUCCESS;
 }
@@ -379,6 +429,62 @@ static int stencil(const grid *g, int a, size_t c, size_t out[3])
   return k;
 }
 
+/* The test of both scans for the pair (i, j): 1 if sphere j (centre xj, radius rj) is within
+ * ri + rj + skin of sphere i, with the periodic image of j that is nearest (into im). */
+static inline int near_pair(const grid *g, const double *xi, double ri, const double *xj,
+                            double rj, double skin, int8_t im[3])
+{
+  double d[3];
+  for (int a = 0; a < 3; a++) {
+    d[a] = xj[a] - xi[a];
+    im[a] = 0;
+    /* minimum image; |d| <= L/2 needs no image (a tie at L/2 is beyond the cut-off, L >= 2
+     * cut-off).  |image| <= 127: the build checked that the positions are within 63 periods
+     * of the box.  image L is the shift -L nearbyint(d / L) of the file comment, to the bit
+     * (negation is exact) */
+    if (fabs(d[a]) > g->lim[a]) {
+      im[a] = (int8_t)(0.0 - floor(d[a] * g->inv_L[a] + 0.5));
+      d[a] += (double)im[a] * g->L[a];
+    }
+  }
+  const double rc = ri + rj + skin;
+  return d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < rc * rc;
+}
+
+/* Append (i, j, im) to pb's np pairs; 1 if out of memory. */
+static inline int push_pair(pairbuf *pb, size_t *np, size_t i, size_t j, const int8_t im[3])
+{
+  if (*np == pb->cap) {
+    size_t c2 = next_cap(pb->cap, *np + 1);
+    if (grow(&pb->p, c2, sizeof(gc_npair)))
+      return 1;
+    pb->cap = c2;
+  }
+  gc_npair *pp = pb->p + (*np)++;
+  pp->i = (uint32_t)i;
+  pp->j = (uint32_t)j;
+  pp->image[0] = im[0];
+  pp->image[1] = im[1];
+  pp->image[2] = im[2];
+  pp->zero = 0;
+  return 0;
+}
+
+/* The partners of one sphere, p[first .. np), by increasing rank (few: insertion sort). */
+static void sort_partners(const gc_nlist *nl, gc_npair *p, size_t first, size_t np)
+{
+  for (size_t k = first + 1; k < np; k++) {
+    gc_npair t = p[k];
+    const uint32_t rt = nl->rank[t.j];
+    size_t m = k;
+    while (m > first && nl->rank[p[m - 1].j] > rt) {
+      p[m] = p[m - 1];
+      m--;
+    }
+    p[m] = t;
+  }
+}
+
 /* The pairs of the spheres seq[m0 .. m1) into pb (grown as needed), grouped by i in that order
  * and by increasing rank of j within; returns the count or SIZE_MAX on allocation failure. */
 static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc_nlist_box *box,
@@ -411,52 +517,248 @@ static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc
               break;
             const size_t j = order[m - 1];
             const double *q = nl->cpos + 4 * (m - 1);
-            double d[3];
-            int8_t im[3] = { 0, 0, 0 };
-            for (int a = 0; a < 3; a++) {
-              d[a] = q[a] - xi[a];
-              /* minimum image; |d| <= L/2 needs no image (a tie at L/2 is beyond the
-               * cut-off, L >= 2 cut-off).  |image| <= 127: the build checked that the
-               * positions are within 63 periods of the box.  image L is the shift -L
-               * nearbyint(d / L) of the file comment, to the bit (negation is exact) */
-              if (fabs(d[a]) > g->lim[a]) {
-                im[a] = (int8_t)(0.0 - floor(d[a] * g->inv_L[a] + 0.5));
-                d[a] += (double)im[a] * g->L[a];
-              }
-            }
-            const double rc = ri + q[3] + skin;
-            if (!(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < rc * rc))
+            int8_t im[3];
+            if (!near_pair(g, xi, ri, q, q[3], skin, im))
               continue;
             if (gi >= 0 && group[j] == gi)
               continue;
             if (fi && fixed[j])
               continue;
-            if (np == pb->cap) {
-              size_t c2 = next_cap(pb->cap, np + 1);
-              if (grow(&pb->p, c2, sizeof(gc_npair)))
-                return SIZE_MAX;
-              pb->cap = c2;
-            }
-            gc_npair *pp = pb->p + np++;
-            pp->i = (uint32_t)i;
-            pp->j = (uint32_t)j;
-            pp->image[0] = im[0];
-            pp->image[1] = im[1];
-            pp->image[2] = im[2];
-            pp->zero = 0;
+            if (push_pair(pb, &np, i, j, im))
+              return SIZE_MAX;
           }
         }
-    /* partners of i by increasing rank (few: insertion sort) */
-    for (size_t k = first + 1; k < np; k++) {
-      gc_npair t = pb->p[k];
-      const uint32_t rt = nl->rank[t.j];
-      size_t m = k;
-      while (m > first && nl->rank[pb->p[m - 1].j] > rt) {
-        pb->p[m] = pb->p[m - 1];
-        m--;
+    sort_partners(nl, pb->p, first, np);
+  }
+  return np;
+}
+
+/* Units for the build (see gc_nlist.ubound): 1 if the spheres form units worth scanning by
+ * (a quarter fewer units than spheres at least, the units' grid fits the periods), with their
+ * bounds, ranks and grid g formed; 0 to scan sphere by sphere; -1 if out of memory. */
+static int make_units(gc_nlist *nl, const gc_nlist_box *box, const double *x, const double *r,
+                      const long *group, const unsigned char *fixed, grid *g)
+{
+  const size_t n = nl->nsph;
+  size_t nu = 0;
+  for (size_t i = 0; i < n; i++)
+    nu += i == 0 || group[i] < 0 || group[i] != group[i - 1];
+  if (4 * nu > 3 * n)
+    return 0;
+  if (!nl->unit_of) {
+    const size_t m = n ? n : 1;
+    nl->unit_of = malloc(m * sizeof *nl->unit_of);
+    nl->ustart = malloc((m + 1) * sizeof *nl->ustart);
+    nl->ubound = malloc(4 * m * sizeof *nl->ubound);
+    nl->urank_lo = malloc(m * sizeof *nl->urank_lo);
+    nl->urank_hi = malloc(m * sizeof *nl->urank_hi);
+    nl->ufixed = malloc(m);
+    nl->ucell = malloc(m * sizeof *nl->ucell);
+    nl->uorder = malloc(m * sizeof *nl->uorder);
+    nl->ucpos = malloc(4 * m * sizeof *nl->ucpos);
+    if (!nl->unit_of || !nl->ustart || !nl->ubound || !nl->urank_lo || !nl->urank_hi ||
+        !nl->ufixed || !nl->ucell || !nl->uorder || !nl->ucpos)
+      return -1; /* the arrays allocated stay, freed with the list */
+  }
+  if (nl->nucand < nl->nthreads) {
+    if (grow(&nl->ucand, (size_t)nl->nthreads * (n ? n : 1), sizeof *nl->ucand))
+      return -1;
+    nl->nucand = nl->nthreads;
+  }
+  nu = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i == 0 || group[i] < 0 || group[i] != group[i - 1])
+      nl->ustart[nu++] = (uint32_t)i;
+    nl->unit_of[i] = (uint32_t)(nu - 1);
+  }
+  nl->ustart[nu] = (uint32_t)n;
+  nl->nunits = nu;
+  box_image(box, g->L, g->inv_L, g->lim);
+  /* centre: the mean of the sphere centres, each taken at its image nearest the first
+   * sphere's (the spheres of a cluster may lie on both sides of a periodic boundary); extent:
+   * the largest |x_s - centre| + r_s, so that a sphere pair within r_i + r_j + skin has its
+   * units' centres within e_U + e_V + skin */
+  /* the rounding of the differences of coordinates below, far below the margin of 1e-9 e for
+   * the particles of a chute, but not for small particles far from the origin */
+  double xmax = 0.0;
+  for (int a = 0; a < 3; a++)
+    xmax = fmax(xmax, g->L[a]);
+  for (size_t k = 0; k < 3 * n; k++)
+    xmax = fmax(xmax, fabs(x[k]));
+  const double slack = 256.0 * DBL_EPSILON * xmax;
+  double emax = 0.0;
+  for (size_t u = 0; u < nu; u++) {
+    const size_t s0 = nl->ustart[u], s1 = nl->ustart[u + 1];
+    const double *xf = x + 3 * s0;
+    double sum[3] = { 0, 0, 0 }, c[3];
+    uint32_t lo = UINT32_MAX, hi = 0;
+    unsigned char allfixed = 1;
+    for (size_t k = s0; k < s1; k++) {
+      for (int a = 0; a < 3; a++) {
+        double o = x[3 * k + a] - xf[a];
+        if (fabs(o) > g->lim[a])
+          o -= g->L[a] * nearbyint(o * g->inv_L[a]);
+        sum[a] += o;
       }
-      pb->p[m] = t;
+      const uint32_t rk = nl->rank[k];
+      lo = rk < lo ? rk : lo;
+      hi = rk > hi ? rk : hi;
+      allfixed &= fixed ? fixed[k] != 0 : 0;
     }
+    for (int a = 0; a < 3; a++)
+      c[a] = xf[a] + sum[a] / (double)(s1 - s0);
+    double e = 0.0;
+    for (size_t k = s0; k < s1; k++) {
+      double d2 = 0.0;
+      for (int a = 0; a < 3; a++) {
+        double o = x[3 * k + a] - c[a];
+        if (fabs(o) > g->lim[a])
+          o -= g->L[a] * nearbyint(o * g->inv_L[a]);
+        d2 += o * o;
+      }
+      const double ek = sqrt(d2) + r[k];
+      e = ek > e ? ek : e;
+    }
+    double *b = nl->ubound + 4 * u;
+    b[0] = c[0], b[1] = c[1], b[2] = c[2];
+    b[3] = e * (1.0 + 1e-9) + slack; /* far above the rounding of these sums */
+    emax = b[3] > emax ? b[3] : emax;
+    nl->urank_lo[u] = lo;
+    nl->urank_hi[u] = hi;
+    nl->ufixed[u] = allfixed;
+  }
+  /* a unique nearest image of two units (their pairs' images follow from the spheres) */
+  const double ucut = 2.0 * emax + box->skin;
+  for (int a = 0; a < 3; a++)
+    if (box->periodic[a] && !(g->L[a] >= 2.0 * ucut * (1.0 + 1e-9)))
+      return 0;
+  grid_cells(g, box, ucut, nu);
+  if (grow_cells(&nl->ucell_start, &nl->ucell_cap, g->ncell))
+    return -1;
+  size_t *start = nl->ucell_start;
+  memset(start, 0, (g->ncell + 1) * sizeof(size_t));
+  for (size_t u = 0; u < nu; u++) {
+    const double *b = nl->ubound + 4 * u;
+    size_t c = cell_coord(g, box, 0, b[0]) +
+               g->nc[0] * (cell_coord(g, box, 1, b[1]) + g->nc[1] * cell_coord(g, box, 2, b[2]));
+    nl->ucell[u] = c;
+    start[c + 1]++;
+  }
+  for (size_t c = 0; c < g->ncell; c++)
+    start[c + 1] += start[c];
+  /* a cell lists its units by increasing largest rank (each unit once, at its sphere of that
+   * rank), so that unit_candidates scans a cell down to the units that hold no larger rank */
+  for (size_t k = 0; k < n; k++) {
+    const size_t i = nl->byrank[k];
+    const uint32_t u = nl->unit_of[i];
+    if (nl->rank[i] == nl->urank_hi[u])
+      nl->uorder[start[nl->ucell[u]]++] = u;
+  }
+  for (size_t c = g->ncell; c > 0; c--)
+    start[c] = start[c - 1];
+  start[0] = 0;
+  for (size_t m = 0; m < nu; m++)
+    memcpy(nl->ucpos + 4 * m, nl->ubound + 4 * (size_t)nl->uorder[m], 4 * sizeof(double));
+  return 1;
+}
+
+/* The units near unit u (their bounding spheres within e_u + e_v + skin, nearest image) that
+ * may hold a pair with it: not u, a larger rank somewhere, not both all fixed.  Into cand;
+ * returns their count. */
+static size_t unit_candidates(const gc_nlist *nl, const grid *g, double skin, size_t u,
+                              uint32_t *cand)
+{
+  const double *bu = nl->ubound + 4 * u;
+  const size_t ci = nl->ucell[u];
+  size_t cc[3] = { ci % g->nc[0], (ci / g->nc[0]) % g->nc[1], ci / (g->nc[0] * g->nc[1]) };
+  size_t st[3][3];
+  int ns[3];
+  for (int a = 0; a < 3; a++)
+    ns[a] = stencil(g, a, cc[a], st[a]);
+  const uint32_t lo = nl->urank_lo[u];
+  const int fu = nl->ufixed[u];
+  size_t n = 0;
+  for (int kz = 0; kz < ns[2]; kz++)
+    for (int ky = 0; ky < ns[1]; ky++)
+      for (int kx = 0; kx < ns[0]; kx++) {
+        const size_t c = st[0][kx] + g->nc[0] * (st[1][ky] + g->nc[1] * st[2][kz]);
+        for (size_t m = nl->ucell_start[c + 1]; m > nl->ucell_start[c]; m--) {
+          const uint32_t v = nl->uorder[m - 1];
+          if (nl->urank_hi[v] <= lo)
+            break;
+          if (v == u || (fu && nl->ufixed[v]))
+            continue;
+          const double *bv = nl->ucpos + 4 * (m - 1);
+          double d2 = 0.0;
+          for (int a = 0; a < 3; a++) {
+            double d = bv[a] - bu[a];
+            if (fabs(d) > g->lim[a])
+              d -= g->L[a] * nearbyint(d * g->inv_L[a]);
+            d2 += d * d;
+          }
+          const double rc = bu[3] + bv[3] + skin;
+          if (d2 < rc * rc)
+            cand[n++] = v;
+        }
+      }
+  return n;
+}
+
+/* enumerate for a list whose spheres form units (make_units): the same pairs in the same
+ * order (the same test, near_pair, of every pair whose units are near; the others are
+ * farther apart than the cut-off), found by testing units first.  cand: room for nunits. */
+static size_t enumerate_units(const gc_nlist *nl, pairbuf *pb, const grid *g,
+                              const gc_nlist_box *box, const double *x, const double *r,
+                              const long *group, const unsigned char *fixed, size_t m0,
+                              size_t m1, uint32_t *cand)
+{
+  const double skin = box->skin;
+  size_t np = 0, nc = 0, ucur = SIZE_MAX;
+  for (size_t mi = m0; mi < m1; mi++) {
+    const size_t i = nl->seq[mi];
+    const size_t u = nl->unit_of[i];
+    if (u != ucur) {
+      nc = unit_candidates(nl, g, skin, u, cand);
+      ucur = u;
+    }
+    const double *xi = x + 3 * i, ri = r[i];
+    const uint32_t rk = nl->rank[i];
+    const long gi = group[i];
+    const int fi = fixed ? fixed[i] != 0 : 0;
+    const size_t first = np;
+    for (size_t k = 0; k < nc; k++) {
+      const uint32_t v = cand[k];
+      if (nl->urank_hi[v] <= rk || (fi && nl->ufixed[v]))
+        continue;
+      if (nl->ustart[v + 1] - nl->ustart[v] > 1) {
+        /* sphere i against unit v's bounding sphere first (as units against units) */
+        const double *bv = nl->ubound + 4 * v;
+        double d2 = 0.0;
+        for (int a = 0; a < 3; a++) {
+          double d = bv[a] - xi[a];
+          if (fabs(d) > g->lim[a])
+            d -= g->L[a] * nearbyint(d * g->inv_L[a]);
+          d2 += d * d;
+        }
+        const double rc = ri * (1.0 + 1e-9) + bv[3] + skin;
+        if (!(d2 < rc * rc))
+          continue;
+      }
+      for (size_t j = nl->ustart[v]; j < nl->ustart[v + 1]; j++) {
+        if (nl->rank[j] <= rk)
+          continue;
+        int8_t im[3];
+        if (!near_pair(g, xi, ri, x + 3 * j, r[j], skin, im))
+          continue;
+        if (gi >= 0 && group[j] == gi)
+          continue;
+        if (fi && fixed[j])
+          continue;
+        if (push_pair(pb, &np, i, j, im))
+          return SIZE_MAX;
+      }
+    }
+    sort_partners(nl, pb->p, first, np);
   }
   return np;
 }
@@ -638,7 +940,16 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
   st = setup_grid(nl, box, cutoff, &g, msg, msglen);
   if (st)
     return st;
-  bin(nl, &g, box, x, r);
+  /* by units (rigid clusters: one test for the 16 sphere pairs of two far clusters) where
+   * the spheres form them, else sphere by sphere; the same list either way */
+  const int units = nl->units_on && group ? make_units(nl, box, x, r, group, fixed, &g) : 0;
+  if (units < 0) {
+    set_msg(msg, msglen, "nlist: out of memory (%zu spheres)", nl->nsph);
+    return GC_ENOMEM;
+  }
+  nl->used_units = units;
+  if (!units)
+    bin(nl, &g, box, x, r);
 
   pairbuf *nb = &nl->buf[1 - nl->cur];
   const pairbuf *ob = &nl->buf[nl->cur];
@@ -667,7 +978,8 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
   size_t n = 0;
   int fail = 0;
   if (nt == 1) {
-    n = enumerate(nl, nb, &g, box, x, r, group, fixed, 0, nl->nsph);
+    n = units ? enumerate_units(nl, nb, &g, box, x, r, group, fixed, 0, nl->nsph, nl->ucand)
+              : enumerate(nl, nb, &g, box, x, r, group, fixed, 0, nl->nsph);
     fail = n == SIZE_MAX;
     nl->toff[0] = 0;
     nl->toff[1] = n;
@@ -677,7 +989,9 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
 #endif
     for (int t = 0; t < nt; t++) {
       size_t m0 = nl->nsph * (size_t)t / (size_t)nt, m1 = nl->nsph * (size_t)(t + 1) / (size_t)nt;
-      size_t m = enumerate(nl, &nl->tb[t], &g, box, x, r, group, fixed, m0, m1);
+      size_t m = units ? enumerate_units(nl, &nl->tb[t], &g, box, x, r, group, fixed, m0, m1,
+                                         nl->ucand + (size_t)t * nl->nsph)
+                       : enumerate(nl, &nl->tb[t], &g, box, x, r, group, fixed, m0, m1);
       nl->toff[t + 1] = m;
       if (m == SIZE_MAX)
         fail = 1;
@@ -887,6 +1201,16 @@ void gc_nlist_clear(gc_nlist *nl)
 const uint32_t *gc_nlist_ranks(const gc_nlist *nl)
 {
   return nl->rank;
+}
+
+void gc_nlist_set_units(gc_nlist *nl, int on)
+{
+  nl->units_on = on != 0;
+}
+
+int gc_nlist_used_units(const gc_nlist *nl)
+{
+  return nl->used_units;
 }
 
 void gc_nlist_set_threads(gc_nlist *nl, int n)

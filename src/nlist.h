@@ -139,6 +139,13 @@ const uint32_t *gc_nlist_ranks(const gc_nlist *nl);
 
 /* Threads of the next builds (default 1; n < 1 counts as 1).  The list does not depend on it. */
 void gc_nlist_set_threads(gc_nlist *nl, int n);
+/* How the next builds scan (on: 1, the default): spheres that form units (runs of consecutive
+ * indices with one group >= 0, a rigid cluster's spheres, at most 3 units per 4 spheres) are
+ * scanned by unit, a bounding sphere per unit ruling out all pairs of two far units at once;
+ * off (0), or where they do not, sphere by sphere.  The list does not depend on it.
+ * gc_nlist_used_units: 1 if the last build scanned by units. */
+void gc_nlist_set_units(gc_nlist *nl, int on);
+int gc_nlist_used_units(const gc_nlist *nl);
 
 size_t gc_nlist_npairs(const gc_nlist *nl);
 const gc_npair *gc_nlist_pairs(const gc_nlist *nl);

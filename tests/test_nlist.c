@@ -61,7 +61,7 @@ static spheres random_spheres(gsl_rng *rng, size_t n, const gc_nlist_box *b, dou
 }
 
 /* The reference list: every pair i < j tested, the image along a periodic axis chosen by
- * trying k = -4..4 periods and keeping the shortest (independent of nlist.c's rounding);
+ * trying k = -16..16 periods and keeping the shortest (independent of nlist.c's rounding);
  * separation (x_j - x_i) + k L, the same arithmetic as the contract's x_j + image L - x_i. */
 static size_t brute(const spheres *s, const gc_nlist_box *b, gc_npair **out)
 {
@@ -81,7 +81,7 @@ static size_t brute(const spheres *s, const gc_nlist_box *b, gc_npair **out)
         im[a] = 0;
         if (b->periodic[a]) {
           double L = b->hi[a] - b->lo[a];
-          for (int k = -4; k <= 4; k++)
+          for (int k = -16; k <= 16; k++)
             if (k && fabs(d0 + k * L) < fabs(d)) {
               d = d0 + k * L;
               im[a] = k;
@@ -1188,6 +1188,202 @@ static void test_checkpoint(void)
   gsl_rng_free(rng);
 }
 
+/* Rigid clusters: nclus clusters of 4 spheres (radii 0.3-0.5, within 0.6 of a random centre
+ * along each axis) of groups 0, 1, ..., then nbead fixed beads (r 0.3, on the plane y = lo +
+ * 0.3) and nloose free spheres, both of group -1.  Cluster centres over three periods along
+ * x and z; a third of the clusters with each sphere put into the box on its own (split across
+ * a periodic boundary, as the chute wraps its spheres), every tenth 10 periods out. */
+static spheres cluster_spheres(gsl_rng *rng, size_t nclus, size_t nbead, size_t nloose,
+                               const gc_nlist_box *b)
+{
+  const size_t n = 4 * nclus + nbead + nloose;
+  spheres s = { n, malloc(3 * n * sizeof(double)), malloc(n * sizeof(double)),
+                malloc(n * sizeof(long)), malloc(n) };
+  CU_ASSERT_FATAL(s.x && s.r && s.group && s.fixed);
+  double L[3];
+  for (int a = 0; a < 3; a++)
+    L[a] = b->hi[a] - b->lo[a];
+  for (size_t c = 0; c < nclus; c++) {
+    double cen[3];
+    for (int a = 0; a < 3; a++)
+      cen[a] = b->periodic[a] ? b->lo[a] + (3 * gsl_rng_uniform(rng) - 1) * L[a]
+                              : b->lo[a] - 1 + (L[a] + 2) * gsl_rng_uniform(rng);
+    for (size_t k = 4 * c; k < 4 * c + 4; k++) {
+      for (int a = 0; a < 3; a++) {
+        double v = cen[a] + 0.6 * (2 * gsl_rng_uniform(rng) - 1);
+        if (b->periodic[a] && c % 3 == 1)
+          v -= L[a] * floor((v - b->lo[a]) / L[a]);
+        if (b->periodic[a] && c % 10 == 7)
+          v += 10 * L[a];
+        s.x[3 * k + a] = v;
+      }
+      s.r[k] = 0.3 + 0.2 * gsl_rng_uniform(rng);
+      s.group[k] = (long)c;
+      s.fixed[k] = 0;
+    }
+  }
+  for (size_t k = 4 * nclus; k < n; k++) {
+    const int bead = k < 4 * nclus + nbead;
+    for (int a = 0; a < 3; a++)
+      s.x[3 * k + a] = b->lo[a] + L[a] * gsl_rng_uniform(rng);
+    if (bead)
+      s.x[3 * k + 1] = b->lo[1] + 0.3;
+    s.r[k] = bead ? 0.3 : 0.3 + 0.2 * gsl_rng_uniform(rng);
+    s.group[k] = -1;
+    s.fixed[k] = (unsigned char)bead;
+  }
+  return s;
+}
+
+/* Scan by units (gc_nlist_set_units, rigid clusters: a bounding sphere per cluster rules out
+ * its pairs with far clusters): the list of the brute-force reference and byte for byte that
+ * of the sphere-by-sphere scan -- pairs, shifts, CSR, sides, carried payloads -- with clusters
+ * split across periodic boundaries and 10 periods out, fixed beads, free spheres, a box far
+ * from the origin (the bounds' rounding), 1 and 3 threads, a build order and renumbered
+ * spheres (ranks no longer indices, clusters moved as wholes), rebuilds after moves.  The
+ * unit scan is the one taken (gc_nlist_used_units), and not where few spheres share a unit. */
+static void test_units(void)
+{
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 20261127);
+  gc_nlist_box boxes[2] = { make_box(8, 6, 8, 0.3), make_box(9, 5, 10, 0.15) };
+  for (int a = 0; a < 3; a++) { /* far from the origin */
+    boxes[1].lo[a] += a == 1 ? 3000.0 : -7000.0;
+    boxes[1].hi[a] += a == 1 ? 3000.0 : -7000.0;
+  }
+  size_t diff = 0, cross = 0, npairs = 0, unit_builds = 0;
+  for (int q = 0; q < 2; q++) {
+    const gc_nlist_box *b = &boxes[q];
+    spheres s = cluster_spheres(rng, 150, 60, 40, b);
+    const size_t n = s.n, psz = sizeof(marker);
+    gc_nlist *on = gc_nlist_alloc(n, psz), *off = gc_nlist_alloc(n, psz);
+    gc_nlist *on3 = gc_nlist_alloc(n, psz);
+    CU_ASSERT_FATAL(on && off && on3);
+    gc_nlist_set_units(off, 0);
+    gc_nlist_set_threads(on3, 3);
+    gc_nlist *all[3] = { on, off, on3 };
+    for (int l = 0; l < 3; l++)
+      CU_ASSERT_EQUAL_FATAL(build(all[l], b, &s), GC_SUCCESS);
+    CU_ASSERT(gc_nlist_used_units(on) && gc_nlist_used_units(on3));
+    CU_ASSERT(!gc_nlist_used_units(off));
+    cross += check_against_brute(on, &s, b);
+    npairs += gc_nlist_npairs(on);
+    diff += list_differences(on, off, n, psz) + list_differences(on, on3, n, psz);
+    /* moves, markers, a build order, then clusters moved as wholes to new indices */
+    size_t *seq = malloc(n * sizeof *seq), *to = malloc(n * sizeof *to);
+    size_t *cperm = malloc(150 * sizeof *cperm);
+    double *x2 = malloc(3 * n * sizeof *x2), *r2 = malloc(n * sizeof *r2);
+    long *g2 = malloc(n * sizeof *g2);
+    unsigned char *f2 = malloc(n);
+    CU_ASSERT_FATAL(seq && to && cperm && x2 && r2 && g2 && f2);
+    for (int round = 0; round < 3; round++) {
+      for (int l = 0; l < 3; l++)
+        for (size_t k = 0; k < gc_nlist_npairs(all[l]); k++) {
+          const gc_npair *pr = gc_nlist_pairs(all[l]) + k;
+          marker *mk = gc_nlist_payload(all[l], k);
+          mk->i = pr->i, mk->j = pr->j, mk->mark = 0.5 + (double)k;
+        }
+      for (size_t k = 0; k < 3 * n; k++)
+        s.x[k] += 0.2 * (2 * gsl_rng_uniform(rng) - 1);
+      if (round == 1) { /* a build order */
+        for (size_t i = 0; i < n; i++)
+          seq[i] = i;
+        gsl_ran_shuffle(rng, seq, 150, sizeof *seq); /* the first 150 spheres shuffled */
+        for (int l = 0; l < 3; l++)
+          CU_ASSERT_EQUAL(gc_nlist_set_order(all[l], seq), GC_SUCCESS);
+      }
+      if (round == 2) { /* cluster c's spheres 4 c .. 4 c + 3 go to 4 cperm[c] .. */
+        for (size_t c = 0; c < 150; c++)
+          cperm[c] = c;
+        gsl_ran_shuffle(rng, cperm, 150, sizeof *cperm);
+        for (size_t i = 0; i < n; i++)
+          to[i] = i < 600 ? 4 * cperm[i / 4] + i % 4 : i;
+        for (size_t i = 0; i < n; i++) {
+          memcpy(x2 + 3 * to[i], s.x + 3 * i, 3 * sizeof(double));
+          r2[to[i]] = s.r[i], g2[to[i]] = s.group[i], f2[to[i]] = s.fixed[i];
+        }
+        memcpy(s.x, x2, 3 * n * sizeof(double));
+        memcpy(s.r, r2, n * sizeof(double));
+        memcpy(s.group, g2, n * sizeof(long));
+        memcpy(s.fixed, f2, n);
+        for (int l = 0; l < 3; l++) {
+          CU_ASSERT_EQUAL(gc_nlist_set_order(all[l], NULL), GC_SUCCESS);
+          CU_ASSERT_EQUAL_FATAL(gc_nlist_renumber(all[l], to), GC_SUCCESS);
+        }
+      }
+      for (int l = 0; l < 3; l++)
+        CU_ASSERT_EQUAL_FATAL(build(all[l], b, &s), GC_SUCCESS);
+      unit_builds += (size_t)gc_nlist_used_units(on) + (size_t)gc_nlist_used_units(on3);
+      CU_ASSERT(!gc_nlist_used_units(off));
+      if (round == 0)
+        cross += check_against_brute(on, &s, b);
+      diff += list_differences(on, off, n, psz) + list_differences(on, on3, n, psz);
+    }
+    /* without groups nothing forms a unit: the sphere-by-sphere scan */
+    CU_ASSERT_EQUAL_FATAL(gc_nlist_build(on, b, s.x, s.r, NULL, s.fixed, NULL, 0), GC_SUCCESS);
+    CU_ASSERT(!gc_nlist_used_units(on));
+    free(seq), free(to), free(cperm), free(x2), free(r2), free(g2), free(f2);
+    for (int l = 0; l < 3; l++)
+      gc_nlist_free(all[l]);
+    spheres_free(&s);
+  }
+  /* ranks interleaved between units: first built with the clusters' spheres at random places
+   * among the first 600 (no units: sphere by sphere), then renumbered into runs (units whose
+   * ranks are spread: a cell's units sorted by their largest rank, not their smallest) */
+  {
+    const gc_nlist_box *b = &boxes[0];
+    spheres s = cluster_spheres(rng, 150, 60, 40, b);
+    spheres t = cluster_spheres(rng, 150, 60, 40, b); /* s interleaved */
+    const size_t n = s.n, psz = sizeof(marker);
+    size_t *to = malloc(n * sizeof *to);
+    gc_nlist *on = gc_nlist_alloc(n, psz), *off = gc_nlist_alloc(n, psz);
+    CU_ASSERT_FATAL(to && on && off);
+    gc_nlist_set_units(off, 0);
+    for (size_t i = 0; i < n; i++)
+      to[i] = i;
+    gsl_ran_shuffle(rng, to, 600, sizeof *to);
+    for (size_t i = 0; i < n; i++) { /* t's sphere to[i] is s's sphere i */
+      memcpy(t.x + 3 * to[i], s.x + 3 * i, 3 * sizeof(double));
+      t.r[to[i]] = s.r[i], t.group[to[i]] = s.group[i], t.fixed[to[i]] = s.fixed[i];
+    }
+    CU_ASSERT_EQUAL_FATAL(build(on, b, &t), GC_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(build(off, b, &t), GC_SUCCESS);
+    CU_ASSERT(!gc_nlist_used_units(on));
+    size_t *back = malloc(n * sizeof *back);
+    CU_ASSERT_FATAL(back != NULL);
+    for (size_t i = 0; i < n; i++)
+      back[to[i]] = i;
+    CU_ASSERT_EQUAL_FATAL(gc_nlist_renumber(on, back), GC_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(gc_nlist_renumber(off, back), GC_SUCCESS);
+    for (size_t k = 0; k < 3 * n; k++)
+      s.x[k] += 0.2 * (2 * gsl_rng_uniform(rng) - 1);
+    CU_ASSERT_EQUAL_FATAL(build(on, b, &s), GC_SUCCESS);
+    CU_ASSERT_EQUAL_FATAL(build(off, b, &s), GC_SUCCESS);
+    CU_ASSERT(gc_nlist_used_units(on));
+    CU_ASSERT(gc_nlist_ranks(on)[1] == to[1]); /* sphere 1 has the rank of its first place */
+    CU_ASSERT(gc_nlist_npairs(on) > 500);
+    diff += list_differences(on, off, n, psz);
+    free(to), free(back);
+    gc_nlist_free(on), gc_nlist_free(off);
+    spheres_free(&s), spheres_free(&t);
+  }
+  CU_ASSERT_EQUAL(diff, 0);
+  CU_ASSERT_EQUAL(unit_builds, 12); /* both unit lists in every round of both boxes */
+  CU_ASSERT(npairs > 1000);         /* not vacuous */
+  CU_ASSERT(cross > 20);            /* pairs across the periodic boundaries */
+  /* the spheres of test_brute_force (groups of 4 spread over the box, most spheres alone):
+   * too few share a unit, the sphere-by-sphere scan */
+  gc_nlist_box b = make_box(10, 6, 10, 0.3);
+  spheres s = random_spheres(rng, 500, &b, 0.3, 0.5);
+  gc_nlist *nl = gc_nlist_alloc(s.n, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+  CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+  CU_ASSERT(!gc_nlist_used_units(nl));
+  gc_nlist_free(nl);
+  spheres_free(&s);
+  gsl_rng_free(rng);
+}
+
 /* Bad input, each GC_EINVAL with a message naming it, the previous list left intact: skin 0,
  * -1 and NaN ("skin"); hi <= lo along y ("box along y"); a period 2.4 along x below
  * 2 (2 0.5 + 0.25) = 2.5 ("period along x"); a NaN position of sphere 3 ("sphere 3"); a zero
@@ -1301,6 +1497,8 @@ int gc_test_add_nlist(void)
       !CU_add_test(s, "builds on 1, 2, 3, 5 threads identical", test_threads) ||
       !CU_add_test(s, "build order: pairs grouped in it, histories kept", test_order) ||
       !CU_add_test(s, "renumbered spheres: same pairs, orientation, histories", test_renumber) ||
+      !CU_add_test(s, "scan by units (rigid clusters) = brute force = sphere by sphere",
+                   test_units) ||
       !CU_add_test(s, "bad input", test_bad_input))
     return CU_get_error();
   return CUE_SUCCESS;
