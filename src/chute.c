@@ -1643,74 +1643,47 @@ static void gather_pairs(const gc_chute *c, const chute_work *w, size_t p, doubl
   }
 }
 
-/* Step 3 for particle p: its pair forces summed in pair order (early: by the walk, in acc;
- * else gathered from pf in the same order), then the wall contacts of its spheres, gravity,
- * leap-frog, rotation, wrap and new sphere positions.  Returns nonzero on a non-finite
- * value. */
-static int step_particle(gc_chute *c, chute_work *w, long p, int early)
+/* The first part of step 3 for particle p: its pair forces summed in pair order (early: by
+ * the walk, in acc; else gathered from pf in the same order), then the wall contacts of its
+ * spheres, into F, T and c->force, c->torque (its work into pen).  Returns nonzero on a
+ * non-finite force or torque. */
+static int particle_forces(gc_chute *c, chute_work *w, size_t p, int early, double F[3],
+                           double T[3])
 {
-  const double dt = c->cfg.dt;
-  const long nsph = (long)c->nsph;
-  const double *I = c->cfg.shape.inertia, m = c->cfg.shape.mass;
-  double F[3] = { 0, 0, 0 }, T[3] = { 0, 0, 0 };
-  double *pen = w->pen + PEN_N * (size_t)p;
+  const size_t nsph = c->nsph;
+  double *pen = w->pen + PEN_N * p;
   int fail = 0;
   for (int e = 0; e < PEN_N; e++)
     pen[e] = 0.0;
+  for (int e = 0; e < 3; e++)
+    F[e] = T[e] = 0.0;
   if (early) {
     const double *a = w->acc + 6 * p;
     F[0] = a[0], F[1] = a[1], F[2] = a[2];
     T[0] = a[3], T[1] = a[4], T[2] = a[5];
   } else {
-    gather_pairs(c, w, (size_t)p, F, T);
+    gather_pairs(c, w, p, F, T);
   }
-  if (!walls_apart(c, w, (size_t)p))
-    for (long k = 0; k < nsph; k++)
-      if (wall_forces(c, w, (size_t)p, (size_t)(p * nsph + k), F, T, pen))
+  if (!walls_apart(c, w, p))
+    for (size_t k = 0; k < nsph; k++)
+      if (wall_forces(c, w, p, p * nsph + k, F, T, pen))
         fail = 1;
-  double *x = c->x + 3 * p, *v = c->v + 3 * p;
   for (int e = 0; e < 3; e++) {
     c->force[3 * p + e] = F[e];
     c->torque[3 * p + e] = T[e];
     if (!isfinite(F[e]) || !isfinite(T[e]))
       fail = 1;
   }
-  if (fail)
-    return 1;
-  double vsum = 0.0; /* g . (v_{n-1/2} + v_{n+1/2}) for the gravity work */
-  const double ld = c->cfg.local_damping;
-  if (ld > 0.0) {
-    /* Cundall's local damping (seed 004, Cundall & Hart 1992), numerical: each component of
-     * the resultant force (contacts + gravity) and of the torque (space axes) loses
-     * ld |F_k| against the sign of the velocity component at t_{n-1/2} */
-    const double *ws = w->wsp + 3 * p;
-    for (int e = 0; e < 3; e++) {
-      double Fr = F[e] + m * w->g[e];
-      Fr -= ld * fabs(Fr) * (v[e] > 0 ? 1.0 : v[e] < 0 ? -1.0 : 0.0);
-      vsum += w->g[e] * v[e];
-      v[e] += Fr / m * dt;
-      vsum += w->g[e] * v[e];
-      x[e] += v[e] * dt;
-      T[e] -= ld * fabs(T[e]) * (ws[e] > 0 ? 1.0 : ws[e] < 0 ? -1.0 : 0.0);
-    }
-  } else {
-    /* leap-frog (sec. 2.1): v_{n+1/2} = v_{n-1/2} + (F/m + g) dt, x_{n+1} = x_n + v_{n+1/2} dt */
-    for (int e = 0; e < 3; e++) {
-      vsum += w->g[e] * v[e];
-      v[e] += (F[e] / m + w->g[e]) * dt;
-      vsum += w->g[e] * v[e];
-      x[e] += v[e] * dt;
-    }
-  }
-  pen[PEN_G] = 0.5 * m * dt * vsum;
-  /* rotation (eq. 2.14-2.28): torque in body axes M = R(q_n)^T T */
-  double Mq[9], Mb[3];
-  gc_quat_to_matrix(c->rot[p].q, Mq); /* R(q_n) */
-  matTvec(Mq, T, Mb);
-  gc_rot_step(I, Mb, dt, &c->rot[p]);
-  gc_rot_omega_space(&c->rot[p], w->wsp + 3 * p); /* for the next step's contacts */
-  /* wrap x into [0, length) (and z without side walls); the spheres keep their images */
-  double *sm = w->simg + 3 * (size_t)p * (size_t)nsph;
+  return fail;
+}
+
+/* Wrap particle p's centre into [0, length) (and z without side walls); its spheres keep their
+ * images (simg).  Returns nonzero on a non-finite position or velocity. */
+static int wrap_particle(gc_chute *c, chute_work *w, size_t p)
+{
+  const size_t nsph = c->nsph;
+  double *x = c->x + 3 * p, *v = c->v + 3 * p;
+  double *sm = w->simg + 3 * p * nsph;
   for (int d = 0; d < 3; d += 2) {
     if (!w->box.periodic[d])
       continue;
@@ -1718,16 +1691,13 @@ static int step_particle(gc_chute *c, chute_work *w, long p, int early)
     double xn = wrap(x[d], L);
     if (xn != x[d]) {
       double sh = x[d] - xn;
-      for (long k = 0; k < nsph; k++)
+      for (size_t k = 0; k < nsph; k++)
         sm[3 * k + d] += sh;
       x[d] = xn;
     }
   }
-  if (!isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2]) || !isfinite(v[0]) ||
-      !isfinite(v[1]) || !isfinite(v[2]))
-    return 1;
-  particle_spheres(c, w, (size_t)p);
-  return 0;
+  return !isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2]) || !isfinite(v[0]) ||
+         !isfinite(v[1]) || !isfinite(v[2]);
 }
 
 /* The step's work into the energy budget: the chunks' sums (each in pair / particle order)
@@ -1771,19 +1741,227 @@ static void balance_shares(chute_work *w)
   }
 }
 
-/* Step 3 for particle m: step_particle, then the list's displacement criterion for its
- * spheres (the beads do not move), measured in the list's frame fr (gc_nlist_get_frame).
- * Returns nonzero on a non-finite value; *dmax2 takes the largest squared displacement. */
-static int move_particle(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, size_t m,
-                         int early, double *dmax2)
+/* Particles whose step 3 waits to be done LANES at a time (move_lanes). */
+enum { LANES = 4 };
+typedef struct {
+  size_t m[LANES];
+  int n;
+} lanes;
+
+/* move_lanes' leap-frog, gravity work and rotation over the lanes; isotropic (the shape's
+ * moments are equal) and damped (local damping ld > 0) are constants where this is inlined.
+ * WS: the angular velocities in space axes at t_{n-1/2}, replaced by those at t_{n+1/2}. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void lanes_step(const double I[3], const double g[3], double mass, double dt,
+                              double ld, double F[3][LANES], double T[3][LANES],
+                              double X[3][LANES], double V[3][LANES], double Q[4][LANES],
+                              double W[3][LANES], double DW[3][LANES], double WS[3][LANES],
+                              double PG[LANES], const int isotropic, const int damped)
 {
+  for (int l = 0; l < LANES; l++) {
+    double vsum = 0.0; /* g . (v_{n-1/2} + v_{n+1/2}) for the gravity work */
+    double Tl[3] = { T[0][l], T[1][l], T[2][l] };
+    for (int e = 0; e < 3; e++) {
+      double *v = &V[e][l];
+      if (damped) {
+        /* Cundall's local damping (seed 004, Cundall & Hart 1992), numerical: each component
+         * of the resultant force (contacts + gravity) and of the torque (space axes) loses
+         * ld |F_k| against the sign of the velocity component at t_{n-1/2} */
+        double Fr = F[e][l] + mass * g[e];
+        Fr -= ld * fabs(Fr) * (*v > 0 ? 1.0 : *v < 0 ? -1.0 : 0.0);
+        vsum += g[e] * *v;
+        *v += Fr / mass * dt;
+        vsum += g[e] * *v;
+        Tl[e] -= ld * fabs(Tl[e]) * (WS[e][l] > 0 ? 1.0 : WS[e][l] < 0 ? -1.0 : 0.0);
+      } else {
+        /* leap-frog (sec. 2.1): v_{n+1/2} = v_{n-1/2} + (F/m + g) dt */
+        vsum += g[e] * *v;
+        *v += (F[e][l] / mass + g[e]) * dt;
+        vsum += g[e] * *v;
+      }
+      X[e][l] += *v * dt; /* x_{n+1} = x_n + v_{n+1/2} dt */
+    }
+    PG[l] = 0.5 * mass * dt * vsum;
+    /* rotation (eq. 2.14-2.28): torque in body axes M = R(q_n)^T T */
+    double Mq[9], Mb[3];
+    gc_rot r = { { Q[0][l], Q[1][l], Q[2][l], Q[3][l] },
+                 { W[0][l], W[1][l], W[2][l] },
+                 { DW[0][l], DW[1][l], DW[2][l] } };
+    gc_quat_to_matrix(r.q, Mq);
+    matTvec(Mq, Tl, Mb);
+    gc_rot_step_body(I, Mb, dt, &r, isotropic);
+    double ws[3];
+    gc_rot_omega_space(&r, ws); /* for the next step's contacts */
+    for (int e = 0; e < 4; e++)
+      Q[e][l] = r.q[e];
+    for (int e = 0; e < 3; e++) {
+      W[e][l] = r.w[e];
+      DW[e][l] = r.dw[e];
+      WS[e][l] = ws[e];
+    }
+  }
+}
+
+/* Step 3 for the particles of q (emptied), side by side: each one's forces
+ * (particle_forces), then gravity, the leap-frog, the rotation (gc_rot_step_body) and the new
+ * sphere positions (particle_spheres) of all of them in loops over the lanes, which the
+ * compiler turns into vector operations -- each particle's numbers, operation for operation,
+ * those of one particle alone (the same IEEE operations in the same order in each lane; the
+ * loops cut the latency of the chain quaternion -> matrix -> spheres, ~13 % of the soybean
+ * flow's step) -- then the wrap of each and the list's displacement criterion for its spheres
+ * (the beads do not move), measured in the list's frame fr (gc_nlist_get_frame), into
+ * *dmax2.  bad_p takes the least index of a particle with a non-finite force (its state is
+ * then left as it was) or position (its spheres are then left). */
+static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lanes *q,
+                       int early, double *dmax2, long *bad_p)
+{
+  const int n = q->n;
+  q->n = 0;
+  if (n == 0)
+    return;
   const size_t nsph = c->nsph;
-  int bad = step_particle(c, w, (long)m, early);
-  const double m2 =
-      gc_nlist_frame_moved(fr, c->sx, m * nsph, (m + 1) * nsph, w->disp + m * nsph);
-  if (m2 > *dmax2)
-    *dmax2 = m2;
-  return bad;
+  const double dt = c->cfg.dt, mass = c->cfg.shape.mass, *I = c->cfg.shape.inertia;
+  const double ld = c->cfg.local_damping;
+  const double *g = w->g;
+  size_t pl[LANES];
+  int bad[LANES];
+  /* the lanes beyond n repeat lane 0's numbers and are not written back */
+  double F[3][LANES], T[3][LANES], X[3][LANES], V[3][LANES], Q[4][LANES], W[3][LANES],
+      DW[3][LANES], WS[3][LANES], PG[LANES];
+  for (int l = 0; l < LANES; l++) {
+    pl[l] = q->m[l < n ? l : 0];
+    if (l < n) {
+      double f[3], t[3];
+      bad[l] = particle_forces(c, w, pl[l], early, f, t);
+      for (int e = 0; e < 3; e++)
+        F[e][l] = f[e], T[e][l] = t[e];
+    } else {
+      bad[l] = 1;
+      for (int e = 0; e < 3; e++)
+        F[e][l] = F[e][0], T[e][l] = T[e][0];
+    }
+    const size_t p = pl[l];
+    for (int e = 0; e < 3; e++) {
+      X[e][l] = c->x[3 * p + e];
+      V[e][l] = c->v[3 * p + e];
+      W[e][l] = c->rot[p].w[e];
+      DW[e][l] = c->rot[p].dw[e];
+      WS[e][l] = w->wsp[3 * p + e];
+    }
+    for (int e = 0; e < 4; e++)
+      Q[e][l] = c->rot[p].q[e];
+  }
+  /* the leap-frog (sec. 2.1), gravity work and rotation (eq. 2.14-2.28), in copies whose loops
+   * are free of the shape's and the damping's branches (the damped one, rare, keeps one) */
+  const int iso = I[0] == I[1] && I[1] == I[2];
+  if (ld > 0.0)
+    lanes_step(I, g, mass, dt, ld, F, T, X, V, Q, W, DW, WS, PG, iso, 1);
+  else if (iso)
+    lanes_step(I, g, mass, dt, ld, F, T, X, V, Q, W, DW, WS, PG, 1, 0);
+  else
+    lanes_step(I, g, mass, dt, ld, F, T, X, V, Q, W, DW, WS, PG, 0, 0);
+  for (int l = 0; l < n; l++) {
+    if (bad[l])
+      continue;
+    const size_t p = pl[l];
+    for (int e = 0; e < 3; e++) {
+      c->x[3 * p + e] = X[e][l];
+      c->v[3 * p + e] = V[e][l];
+      c->rot[p].w[e] = W[e][l];
+      c->rot[p].dw[e] = DW[e][l];
+      w->wsp[3 * p + e] = WS[e][l];
+    }
+    for (int e = 0; e < 4; e++)
+      c->rot[p].q[e] = Q[e][l];
+    w->pen[PEN_N * p + PEN_G] = PG[l];
+    bad[l] = wrap_particle(c, w, p);
+  }
+  /* particle_spheres */
+  if (w->centred) {
+    for (int l = 0; l < n; l++)
+      if (!bad[l])
+        particle_spheres(c, w, pl[l]);
+  } else {
+    double R[9][LANES];
+    for (int l = 0; l < LANES; l++) {
+      double Rl[9];
+      const double ql[4] = { Q[0][l], Q[1][l], Q[2][l], Q[3][l] };
+      gc_quat_to_matrix(ql, Rl);
+      for (int e = 0; e < 9; e++)
+        R[e][l] = Rl[e];
+      for (int e = 0; e < 3; e++) /* wrapped */
+        X[e][l] = c->x[3 * pl[l] + e];
+    }
+    for (size_t k = 0; k < nsph; k++) {
+      const double *pos = c->cfg.shape.pos[k];
+      double SM[3][LANES], O[3][LANES], S[3][LANES];
+      for (int l = 0; l < LANES; l++)
+        for (int e = 0; e < 3; e++)
+          SM[e][l] = w->simg[3 * (pl[l] * nsph + k) + e];
+      for (int l = 0; l < LANES; l++) { /* particle_spheres' matvec and sum, written out */
+        const double Rl[9] = { R[0][l], R[1][l], R[2][l], R[3][l], R[4][l],
+                               R[5][l], R[6][l], R[7][l], R[8][l] };
+        double o[3];
+        matvec(Rl, pos, o);
+        O[0][l] = o[0], O[1][l] = o[1], O[2][l] = o[2];
+        S[0][l] = (X[0][l] + SM[0][l]) + o[0];
+        S[1][l] = (X[1][l] + SM[1][l]) + o[1];
+        S[2][l] = (X[2][l] + SM[2][l]) + o[2];
+      }
+      for (int l = 0; l < n; l++) {
+        if (bad[l])
+          continue;
+        const size_t i = pl[l] * nsph + k;
+        for (int e = 0; e < 3; e++) {
+          w->soff[3 * i + e] = O[e][l];
+          c->sx[3 * i + e] = S[e][l];
+        }
+      }
+    }
+  }
+  /* the displacements (gc_nlist_frame_moved), sphere k of every lane at once */
+  double M2[LANES] = { 0.0 };
+  for (size_t k = 0; k < nsph && fr->x0; k++) {
+    double S[3][LANES], S0[3][LANES], D[LANES];
+    for (int l = 0; l < LANES; l++)
+      for (int e = 0; e < 3; e++) {
+        const size_t i = pl[l] * nsph + k;
+        S[e][l] = c->sx[3 * i + e];
+        S0[e][l] = fr->x0[3 * i + e];
+      }
+    for (int l = 0; l < LANES; l++) {
+      const double sl[3] = { S[0][l], S[1][l], S[2][l] };
+      const double s0[3] = { S0[0][l], S0[1][l], S0[2][l] };
+      const double d2 = gc_nlist_frame_moved2(fr, sl, s0);
+      D[l] = sqrt(d2);
+      M2[l] = d2 <= M2[l] ? M2[l] : d2;
+    }
+    for (int l = 0; l < n; l++)
+      w->disp[pl[l] * nsph + k] = D[l];
+  }
+  if (!fr->x0) /* no list built: every displacement is infinite */
+    for (int l = 0; l < LANES; l++) {
+      M2[l] = INFINITY;
+      for (size_t k = 0; k < nsph && l < n; k++)
+        w->disp[pl[l] * nsph + k] = INFINITY;
+    }
+  for (int l = 0; l < n; l++) {
+    if (M2[l] > *dmax2)
+      *dmax2 = M2[l];
+    if (bad[l] && (long)pl[l] < *bad_p)
+      *bad_p = (long)pl[l];
+  }
+}
+
+/* Queue particle m for move_lanes, which runs when LANES are queued. */
+static inline void move_queued(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lanes *q,
+                               size_t m, int early, double *dmax2, long *bad_p)
+{
+  q->m[q->n++] = m;
+  if (q->n == LANES)
+    move_lanes(c, w, fr, q, early, dmax2, bad_p);
 }
 
 int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
@@ -1808,7 +1986,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   double dmax2 = 0.0; /* the largest squared displacement since the build after this step */
   double L[3];
   gc_nlist_periods(c->nl, L);
-  gc_nlist_frame frame; /* the list's, for the particles' displacements (move_particle) */
+  gc_nlist_frame frame; /* the list's, for the particles' displacements (move_lanes) */
   gc_nlist_get_frame(c->nl, &frame);
   /* One parallel region.  Thread t of n takes a contiguous range of the chunks of CHUNK
    * particles of the spatial order (its share, w->bnd, balanced between steps) and the pairs
@@ -1847,6 +2025,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     unsigned char *const pact = w->pact;
     const double *const gap0 = w->gap0, *const disp = w->disp;
     size_t u = m0; /* the walk's next particle to move */
+    lanes mv = { .n = 0 }; /* particles queued to move (move_queued) */
     for (size_t b = b0; b < b1; b++) {
       const size_t e = chunk_end(b, (size_t)np);
       const size_t k0 = w->pstart[b * CHUNK];
@@ -1886,20 +2065,21 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
           continue; /* after the barrier */
         if (w->phi[u] >= e)
           break; /* a later block of this share still reads it */
-        if (move_particle(c, w, &frame, u, 1, &dmax2) && (long)u < bad_p)
-          bad_p = (long)u;
+        move_queued(c, w, &frame, &mv, u, 1, &dmax2, &bad_p);
       }
     }
     for (; u < m1; u++) /* all blocks of the share are done */
-      if (MOVES_EARLY(u) && move_particle(c, w, &frame, u, 1, &dmax2) && (long)u < bad_p)
-        bad_p = (long)u;
+      if (MOVES_EARLY(u))
+        move_queued(c, w, &frame, &mv, u, 1, &dmax2, &bad_p);
+    move_lanes(c, w, &frame, &mv, 1, &dmax2, &bad_p);
 #ifdef _OPENMP
     double tw = omp_get_wtime() - t0;
 #pragma omp barrier
 #endif
     for (size_t m = m0; m < m1; m++)
-      if (!MOVES_EARLY(m) && move_particle(c, w, &frame, m, 0, &dmax2) && (long)m < bad_p)
-        bad_p = (long)m;
+      if (!MOVES_EARLY(m))
+        move_queued(c, w, &frame, &mv, m, 0, &dmax2, &bad_p);
+    move_lanes(c, w, &frame, &mv, 0, &dmax2, &bad_p);
 #undef MOVES_EARLY
     for (size_t b = b0; b < b1; b++) { /* each chunk's particle work */
       double cp[PEN_N] = { 0, 0, 0, 0, 0 };

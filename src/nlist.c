@@ -580,11 +580,11 @@ static int make_units(gc_nlist *nl, const gc_nlist_box *box, const double *x, co
    * units' centres within e_U + e_V + skin */
   /* the rounding of the differences of coordinates below, far below the margin of 1e-9 e for
    * the particles of a chute, but not for small particles far from the origin */
-  double xmax = 0.0;
+  double xmax = 0.0; /* the positions are finite (gc_nlist_build checked) */
   for (int a = 0; a < 3; a++)
-    xmax = fmax(xmax, g->L[a]);
+    xmax = g->L[a] > xmax ? g->L[a] : xmax;
   for (size_t k = 0; k < 3 * n; k++)
-    xmax = fmax(xmax, fabs(x[k]));
+    xmax = fabs(x[k]) > xmax ? fabs(x[k]) : xmax;
   const double slack = 256.0 * DBL_EPSILON * xmax;
   double emax = 0.0;
   for (size_t u = 0; u < nu; u++) {

@@ -78,6 +78,24 @@ typedef struct {
   double L[3], inv_L[3], lim[3];
 } gc_nlist_frame;
 void gc_nlist_get_frame(const gc_nlist *nl, gc_nlist_frame *f);
+/* The squared displacement of one sphere from x0 (its build position) to x in frame f (x0
+ * set), the minimum image along a periodic axis; a NaN counts as infinite. */
+static inline double gc_nlist_frame_moved2(const gc_nlist_frame *f, const double x[3],
+                                           const double x0[3])
+{
+  /* for |d| <= L/2 the shift is 0 (nearbyint(+-0.5) = 0): skip the division and the
+   * rounding for the usual small displacement.  lim is +inf along a non-periodic axis, so
+   * that one compare serves both (a NaN compares false and is left as it is) */
+  double dx = x[0] - x0[0], dy = x[1] - x0[1], dz = x[2] - x0[2];
+  if (fabs(dx) > f->lim[0])
+    dx -= f->L[0] * nearbyint(dx * f->inv_L[0]);
+  if (fabs(dy) > f->lim[1])
+    dy -= f->L[1] * nearbyint(dy * f->inv_L[1]);
+  if (fabs(dz) > f->lim[2])
+    dz -= f->L[2] * nearbyint(dz * f->inv_L[2]);
+  double d2 = dx * dx + dy * dy + dz * dz;
+  return d2 != d2 ? INFINITY : d2;
+}
 /* gc_nlist_moved of spheres first .. end - 1 (the same numbers) */
 static inline double gc_nlist_frame_moved(const gc_nlist_frame *f, const double *x, size_t first,
                                           size_t end, double *dist)
@@ -87,24 +105,9 @@ static inline double gc_nlist_frame_moved(const gc_nlist_frame *f, const double 
       dist[i - first] = INFINITY;
     return INFINITY;
   }
-  /* minimum image along a periodic axis; for |d| <= L/2 the shift is 0 (nearbyint(+-0.5) =
-   * 0): skip the division and the rounding for the usual small displacement.  lim is +inf
-   * along a non-periodic axis, so that one compare serves both (a NaN compares false and is
-   * left as it is) */
-  const double *x0 = f->x0;
   double m2 = 0.0;
   for (size_t i = first; i < end; i++) {
-    double dx = x[3 * i] - x0[3 * i], dy = x[3 * i + 1] - x0[3 * i + 1],
-           dz = x[3 * i + 2] - x0[3 * i + 2];
-    if (fabs(dx) > f->lim[0])
-      dx -= f->L[0] * nearbyint(dx * f->inv_L[0]);
-    if (fabs(dy) > f->lim[1])
-      dy -= f->L[1] * nearbyint(dy * f->inv_L[1]);
-    if (fabs(dz) > f->lim[2])
-      dz -= f->L[2] * nearbyint(dz * f->inv_L[2]);
-    double d2 = dx * dx + dy * dy + dz * dz;
-    if (d2 != d2) /* NaN: infinite */
-      d2 = INFINITY;
+    const double d2 = gc_nlist_frame_moved2(f, x + 3 * i, f->x0 + 3 * i);
     if (dist)
       dist[i - first] = sqrt(d2);
     if (!(d2 <= m2))

@@ -397,20 +397,11 @@ int gc_shape_read(const char *path, double rho, gc_shape *s, char *msg, size_t m
 /* ---------------------------------------------------------------------------------------------
  * Rotation */
 
-/* dt I^-1 [M - w x (I w)] in body axes (eq. 2.12, 2.16, 2.19) */
-static inline void euler_incr(const double I[3], const double M[3], double dt, const double w[3],
-                              double d[3])
-{
-  d[0] = dt * (M[0] + w[1] * w[2] * (I[1] - I[2])) / I[0];
-  d[1] = dt * (M[1] + w[2] * w[0] * (I[2] - I[0])) / I[1];
-  d[2] = dt * (M[2] + w[0] * w[1] * (I[0] - I[1])) / I[2];
-}
-
 void gc_rot_init(const double I[3], const double M_body[3], double dt, const double q[4],
                  const double w0[3], gc_rot *r)
 {
   double d[3];
-  euler_incr(I, M_body, dt, w0, d);
+  gc_euler_incr(I, M_body, dt, w0, d);
   for (int k = 0; k < 4; k++)
     r->q[k] = q[k];
   gc_quat_normalize(r->q);
@@ -422,43 +413,7 @@ void gc_rot_init(const double I[3], const double M_body[3], double dt, const dou
 
 void gc_rot_step(const double I[3], const double M_body[3], double dt, gc_rot *r)
 {
-  double wp[3], d[3], wn[3];
-  if (I[0] == I[1] && I[1] == I[2]) {
-    /* Isotropic body (a sphere): the gyroscopic term w x (I w) vanishes, Delta omega does not
-     * depend on omega, and the predictor-corrector of 2.14-2.19 returns dt M / I at once.
-     * The same numbers as the general branch (there w_a w_b (I_b - I_c) = 0 is added to M). */
-    for (int k = 0; k < 3; k++)
-      d[k] = dt * M_body[k] / I[k];
-  } else {
-    for (int k = 0; k < 3; k++)
-      wp[k] = r->w[k] + 0.5 * r->dw[k];  /* (2.14) predicted omega'_n */
-    euler_incr(I, M_body, dt, wp, d);    /* (2.15-2.16) */
-    for (int k = 0; k < 3; k++)
-      wn[k] = r->w[k] + 0.5 * d[k];      /* (2.17) corrected omega_n */
-    euler_incr(I, M_body, dt, wn, d);    /* (2.18-2.19) */
-  }
-  for (int k = 0; k < 3; k++) {
-    r->dw[k] = d[k];
-    r->w[k] += d[k];                   /* (2.20) omega_{n+1/2} */
-  }
-  /* (2.24-2.27): q_{n+1} - q_n = dt/2 G(w) (q_n + q_{n+1})/2, G(w) q = q (x) (0, w).  With
-   * B = dt/4 G(w), B^2 = -beta^2 1, beta = dt |w| / 4, the solution is the Cayley transform
-   * q_{n+1} = [(1 - beta^2) q_n + 2 B q_n] / (1 + beta^2), of unit norm. */
-  const double *w = r->w, *q = r->q;
-  const double h = 0.25 * dt;
-  const double b2 = h * h * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
-  const double Bq0 = h * (-q[1] * w[0] - q[2] * w[1] - q[3] * w[2]);
-  const double Bq1 = h * (q[0] * w[0] + q[2] * w[2] - q[3] * w[1]);
-  const double Bq2 = h * (q[0] * w[1] + q[3] * w[0] - q[1] * w[2]);
-  const double Bq3 = h * (q[0] * w[2] + q[1] * w[1] - q[2] * w[0]);
-  const double a = 1.0 - b2, inv = 1.0 / (1.0 + b2);
-  double qn[4] = { (a * q[0] + 2.0 * Bq0) * inv, (a * q[1] + 2.0 * Bq1) * inv,
-                   (a * q[2] + 2.0 * Bq2) * inv, (a * q[3] + 2.0 * Bq3) * inv };
-  /* (2.28): the Cayley form keeps the norm to rounding; renormalise so it does not drift. */
-  double n2 = qn[0] * qn[0] + qn[1] * qn[1] + qn[2] * qn[2] + qn[3] * qn[3];
-  double s = 1.0 / sqrt(n2);
-  for (int k = 0; k < 4; k++)
-    r->q[k] = qn[k] * s;
+  gc_rot_step_inline(I, M_body, dt, r);
 }
 
 /* gc_rot_omega_space is inline in rigid.h. */
