@@ -533,6 +533,13 @@ static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc
   return np;
 }
 
+/* d, a separation along axis a, at its nearest image (for the units' bounds and tests,
+ * which only need to be conservative; near_pair finds the pairs' images) */
+static inline double unit_image(const grid *g, int a, double d)
+{
+  return fabs(d) > g->lim[a] ? d - g->L[a] * nearbyint(d * g->inv_L[a]) : d;
+}
+
 /* Units for the build (see gc_nlist.ubound): 1 if the spheres form units worth scanning by
  * (a quarter fewer units than spheres at least, the units' grid fits the periods), with their
  * bounds, ranks and grid g formed; 0 to scan sphere by sphere; -1 if out of memory. */
@@ -594,12 +601,8 @@ static int make_units(gc_nlist *nl, const gc_nlist_box *box, const double *x, co
     uint32_t lo = UINT32_MAX, hi = 0;
     unsigned char allfixed = 1;
     for (size_t k = s0; k < s1; k++) {
-      for (int a = 0; a < 3; a++) {
-        double o = x[3 * k + a] - xf[a];
-        if (fabs(o) > g->lim[a])
-          o -= g->L[a] * nearbyint(o * g->inv_L[a]);
-        sum[a] += o;
-      }
+      for (int a = 0; a < 3; a++)
+        sum[a] += unit_image(g, a, x[3 * k + a] - xf[a]);
       const uint32_t rk = nl->rank[k];
       lo = rk < lo ? rk : lo;
       hi = rk > hi ? rk : hi;
@@ -611,9 +614,7 @@ static int make_units(gc_nlist *nl, const gc_nlist_box *box, const double *x, co
     for (size_t k = s0; k < s1; k++) {
       double d2 = 0.0;
       for (int a = 0; a < 3; a++) {
-        double o = x[3 * k + a] - c[a];
-        if (fabs(o) > g->lim[a])
-          o -= g->L[a] * nearbyint(o * g->inv_L[a]);
+        const double o = unit_image(g, a, x[3 * k + a] - c[a]);
         d2 += o * o;
       }
       const double ek = sqrt(d2) + r[k];
@@ -691,9 +692,7 @@ static size_t unit_candidates(const gc_nlist *nl, const grid *g, double skin, si
           const double *bv = nl->ucpos + 4 * (m - 1);
           double d2 = 0.0;
           for (int a = 0; a < 3; a++) {
-            double d = bv[a] - bu[a];
-            if (fabs(d) > g->lim[a])
-              d -= g->L[a] * nearbyint(d * g->inv_L[a]);
+            const double d = unit_image(g, a, bv[a] - bu[a]);
             d2 += d * d;
           }
           const double rc = bu[3] + bv[3] + skin;
@@ -735,9 +734,7 @@ static size_t enumerate_units(const gc_nlist *nl, pairbuf *pb, const grid *g,
         const double *bv = nl->ubound + 4 * v;
         double d2 = 0.0;
         for (int a = 0; a < 3; a++) {
-          double d = bv[a] - xi[a];
-          if (fabs(d) > g->lim[a])
-            d -= g->L[a] * nearbyint(d * g->inv_L[a]);
+          const double d = unit_image(g, a, bv[a] - xi[a]);
           d2 += d * d;
         }
         const double rc = ri * (1.0 + 1e-9) + bv[3] + skin;
