@@ -470,6 +470,21 @@ static inline int push_pair(pairbuf *pb, size_t *np, size_t i, size_t j, const i
   return 0;
 }
 
+/* The pair (i, j) of both scans, appended to pb's np pairs if j (centre xj, radius rj) is
+ * near i (near_pair) and the two are neither of one group (gi = group[i] >= 0) nor both
+ * fixed (fi = fixed[i]).  Returns 1 if out of memory. */
+static inline int take_pair(const grid *g, pairbuf *pb, size_t *np, size_t i, size_t j,
+                            const double *xi, double ri, const double *xj, double rj,
+                            double skin, long gi, int fi, const long *group,
+                            const unsigned char *fixed)
+{
+  int8_t im[3];
+  if (!near_pair(g, xi, ri, xj, rj, skin, im) || (gi >= 0 && group[j] == gi) ||
+      (fi && fixed[j]))
+    return 0;
+  return push_pair(pb, np, i, j, im);
+}
+
 /* The partners of one sphere, p[first .. np), by increasing rank (few: insertion sort). */
 static void sort_partners(const gc_nlist *nl, gc_npair *p, size_t first, size_t np)
 {
@@ -515,16 +530,9 @@ static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc
           for (size_t m = start[c + 1]; m > start[c]; m--) {
             if (nl->crank[m - 1] <= rk)
               break;
-            const size_t j = order[m - 1];
             const double *q = nl->cpos + 4 * (m - 1);
-            int8_t im[3];
-            if (!near_pair(g, xi, ri, q, q[3], skin, im))
-              continue;
-            if (gi >= 0 && group[j] == gi)
-              continue;
-            if (fi && fixed[j])
-              continue;
-            if (push_pair(pb, &np, i, j, im))
+            if (take_pair(g, pb, &np, i, order[m - 1], xi, ri, q, q[3], skin, gi, fi, group,
+                          fixed))
               return SIZE_MAX;
           }
         }
@@ -742,16 +750,8 @@ static size_t enumerate_units(const gc_nlist *nl, pairbuf *pb, const grid *g,
           continue;
       }
       for (size_t j = nl->ustart[v]; j < nl->ustart[v + 1]; j++) {
-        if (nl->rank[j] <= rk)
-          continue;
-        int8_t im[3];
-        if (!near_pair(g, xi, ri, x + 3 * j, r[j], skin, im))
-          continue;
-        if (gi >= 0 && group[j] == gi)
-          continue;
-        if (fi && fixed[j])
-          continue;
-        if (push_pair(pb, &np, i, j, im))
+        if (nl->rank[j] > rk &&
+            take_pair(g, pb, &np, i, j, xi, ri, x + 3 * j, r[j], skin, gi, fi, group, fixed))
           return SIZE_MAX;
       }
     }
