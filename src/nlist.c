@@ -589,10 +589,6 @@ static int make_units(gc_nlist *nl, const gc_nlist_box *box, const double *x, co
   nl->ustart[nu] = (uint32_t)n;
   nl->nunits = nu;
   box_image(box, g->L, g->inv_L, g->lim);
-  /* centre: the mean of the sphere centres, each taken at its image nearest the first
-   * sphere's (the spheres of a cluster may lie on both sides of a periodic boundary); extent:
-   * the largest |x_s - centre| + r_s, so that a sphere pair within r_i + r_j + skin has its
-   * units' centres within e_U + e_V + skin */
   /* the rounding of the differences of coordinates below, far below the margin of 1e-9 e for
    * the particles of a chute, but not for small particles far from the origin */
   double xmax = 0.0; /* the positions are finite (gc_nlist_build checked) */
@@ -601,6 +597,10 @@ static int make_units(gc_nlist *nl, const gc_nlist_box *box, const double *x, co
   for (size_t k = 0; k < 3 * n; k++)
     xmax = fabs(x[k]) > xmax ? fabs(x[k]) : xmax;
   const double slack = 256.0 * DBL_EPSILON * xmax;
+  /* centre: the mean of the sphere centres, each taken at its image nearest the first
+   * sphere's (the spheres of a cluster may lie on both sides of a periodic boundary); extent:
+   * the largest |x_s - centre| + r_s, so that a sphere pair within r_i + r_j + skin has its
+   * units' centres within e_U + e_V + skin */
   double emax = 0.0;
   for (size_t u = 0; u < nu; u++) {
     const size_t s0 = nl->ustart[u], s1 = nl->ustart[u + 1];
