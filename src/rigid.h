@@ -123,9 +123,6 @@ typedef struct {
  * Cayley form) and renormalisation (2.28).  I: principal moments (> 0), M_body: torque about
  * the centre of mass in body axes at t_n [N m].  No allocation, no checks. */
 void gc_rot_step(const double I[3], const double M_body[3], double dt, gc_rot *r);
-/* The same, inline: the chute steps the particles of a batch side by side with it (the
- * compiler turns the loop over them into vector operations, each particle's numbers those of
- * gc_rot_step). */
 /* dt I^-1 [M - w x (I w)] in body axes (eq. 2.12, 2.16, 2.19) */
 static inline void gc_euler_incr(const double I[3], const double M[3], double dt,
                                  const double w[3], double d[3])
@@ -135,6 +132,10 @@ static inline void gc_euler_incr(const double I[3], const double M[3], double dt
   d[2] = dt * (M[2] + w[0] * w[1] * (I[0] - I[1])) / I[2];
 }
 
+/* gc_rot_step, inline, with isotropic = (I[0] == I[1] == I[2]) given: the chute steps the
+ * particles of a batch side by side with it, a loop over them that the compiler turns into
+ * vector operations (each particle's numbers those of gc_rot_step), and passes the shape's
+ * constant so that no branch is left in the loop. */
 static inline void gc_rot_step_body(const double I[3], const double M_body[3], double dt,
                                     gc_rot *r, const int isotropic)
 {
@@ -148,10 +149,10 @@ static inline void gc_rot_step_body(const double I[3], const double M_body[3], d
   } else {
     for (int k = 0; k < 3; k++)
       wp[k] = r->w[k] + 0.5 * r->dw[k];  /* (2.14) predicted omega'_n */
-    gc_euler_incr(I, M_body, dt, wp, d);    /* (2.15-2.16) */
+    gc_euler_incr(I, M_body, dt, wp, d); /* (2.15-2.16) */
     for (int k = 0; k < 3; k++)
       wn[k] = r->w[k] + 0.5 * d[k];      /* (2.17) corrected omega_n */
-    gc_euler_incr(I, M_body, dt, wn, d);    /* (2.18-2.19) */
+    gc_euler_incr(I, M_body, dt, wn, d); /* (2.18-2.19) */
   }
   for (int k = 0; k < 3; k++) {
     r->dw[k] = d[k];
@@ -191,8 +192,7 @@ static inline void gc_rot_omega_space(const gc_rot *r, double w_space[3])
   gc_quat_rotate(r->q, r->w, w_space);
 }
 
-/* gc_rot_step_body with isotropic = (I[0] == I[1] == I[2]); a caller that steps many bodies of
- * one shape calls gc_rot_step_body with that constant, so that no branch is left in its loop. */
+/* gc_rot_step_body with isotropic tested (gc_rot_step's body). */
 static inline void gc_rot_step_inline(const double I[3], const double M_body[3], double dt,
                                       gc_rot *r)
 {
