@@ -429,6 +429,15 @@ static int stencil(const grid *g, int a, size_t c, size_t out[3])
   return k;
 }
 
+/* The neighbour cells of cell ci, per axis: st[a][0 .. ns[a]) (see stencil). */
+static inline void cell_stencil(const grid *g, size_t ci, size_t st[3][3], int ns[3])
+{
+  const size_t cc[3] = { ci % g->nc[0], (ci / g->nc[0]) % g->nc[1],
+                         ci / (g->nc[0] * g->nc[1]) };
+  for (int a = 0; a < 3; a++)
+    ns[a] = stencil(g, a, cc[a], st[a]);
+}
+
 /* The test of both scans for the pair (i, j): 1 if sphere j (centre xj, radius rj) is within
  * ri + rj + skin of sphere i, with the periodic image of j that is nearest (into im). */
 static inline int near_pair(const grid *g, const double *xi, double ri, const double *xj,
@@ -511,12 +520,9 @@ static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc
   size_t np = 0;
   for (size_t mi = m0; mi < m1; mi++) {
     const size_t i = nl->seq[mi];
-    size_t ci = nl->cell[i];
-    size_t cc[3] = { ci % g->nc[0], (ci / g->nc[0]) % g->nc[1], ci / (g->nc[0] * g->nc[1]) };
     size_t st[3][3];
     int ns[3];
-    for (int a = 0; a < 3; a++)
-      ns[a] = stencil(g, a, cc[a], st[a]);
+    cell_stencil(g, nl->cell[i], st, ns);
     const double *xi = x + 3 * i, ri = r[i];
     const uint32_t rk = nl->rank[i];
     const long gi = group ? group[i] : -1;
@@ -546,6 +552,17 @@ static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc
 static inline double unit_image(const grid *g, int a, double d)
 {
   return fabs(d) > g->lim[a] ? d - g->L[a] * nearbyint(d * g->inv_L[a]) : d;
+}
+
+/* |b - a|^2 at the nearest image (unit_image along each axis) */
+static inline double unit_dist2(const grid *g, const double a[3], const double b[3])
+{
+  double d2 = 0.0;
+  for (int k = 0; k < 3; k++) {
+    const double d = unit_image(g, k, b[k] - a[k]);
+    d2 += d * d;
+  }
+  return d2;
 }
 
 /* Units for the build (see gc_nlist.ubound): 1 if the spheres form units worth scanning by
@@ -620,12 +637,7 @@ static int make_units(gc_nlist *nl, const gc_nlist_box *box, const double *x, co
       c[a] = xf[a] + sum[a] / (double)(s1 - s0);
     double e = 0.0;
     for (size_t k = s0; k < s1; k++) {
-      double d2 = 0.0;
-      for (int a = 0; a < 3; a++) {
-        const double o = unit_image(g, a, x[3 * k + a] - c[a]);
-        d2 += o * o;
-      }
-      const double ek = sqrt(d2) + r[k];
+      const double ek = sqrt(unit_dist2(g, c, x + 3 * k)) + r[k];
       e = ek > e ? ek : e;
     }
     double *b = nl->ubound + 4 * u;
@@ -678,12 +690,9 @@ static size_t unit_candidates(const gc_nlist *nl, const grid *g, double skin, si
                               uint32_t *cand)
 {
   const double *bu = nl->ubound + 4 * u;
-  const size_t ci = nl->ucell[u];
-  size_t cc[3] = { ci % g->nc[0], (ci / g->nc[0]) % g->nc[1], ci / (g->nc[0] * g->nc[1]) };
   size_t st[3][3];
   int ns[3];
-  for (int a = 0; a < 3; a++)
-    ns[a] = stencil(g, a, cc[a], st[a]);
+  cell_stencil(g, nl->ucell[u], st, ns);
   const uint32_t lo = nl->urank_lo[u];
   const int fu = nl->ufixed[u];
   size_t n = 0;
@@ -698,13 +707,8 @@ static size_t unit_candidates(const gc_nlist *nl, const grid *g, double skin, si
           if (v == u || (fu && nl->ufixed[v]))
             continue;
           const double *bv = nl->ucpos + 4 * (m - 1);
-          double d2 = 0.0;
-          for (int a = 0; a < 3; a++) {
-            const double d = unit_image(g, a, bv[a] - bu[a]);
-            d2 += d * d;
-          }
           const double rc = bu[3] + bv[3] + skin;
-          if (d2 < rc * rc)
+          if (unit_dist2(g, bu, bv) < rc * rc)
             cand[n++] = v;
         }
       }
@@ -740,13 +744,8 @@ static size_t enumerate_units(const gc_nlist *nl, pairbuf *pb, const grid *g,
       if (nl->ustart[v + 1] - nl->ustart[v] > 1) {
         /* sphere i against unit v's bounding sphere first (as units against units) */
         const double *bv = nl->ubound + 4 * v;
-        double d2 = 0.0;
-        for (int a = 0; a < 3; a++) {
-          const double d = unit_image(g, a, bv[a] - xi[a]);
-          d2 += d * d;
-        }
         const double rc = ri * (1.0 + 1e-9) + bv[3] + skin;
-        if (!(d2 < rc * rc))
+        if (!(unit_dist2(g, xi, bv) < rc * rc))
           continue;
       }
       for (size_t j = nl->ustart[v]; j < nl->ustart[v + 1]; j++) {
