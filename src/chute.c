@@ -726,6 +726,18 @@ static void sphere_offsets(gc_chute *c, chute_work *w, size_t p)
     matvec(M, c->cfg.shape.pos[k], w->soff + 3 * (p * c->nsph + k));
 }
 
+/* A sphere of a particle at x with rotation matrix R: its offset o = R pos from the centre
+ * and its position s = (x + sm) + o with its periodic image offset sm (particle_spheres, and
+ * move_lanes for four particles side by side). */
+static inline void sphere_position(const double R[9], const double pos[3], const double x[3],
+                                   const double sm[3], double o[3], double s[3])
+{
+  matvec(R, pos, o);
+  s[0] = (x[0] + sm[0]) + o[0];
+  s[1] = (x[1] + sm[1]) + o[1];
+  s[2] = (x[2] + sm[2]) + o[2];
+}
+
 /* sx = (x + simg) + soff of the spheres of particle p; soff from the orientation.  A centred
  * sphere has soff = 0 (calloc) whatever the orientation, so only its position is formed. */
 static void particle_spheres(gc_chute *c, chute_work *w, size_t p)
@@ -740,17 +752,15 @@ static void particle_spheres(gc_chute *c, chute_work *w, size_t p)
    * and x are locals the stores to soff and sx cannot touch, so they stay in registers */
   double R[9];
   gc_quat_to_matrix(c->rot[p].q, R);
-  const double x0 = c->x[3 * p], x1 = c->x[3 * p + 1], x2 = c->x[3 * p + 2];
+  const double x[3] = { c->x[3 * p], c->x[3 * p + 1], c->x[3 * p + 2] };
   const size_t nsph = c->nsph;
   const double *sm = w->simg + 3 * p * nsph;
   double *so = w->soff + 3 * p * nsph, *s = c->sx + 3 * p * nsph;
   for (size_t k = 0; k < nsph; k++) {
-    double o[3];
-    matvec(R, c->cfg.shape.pos[k], o);
+    double o[3], sk[3];
+    sphere_position(R, c->cfg.shape.pos[k], x, sm + 3 * k, o, sk);
     so[3 * k] = o[0], so[3 * k + 1] = o[1], so[3 * k + 2] = o[2];
-    s[3 * k] = (x0 + sm[3 * k]) + o[0];
-    s[3 * k + 1] = (x1 + sm[3 * k + 1]) + o[1];
-    s[3 * k + 2] = (x2 + sm[3 * k + 2]) + o[2];
+    s[3 * k] = sk[0], s[3 * k + 1] = sk[1], s[3 * k + 2] = sk[2];
   }
 }
 
@@ -1900,15 +1910,15 @@ static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lan
       for (int l = 0; l < LANES; l++)
         for (int e = 0; e < 3; e++)
           SM[e][l] = w->simg[3 * (pl[l] * nsph + k) + e];
-      for (int l = 0; l < LANES; l++) { /* particle_spheres' matvec and sum, written out */
+      for (int l = 0; l < LANES; l++) {
         const double Rl[9] = { R[0][l], R[1][l], R[2][l], R[3][l], R[4][l],
                                R[5][l], R[6][l], R[7][l], R[8][l] };
-        double o[3];
-        matvec(Rl, pos, o);
+        const double xl[3] = { X[0][l], X[1][l], X[2][l] };
+        const double sml[3] = { SM[0][l], SM[1][l], SM[2][l] };
+        double o[3], sk[3];
+        sphere_position(Rl, pos, xl, sml, o, sk);
         O[0][l] = o[0], O[1][l] = o[1], O[2][l] = o[2];
-        S[0][l] = (X[0][l] + SM[0][l]) + o[0];
-        S[1][l] = (X[1][l] + SM[1][l]) + o[1];
-        S[2][l] = (X[2][l] + SM[2][l]) + o[2];
+        S[0][l] = sk[0], S[1][l] = sk[1], S[2][l] = sk[2];
       }
       for (int l = 0; l < n; l++) {
         if (bad[l])
