@@ -31,6 +31,26 @@ static void spheres_free(spheres *s)
   free(s->fixed);
 }
 
+static spheres spheres_alloc(size_t n)
+{
+  spheres s = { n, malloc(3 * n * sizeof(double)), malloc(n * sizeof(double)),
+                malloc(n * sizeof(long)), malloc(n) };
+  CU_ASSERT_FATAL(s.x && s.r && s.group && s.fixed);
+  return s;
+}
+
+/* dst's sphere to[i] becomes src's sphere i (position, radius, group, fixed flag), for the
+ * n spheres of src (dst has as many) */
+static void move_spheres(spheres *dst, const spheres *src, const size_t *to)
+{
+  for (size_t i = 0; i < src->n; i++) {
+    memcpy(dst->x + 3 * to[i], src->x + 3 * i, 3 * sizeof(double));
+    dst->r[to[i]] = src->r[i];
+    dst->group[to[i]] = src->group[i];
+    dst->fixed[to[i]] = src->fixed[i];
+  }
+}
+
 static gc_nlist_box make_box(double Lx, double Ly, double Lz, double skin)
 {
   gc_nlist_box b = { { 0, 0, 0 }, { Lx, Ly, Lz }, { 1, 0, 1 }, skin };
@@ -44,9 +64,7 @@ static gc_nlist_box make_box(double Lx, double Ly, double Lz, double skin)
 static spheres random_spheres(gsl_rng *rng, size_t n, const gc_nlist_box *b, double rmin,
                               double rmax)
 {
-  spheres s = { n, malloc(3 * n * sizeof(double)), malloc(n * sizeof(double)),
-                malloc(n * sizeof(long)), malloc(n) };
-  CU_ASSERT_FATAL(s.x && s.r && s.group && s.fixed);
+  spheres s = spheres_alloc(n);
   for (size_t i = 0; i < n; i++) {
     for (int a = 0; a < 3; a++) {
       double L = b->hi[a] - b->lo[a];
@@ -951,12 +969,7 @@ static void test_renumber(void)
       CU_ASSERT_EQUAL_FATAL(gc_nlist_renumber(lb3, to), GC_SUCCESS);
     }
     memcpy(loc, nloc, n * sizeof *loc);
-    for (size_t o = 0; o < n; o++) {
-      memcpy(sb.x + 3 * loc[o], sa.x + 3 * o, 3 * sizeof(double));
-      sb.r[loc[o]] = sa.r[o];
-      sb.group[loc[o]] = sa.group[o];
-      sb.fixed[loc[o]] = sa.fixed[o];
-    }
+    move_spheres(&sb, &sa, loc);
     for (int phase = 0; phase < 2; phase++) { /* 0: renumbered, not rebuilt; 1: rebuilt */
       if (phase == 1) {
         CU_ASSERT_EQUAL_FATAL(build(la, &b, &sa), GC_SUCCESS);
@@ -1197,9 +1210,7 @@ static spheres cluster_spheres(gsl_rng *rng, size_t nclus, size_t nbead, size_t 
                                const gc_nlist_box *b)
 {
   const size_t n = 4 * nclus + nbead + nloose;
-  spheres s = { n, malloc(3 * n * sizeof(double)), malloc(n * sizeof(double)),
-                malloc(n * sizeof(long)), malloc(n) };
-  CU_ASSERT_FATAL(s.x && s.r && s.group && s.fixed);
+  spheres s = spheres_alloc(n);
   double L[3];
   for (int a = 0; a < 3; a++)
     L[a] = b->hi[a] - b->lo[a];
@@ -1272,10 +1283,8 @@ static void test_units(void)
     /* moves, markers, a build order, then clusters moved as wholes to new indices */
     size_t *seq = malloc(n * sizeof *seq), *to = malloc(n * sizeof *to);
     size_t *cperm = malloc(150 * sizeof *cperm);
-    double *x2 = malloc(3 * n * sizeof *x2), *r2 = malloc(n * sizeof *r2);
-    long *g2 = malloc(n * sizeof *g2);
-    unsigned char *f2 = malloc(n);
-    CU_ASSERT_FATAL(seq && to && cperm && x2 && r2 && g2 && f2);
+    spheres moved = spheres_alloc(n);
+    CU_ASSERT_FATAL(seq && to && cperm);
     for (int round = 0; round < 3; round++) {
       for (int l = 0; l < 3; l++)
         for (size_t k = 0; k < gc_nlist_npairs(all[l]); k++) {
@@ -1298,14 +1307,9 @@ static void test_units(void)
         gsl_ran_shuffle(rng, cperm, 150, sizeof *cperm);
         for (size_t i = 0; i < n; i++)
           to[i] = i < 600 ? 4 * cperm[i / 4] + i % 4 : i;
-        for (size_t i = 0; i < n; i++) {
-          memcpy(x2 + 3 * to[i], s.x + 3 * i, 3 * sizeof(double));
-          r2[to[i]] = s.r[i], g2[to[i]] = s.group[i], f2[to[i]] = s.fixed[i];
-        }
-        memcpy(s.x, x2, 3 * n * sizeof(double));
-        memcpy(s.r, r2, n * sizeof(double));
-        memcpy(s.group, g2, n * sizeof(long));
-        memcpy(s.fixed, f2, n);
+        move_spheres(&moved, &s, to);
+        const spheres t = s;
+        s = moved, moved = t;
         for (int l = 0; l < 3; l++) {
           CU_ASSERT_EQUAL(gc_nlist_set_order(all[l], NULL), GC_SUCCESS);
           CU_ASSERT_EQUAL_FATAL(gc_nlist_renumber(all[l], to), GC_SUCCESS);
@@ -1322,7 +1326,8 @@ static void test_units(void)
     /* without groups nothing forms a unit: the sphere-by-sphere scan */
     CU_ASSERT_EQUAL_FATAL(gc_nlist_build(on, b, s.x, s.r, NULL, s.fixed, NULL, 0), GC_SUCCESS);
     CU_ASSERT(!gc_nlist_used_units(on));
-    free(seq), free(to), free(cperm), free(x2), free(r2), free(g2), free(f2);
+    free(seq), free(to), free(cperm);
+    spheres_free(&moved);
     for (int l = 0; l < 3; l++)
       gc_nlist_free(all[l]);
     spheres_free(&s);
@@ -1333,7 +1338,7 @@ static void test_units(void)
   {
     const gc_nlist_box *b = &boxes[0];
     spheres s = cluster_spheres(rng, 150, 60, 40, b);
-    spheres t = cluster_spheres(rng, 150, 60, 40, b); /* s interleaved */
+    spheres t = spheres_alloc(s.n); /* s interleaved */
     const size_t n = s.n, psz = sizeof(marker);
     size_t *to = malloc(n * sizeof *to);
     gc_nlist *on = gc_nlist_alloc(n, psz), *off = gc_nlist_alloc(n, psz);
@@ -1342,10 +1347,7 @@ static void test_units(void)
     for (size_t i = 0; i < n; i++)
       to[i] = i;
     gsl_ran_shuffle(rng, to, 600, sizeof *to);
-    for (size_t i = 0; i < n; i++) { /* t's sphere to[i] is s's sphere i */
-      memcpy(t.x + 3 * to[i], s.x + 3 * i, 3 * sizeof(double));
-      t.r[to[i]] = s.r[i], t.group[to[i]] = s.group[i], t.fixed[to[i]] = s.fixed[i];
-    }
+    move_spheres(&t, &s, to);
     CU_ASSERT_EQUAL_FATAL(build(on, b, &t), GC_SUCCESS);
     CU_ASSERT_EQUAL_FATAL(build(off, b, &t), GC_SUCCESS);
     CU_ASSERT(!gc_nlist_used_units(on));
