@@ -2069,7 +2069,8 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
           memcpy(w->pf + 9 * k, f, sizeof f);
       }
       memcpy(w->cpe + CEN_N * b, ce, sizeof ce);
-      /* the blocks up to e - 1 are done: move the particles in order while they may */
+      /* the blocks up to e - 1 are done: queue the particles in order while they may move
+       * (moved four at a time, move_queued; the rest of the queue before the barrier) */
       for (; u < e; u++) {
         if (!MOVES_EARLY(u))
           continue; /* after the barrier */
