@@ -193,10 +193,18 @@ typedef struct {
    * thread's side (by the threads' walk times of the last step), since the chute's regions
    * differ in work (the flowing layer, the bottom).  Results do not depend on it. */
   int nbnd;                    /* threads the boundaries are for (0: none yet) */
-  int maxthreads;              /* room in bnd and tph */
+  int maxthreads;              /* room in bnd, tph, tpo and ndefer */
   size_t *bnd;                 /* maxthreads + 1 */
   double *tph;                 /* maxthreads: each thread's walk time in the last step, up to
                                 * the barrier [s] */
+  /* After the barrier a thread moves the particles of its share that waited for another
+   * share's pairs.  They are all in the shares of the later threads (a pair is in the block of
+   * its lower-ranked particle), so thread 0 would idle there while the others gather: instead
+   * each thread leaves the moves of the last ndefer[t] particles of its share that could move
+   * in the walk until after the barrier, ndefer balanced between steps by the threads' times
+   * there (balance_shares).  Results do not depend on it. */
+  double *tpo;                 /* maxthreads: each thread's time after the barrier [s] */
+  size_t *ndefer;              /* maxthreads */
   gc_nlist_box box;
   size_t nwall_per;            /* wall records per particle sphere: 2 or 3 */
   unsigned char *wact;         /* nwall_per np nsph: 0 if the wall record is virgin (P, alpha,
@@ -521,6 +529,8 @@ void gc_chute_free(gc_chute *c)
     free(w->pbuf);
     free(w->bnd);
     free(w->tph);
+    free(w->tpo);
+    free(w->ndefer);
     free(w->plo);
     free(w->phi);
     free(w->acc);
@@ -635,6 +645,8 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
     w->maxthreads = 1;
   w->bnd = calloc((size_t)w->maxthreads + 1, sizeof *w->bnd);
   w->tph = calloc((size_t)w->maxthreads, sizeof *w->tph);
+  w->tpo = calloc((size_t)w->maxthreads, sizeof *w->tpo);
+  w->ndefer = calloc((size_t)w->maxthreads, sizeof *w->ndefer);
   w->plo = calloc(c->np + 1, sizeof *w->plo);
   w->phi = calloc(c->np + 1, sizeof *w->phi);
   w->acc = calloc(6 * c->np + 1, sizeof *w->acc);
@@ -653,7 +665,7 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
       !w->cpp || !w->cpe || !w->porder || !w->pstart || !w->disp || !w->pkeys ||
       !w->wact || !w->sto || !w->pbuf || !c->id || !c->index_of || !c->nl || !w->bnd ||
-      !w->tph || !w->plo || !w->phi || !w->acc ||
+      !w->tph || !w->tpo || !w->ndefer || !w->plo || !w->phi || !w->acc ||
       grow_scratch(w, 8 * c->ns)) {
     free(beads);
     gc_chute_free(c);
@@ -1732,14 +1744,22 @@ static void energy_sum(gc_chute *c, const chute_work *w, size_t nchunk)
   }
 }
 
+/* Particles whose step 3 waits to be done LANES at a time (move_lanes). */
+enum { LANES = 4 };
+typedef struct {
+  size_t m[LANES];
+  int n;
+} lanes;
+
 /* Move each boundary between two threads' shares one chunk towards the thread whose walk took
  * more than 2 % longer in the last step (a chunk is 1 / 19 of a thread's share in the soybean
- * chute on 2 threads, so the shares settle within ~3 % of balance).  The walks are balanced,
- * not the threads' whole times: a step lasts the longest walk (the barrier) plus the longest
- * part after it, and that part (the particles that wait for another share's pairs) is set by
- * where the shares meet, not by their sizes.  Balanced on whole times, the walk of the thread
+ * chute on 2 threads, so the shares settle within ~3 % of balance).  A step lasts the longest
+ * walk (the barrier) plus the longest part after it, so the two parts are balanced each on its
+ * own: the walks by the boundaries, the parts after the barrier by the moves each thread
+ * defers to it (ndefer, LANES more per step while its part is below 90 % of the longest, LANES
+ * fewer while it is the longest).  Balanced on whole times instead, the walk of the thread
  * with fewer waiting particles was ~6 % the longer on the soybean chute on 2 threads. */
-static void balance_shares(chute_work *w)
+static void balance_shares(chute_work *w, size_t np)
 {
   size_t *b = w->bnd;
   const double *tp = w->tph;
@@ -1749,14 +1769,17 @@ static void balance_shares(chute_work *w)
     else if (tp[t + 1] > 1.02 * tp[t] && b[t + 1] + 1 < b[t + 2])
       b[t + 1]++;
   }
+  double longest = 0.0;
+  for (int t = 0; t < w->nbnd; t++)
+    longest = w->tpo[t] > longest ? w->tpo[t] : longest;
+  for (int t = 0; t < w->nbnd; t++) {
+    const size_t share = (b[t + 1] - b[t]) * CHUNK < np ? (b[t + 1] - b[t]) * CHUNK : np;
+    if (w->tpo[t] < 0.9 * longest && w->ndefer[t] + LANES <= share)
+      w->ndefer[t] += LANES;
+    else if (w->tpo[t] == longest && w->ndefer[t] >= LANES)
+      w->ndefer[t] -= LANES;
+  }
 }
-
-/* Particles whose step 3 waits to be done LANES at a time (move_lanes). */
-enum { LANES = 4 };
-typedef struct {
-  size_t m[LANES];
-  int n;
-} lanes;
 
 /* move_lanes' leap-frog, gravity work and rotation over the lanes; isotropic (the shape's
  * moments are equal) and damped (local damping ld > 0) are constants where this is inlined.
@@ -1987,9 +2010,11 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   const long npr = (long)gc_nlist_npairs(c->nl);
   const gc_npair *pairs = gc_nlist_pairs(c->nl);
   const size_t nch = ((size_t)np + CHUNK - 1) / CHUNK;
-  if (w->nbnd != nt) { /* equal shares to begin with */
+  if (w->nbnd != nt) { /* equal shares to begin with, no moves deferred */
     for (int t = 0; t <= nt; t++)
       w->bnd[t] = nch * (size_t)t / (size_t)nt;
+    for (int t = 0; t < nt; t++)
+      w->ndefer[t] = 0;
     w->nbnd = nt;
   }
   long bad_pair = npr, bad_p = np;
@@ -2023,6 +2048,8 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     const size_t b0 = own ? w->bnd[tid] : nch * tid / nth;
     const size_t b1 = own ? w->bnd[tid + 1] : nch * (tid + 1) / nth;
     const size_t m0 = b0 * CHUNK, m1 = b1 > b0 ? chunk_end(b1 - 1, (size_t)np) : m0;
+    /* the walk moves particles up to md, the rest of its share's after the barrier */
+    const size_t md = own && w->ndefer[tid] < m1 - m0 ? m1 - w->ndefer[tid] : own ? m0 : m1;
     /* particle m moves in the walk if all its pairs are in this share */
 #define MOVES_EARLY(m) (w->plo[m] >= m0 && w->phi[m] < m1)
 #ifdef _OPENMP
@@ -2071,7 +2098,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
       memcpy(w->cpe + CEN_N * b, ce, sizeof ce);
       /* the blocks up to e - 1 are done: queue the particles in order while they may move
        * (moved four at a time, move_queued; the rest of the queue before the barrier) */
-      for (; u < e; u++) {
+      for (; u < e && u < md; u++) {
         if (!MOVES_EARLY(u))
           continue; /* after the barrier */
         if (w->phi[u] >= e)
@@ -2079,18 +2106,23 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
         move_queued(c, w, &frame, &mv, u, 1, &dmax2, &bad_p);
       }
     }
-    for (; u < m1; u++) /* all blocks of the share are done */
+    for (; u < md; u++) /* all blocks of the share are done */
       if (MOVES_EARLY(u))
         move_queued(c, w, &frame, &mv, u, 1, &dmax2, &bad_p);
     move_lanes(c, w, &frame, &mv, 1, &dmax2, &bad_p);
 #ifdef _OPENMP
     double tw = omp_get_wtime() - t0;
 #pragma omp barrier
+    const double ta = omp_get_wtime();
 #endif
     for (size_t m = m0; m < m1; m++)
       if (!MOVES_EARLY(m))
         move_queued(c, w, &frame, &mv, m, 0, &dmax2, &bad_p);
     move_lanes(c, w, &frame, &mv, 0, &dmax2, &bad_p);
+    for (size_t m = md; m < m1; m++) /* the deferred ones */
+      if (MOVES_EARLY(m))
+        move_queued(c, w, &frame, &mv, m, 1, &dmax2, &bad_p);
+    move_lanes(c, w, &frame, &mv, 1, &dmax2, &bad_p);
 #undef MOVES_EARLY
     for (size_t b = b0; b < b1; b++) { /* each chunk's particle work */
       double cp[PEN_N] = { 0, 0, 0, 0, 0 };
@@ -2100,11 +2132,13 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
       memcpy(w->cpp + PEN_N * b, cp, sizeof cp);
     }
 #ifdef _OPENMP
-    if (own)
+    if (own) {
       w->tph[tid] = tw;
+      w->tpo[tid] = omp_get_wtime() - ta;
+    }
 #endif
   }
-  balance_shares(w);
+  balance_shares(w, (size_t)np);
   if (bad_pair < npr) {
     const gc_npair *pr = &pairs[bad_pair];
     /* particles by number (id), their spheres by place in the cluster */
