@@ -946,8 +946,6 @@ static int index_list(gc_chute *c, chute_work *w)
   return order_work(c, w);
 }
 
-static void mark_walls(gc_chute *c, chute_work *w);
-
 /* a[order[m]] moves to a[m] (rows of size bytes), in place along the permutation's cycles
  * with one row of scratch t; done (n bytes) marks the rows placed */
 static void permute_rows(void *a, size_t size, const size_t *order, size_t n, unsigned char *t,
@@ -995,9 +993,14 @@ static int renumber_particles(gc_chute *c, chute_work *w)
   permute_rows(c->sx, 3 * nsph * sizeof(double), o, np, t, done); /* the beads stay */
   permute_rows(w->simg, 3 * nsph * sizeof(double), o, np, t, done);
   permute_rows(c->wall, w->nwall_per * nsph * c->rec_size, o, np, t, done);
-  /* sr, owner, fixed and lawk depend on the sphere's place in its particle only; wact, wsp and
-   * soff are derived again from the moved records and orientations (the same numbers); disp
-   * and the per-pair scratch anew after the build (index_list) */
+  /* wact moves with the records: each flag is record_used of its record (set by mark_walls
+   * at placement and a checkpoint read, by wall_forces after each step of a record; a record
+   * it passes over is virgin and flagged 0), and reading every record again to form the same
+   * flags took ~0.3 ms per build of the soybean chute */
+  permute_rows(w->wact, w->nwall_per * nsph, o, np, t, done);
+  /* sr, owner, fixed and lawk depend on the sphere's place in its particle only; wsp and soff
+   * are derived again from the moved orientations (the same numbers); disp and the per-pair
+   * scratch anew after the build (index_list) */
   for (size_t m = 0; m < np; m++) {
     c->index_of[c->id[m]] = m;
     gc_rot_omega_space(&c->rot[m], w->wsp + 3 * m); /* as at the end of the step */
@@ -1008,7 +1011,6 @@ static int renumber_particles(gc_chute *c, chute_work *w)
   }
   for (size_t s = nps; s < c->ns; s++)
     w->sto[s] = s;
-  mark_walls(c, w); /* wact from the moved records */
   return gc_nlist_renumber(c->nl, w->sto) ? GC_EINVAL : GC_SUCCESS;
 }
 
@@ -1494,6 +1496,22 @@ static void mark_walls(gc_chute *c, chute_work *w)
       w->wact[w->nwall_per * i + k] = record_used(ct, gc_law_hist_normal(law, ct->h));
     }
   }
+}
+
+size_t gc_chute_check_wall_flags(const gc_chute *c)
+{
+  const chute_work *w = c->work;
+  const size_t nps = c->np * c->nsph;
+  size_t bad = 0;
+  for (size_t i = 0; i < nps; i++) {
+    const size_t ki = w->srk[w->lawk[i]];
+    for (size_t k = 0; k < w->nwall_per; k++) {
+      gc_chute_contact *ct = gc_chute_wall(c, w->nwall_per * i + k);
+      const gc_hist_normal *hn = gc_law_hist_normal(wall_law(w, ki, k), ct->h);
+      bad += w->wact[w->nwall_per * i + k] != record_used(ct, hn);
+    }
+  }
+  return bad;
 }
 
 /* The overlaps of a particle sphere (centre s, radius r) with the walls of its records, into

@@ -212,6 +212,12 @@ size_t gc_chute_contact_forces(const gc_chute *c, double *P, size_t cap);
  * id[k]) at space position p [m/s]. */
 void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], double v[3]);
 
+/* Self-check for the tests: the number of wall records whose flag in the step's workspace
+ * (may the record hold a state; the step passes over a particle's walls when none does and
+ * none is within reach) disagrees with the record itself.  0 in a consistent state, whatever
+ * the renumberings since the placement or the checkpoint read. */
+size_t gc_chute_check_wall_flags(const gc_chute *c);
+
 /* Checkpoint: the complete state (particles, spheres, contact histories, neighbour list,
  * time, step) written atomically (gc_outfile); reading it into a chute allocated from the same
  * cfg continues bit for bit.  The file records the granucal version and the state layout and
