@@ -75,6 +75,7 @@ struct gc_nlist {
   uint32_t *csr_idx;  /* csr_cap: pair indices per sphere */
   unsigned char *csr_side; /* csr_cap: 1 where the sphere is the pair's i, 0 where it is j */
   size_t csr_cap;
+  int indexed;        /* the CSR is of the current list (not after gc_nlist_renumber_for_build) */
   size_t *cell;       /* nsph: cell of each sphere */
   size_t *order;      /* nsph: spheres sorted by cell (increasing rank within a cell) */
   double *cpos;       /* 4 nsph: x, y, z, r of order[m] at [4 m], contiguous per cell */
@@ -803,6 +804,7 @@ static void build_csr(gc_nlist *nl)
   for (size_t s = nl->nsph; s > 0; s--)
     start[s] = start[s - 1];
   start[0] = 0;
+  nl->indexed = 1;
 }
 
 /* Make room for the slots of n pairs in pb (n <= MAX_PAYLOAD_PAIRS: the build and the
@@ -1152,7 +1154,7 @@ int gc_nlist_set_order(gc_nlist *nl, const size_t *seq)
   return GC_SUCCESS;
 }
 
-int gc_nlist_renumber(gc_nlist *nl, const size_t *to)
+static int renumber(gc_nlist *nl, const size_t *to, int index)
 {
   if (!is_permutation(nl, to))
     return GC_EINVAL;
@@ -1178,9 +1180,21 @@ int gc_nlist_renumber(gc_nlist *nl, const size_t *to)
     nl->byrank[r] = (uint32_t)to[nl->byrank[r]];
     nl->rank[nl->byrank[r]] = (uint32_t)r;
   }
-  if (nl->built)
+  if (nl->built && index)
     build_csr(nl);
+  else
+    nl->indexed = 0;
   return GC_SUCCESS;
+}
+
+int gc_nlist_renumber(gc_nlist *nl, const size_t *to)
+{
+  return renumber(nl, to, 1);
+}
+
+int gc_nlist_renumber_for_build(gc_nlist *nl, const size_t *to)
+{
+  return renumber(nl, to, 0);
 }
 
 void gc_nlist_clear(gc_nlist *nl)
@@ -1264,7 +1278,7 @@ void gc_nlist_shift(const gc_nlist *nl, const gc_npair *p, double shift[3])
 
 void gc_nlist_sphere_pairs(const gc_nlist *nl, size_t sphere, const uint32_t **idx, size_t *n)
 {
-  if (!nl->built || sphere >= nl->nsph || !nl->csr_idx) {
+  if (!nl->built || !nl->indexed || sphere >= nl->nsph || !nl->csr_idx) {
     *idx = NULL;
     *n = 0;
     return;
@@ -1275,7 +1289,7 @@ void gc_nlist_sphere_pairs(const gc_nlist *nl, size_t sphere, const uint32_t **i
 
 const unsigned char *gc_nlist_sphere_sides(const gc_nlist *nl, size_t sphere)
 {
-  if (!nl->built || sphere >= nl->nsph || !nl->csr_side)
+  if (!nl->built || !nl->indexed || sphere >= nl->nsph || !nl->csr_side)
     return NULL;
   return nl->csr_side + nl->csr_start[sphere];
 }
