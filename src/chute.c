@@ -172,7 +172,7 @@ typedef struct {
                                 * whose sphere i belongs to particle m: the list is built in
                                 * index order, so the pair loop reads its pairs' records in
                                 * memory order */
-  struct pkey *pkeys;          /* np: sort scratch */
+  struct pkey *pkeys;          /* 2 np: sort scratch */
   size_t *sto;                 /* ns: a renumbering's new index of each sphere */
   unsigned char *pbuf;         /* scratch of a renumbering: the widest per-particle row (its
                                 * wall records, prow bytes), then np marks */
@@ -633,7 +633,7 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->porder = calloc(c->np + 1, sizeof *w->porder);
   w->pstart = calloc(c->np + 1, sizeof *w->pstart);
   w->disp = calloc(c->ns + 1, sizeof *w->disp);
-  w->pkeys = calloc(c->np + 1, sizeof *w->pkeys);
+  w->pkeys = calloc(2 * c->np + 1, sizeof *w->pkeys);
   w->wact = calloc(w->nwall_per * nps + 1, 1);
   w->sto = calloc(c->ns + 1, sizeof *w->sto);
 #ifdef _OPENMP
@@ -823,14 +823,6 @@ static void mark_histories(gc_chute *c, chute_work *w, int nt)
   }
 }
 
-static int cmp_pkey(const void *a, const void *b)
-{
-  const struct pkey *x = a, *y = b;
-  if (x->key != y->key)
-    return x->key < y->key ? -1 : 1;
-  return x->p < y->p ? -1 : x->p > y->p;
-}
-
 /* cell coordinate of x >= 0 in cells of edge h, clamped to 21 bits */
 static uint64_t cell21(double x, double h)
 {
@@ -841,18 +833,44 @@ static uint64_t cell21(double x, double h)
 /* keys[0 .. np) sorted: the particles at points xc + stride p (a centre, or a sphere's centre)
  * by the cell of that point in a grid of edge one particle diameter + skin, with the longer
  * horizontal axis (x or z) the slowest index, then the height, then the other horizontal
- * axis; ties by index. */
+ * axis; ties by index.  keys has room for 2 np (the second half is scratch).  A radix sort,
+ * 8 bits a pass from the lowest, each pass stable, so the keys made in index order keep it
+ * among equal cells; a pass whose byte is the same in every key is skipped (most of the 63
+ * bits are zero).  It replaced qsort, which took 0.1 ms of a soybean rebuild (1200
+ * particles) and 0.4 ms of the matched case's (4000). */
 static void sort_keys(const gc_chute *c, const double *xc, size_t stride, struct pkey *keys)
 {
   const size_t np = c->np;
   const double h = 2.0 * c->cfg.shape.bound_radius + c->cfg.skin;
   const int along = c->cfg.length >= c->cfg.width ? 0 : 2, across = 2 - along;
+  size_t count[8][256] = { { 0 } };
   for (size_t p = 0; p < np; p++) {
     const double *x = xc + stride * p;
-    keys[p].key = cell21(x[along], h) << 42 | cell21(x[1], h) << 21 | cell21(x[across], h);
+    const uint64_t key = cell21(x[along], h) << 42 | cell21(x[1], h) << 21 | cell21(x[across], h);
+    keys[p].key = key;
     keys[p].p = p;
+    for (int d = 0; d < 8; d++)
+      count[d][key >> (8 * d) & 255]++;
   }
-  qsort(keys, np, sizeof *keys, cmp_pkey);
+  struct pkey *from = keys, *to = keys + np;
+  for (int d = 0; d < 8 && np > 0; d++) {
+    size_t *at = count[d];
+    if (at[from[0].key >> (8 * d) & 255] == np)
+      continue; /* one byte value for all */
+    size_t sum = 0;
+    for (int v = 0; v < 256; v++) {
+      const size_t nv = at[v];
+      at[v] = sum;
+      sum += nv;
+    }
+    for (size_t m = 0; m < np; m++)
+      to[at[from[m].key >> (8 * d) & 255]++] = from[m];
+    struct pkey *t = from;
+    from = to;
+    to = t;
+  }
+  if (from != keys)
+    memcpy(keys, from, np * sizeof *keys);
 }
 
 /* The spatial order of the particles (porder; see chute_work.porder) by the cells of

@@ -787,7 +787,21 @@ static void test_resting_bed(void)
  * 3000 steps, to 1e-12 m (accumulated rounding of 3000 additions ~1e-14 m); id and index_of
  * are inverse permutations; the spheres stay within skin/2 of the list's build positions
  * (straight distance: their offsets and periodic images move with their particle), and the
- * order did change. */
+ * order did change.  Right after a build the particles are in the order of the cells (edge
+ * one particle diameter + skin) of their first spheres' build positions: the cell along the
+ * longer horizontal axis first, then the height, then the other axis. */
+static uint64_t test_cell_key(const gc_chute_cfg *cfg, const double *x)
+{
+  const double h = 2.0 * cfg->shape.bound_radius + cfg->skin;
+  const int along = cfg->length >= cfg->width ? 0 : 2;
+  uint64_t key = 0;
+  for (int k = 0; k < 3; k++) {
+    const double cell = floor(x[k == 0 ? along : k == 1 ? 1 : 2 - along] / h);
+    key = key << 21 | (uint64_t)(cell > 0 ? cell : 0); /* < 2^21 in this box */
+  }
+  return key;
+}
+
 static void test_renumber_free_flight(void)
 {
   for (int clusters = 0; clusters < 2; clusters++) {
@@ -824,8 +838,18 @@ static void test_renumber_free_flight(void)
     size_t last[64];
     memcpy(last, c->id, sizeof last);
     const size_t ns = 64 * c->nsph;
+    size_t sorted = 0;
     for (int k = 1; k <= 30; k++) {
       CU_ASSERT_EQUAL_FATAL(run(c, 100), GC_SUCCESS);
+      const size_t builds = gc_nlist_builds(c->nl);
+      for (int m = 0; m < 1000 && gc_nlist_builds(c->nl) == builds; m++) /* to the next build */
+        CU_ASSERT_EQUAL_FATAL(run(c, 1), GC_SUCCESS);
+      CU_ASSERT_FATAL(gc_nlist_builds(c->nl) > builds);
+      const double *xs = gc_nlist_build_positions(c->nl);
+      for (size_t p = 1; p < 64; p++)
+        bad += test_cell_key(&cfg, xs + 3 * c->nsph * (p - 1)) >
+               test_cell_key(&cfg, xs + 3 * c->nsph * p);
+      sorted++;
       for (size_t p = 0; p < 64; p++) {
         changed += c->id[p] != last[p];
         last[p] = c->id[p];
@@ -867,6 +891,7 @@ static void test_renumber_free_flight(void)
     CU_ASSERT_EQUAL(bad, 0);
     CU_ASSERT(err < 1e-12);
     CU_ASSERT(changed > 64); /* the spatial order changed many times */
+    CU_ASSERT_EQUAL(sorted, 30);
     gc_chute_free(c);
   }
 }
