@@ -2067,9 +2067,10 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
    * of their spheres i, and walks them once: a chunk's pair forces (each pair into the sums
    * of its particles that move in the walk, and into its slot pf only if one of them waits
    * for the barrier) and pair work, then (3.) the particles of its share whose pairs are all
-   * done (their sums, walls, the update; see chute_work.plo).  After a barrier, the
-   * particles of the share that waited for other threads' pairs (their sums gathered from the
-   * slots), then each chunk's particle work.
+   * done (their sums, walls, the update; see chute_work.plo), but for the last ndefer of the
+   * share (see chute_work.ndefer).  After a barrier, the particles of the share that waited
+   * for other threads' pairs (their sums gathered from the slots) and the deferred ones, then
+   * each chunk's particle work.
    * The order of the moves does not change a number: every pair reads the state of t_n,
    * every particle's sum is in pair order either way.  w->wsp (angular velocities in space
    * axes at t_{n-1/2}) was computed at the end of the previous step / at placement. */
