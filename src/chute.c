@@ -1505,18 +1505,20 @@ static const gc_law *wall_law(const chute_work *w, size_t ki, size_t k)
   return k < 2 ? &w->law_pw[ki] : &w->law_pb[ki];
 }
 
+/* The flag wact holds for wall record k of particle sphere i: record_used of the record */
+static unsigned char wall_flag(const gc_chute *c, const chute_work *w, size_t i, size_t k)
+{
+  gc_chute_contact *ct = gc_chute_wall(c, w->nwall_per * i + k);
+  return record_used(ct, gc_law_hist_normal(wall_law(w, w->srk[w->lawk[i]], k), ct->h));
+}
+
 /* wact from the records (after placement or a checkpoint read) */
 static void mark_walls(gc_chute *c, chute_work *w)
 {
   const size_t nps = c->np * c->nsph;
-  for (size_t i = 0; i < nps; i++) {
-    const size_t ki = w->srk[w->lawk[i]];
-    for (size_t k = 0; k < w->nwall_per; k++) {
-      const gc_law *law = wall_law(w, ki, k);
-      gc_chute_contact *ct = gc_chute_wall(c, w->nwall_per * i + k);
-      w->wact[w->nwall_per * i + k] = record_used(ct, gc_law_hist_normal(law, ct->h));
-    }
-  }
+  for (size_t i = 0; i < nps; i++)
+    for (size_t k = 0; k < w->nwall_per; k++)
+      w->wact[w->nwall_per * i + k] = wall_flag(c, w, i, k);
 }
 
 size_t gc_chute_check_wall_flags(const gc_chute *c)
@@ -1524,14 +1526,9 @@ size_t gc_chute_check_wall_flags(const gc_chute *c)
   const chute_work *w = c->work;
   const size_t nps = c->np * c->nsph;
   size_t bad = 0;
-  for (size_t i = 0; i < nps; i++) {
-    const size_t ki = w->srk[w->lawk[i]];
-    for (size_t k = 0; k < w->nwall_per; k++) {
-      gc_chute_contact *ct = gc_chute_wall(c, w->nwall_per * i + k);
-      const gc_hist_normal *hn = gc_law_hist_normal(wall_law(w, ki, k), ct->h);
-      bad += w->wact[w->nwall_per * i + k] != record_used(ct, hn);
-    }
-  }
+  for (size_t i = 0; i < nps; i++)
+    for (size_t k = 0; k < w->nwall_per; k++)
+      bad += w->wact[w->nwall_per * i + k] != wall_flag(c, w, i, k);
   return bad;
 }
 
@@ -2089,7 +2086,8 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     const size_t b1 = own ? w->bnd[tid + 1] : nch * (tid + 1) / nth;
     const size_t m0 = b0 * CHUNK, m1 = b1 > b0 ? chunk_end(b1 - 1, (size_t)np) : m0;
     /* the walk moves particles up to md, the rest of its share's after the barrier */
-    const size_t md = own && w->ndefer[tid] < m1 - m0 ? m1 - w->ndefer[tid] : own ? m0 : m1;
+    const size_t nd = own ? w->ndefer[tid] : 0;
+    const size_t md = nd < m1 - m0 ? m1 - nd : m0;
     /* particle m moves in the walk if all its pairs are in this share */
 #define MOVES_EARLY(m) (w->plo[m] >= m0 && w->phi[m] < m1)
 #ifdef _OPENMP
