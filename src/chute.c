@@ -116,6 +116,8 @@ enum { CEN_PN, CEN_PT, CEN_BN, CEN_BT, CEN_N };
  * independent of the threads.  32 particles: small enough that two threads' shares differ by
  * ~3 % of the soybean chute's 38 chunks. */
 #define CHUNK 32
+/* pairs the walk sorts out at a time (gc_chute_step) */
+enum { WALK_BATCH = 256 };
 
 /* One past the last particle of chunk b of np particles. */
 static inline size_t chunk_end(size_t b, size_t np)
@@ -1369,7 +1371,10 @@ static int pair_contact(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr
                         const double d[3], double dist2, double ri, double rj,
                         double ce[CEN_N], double pf[9]);
 
-static int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* into both paths of the walk (walk_pair) */
+#endif
+static inline int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
                       const double L[3], double ce[CEN_N], double pf[9])
 {
   size_t i = pr->i, j = pr->j;
@@ -1529,6 +1534,38 @@ size_t gc_chute_check_wall_flags(const gc_chute *c)
   for (size_t i = 0; i < nps; i++)
     for (size_t k = 0; k < w->nwall_per; k++)
       bad += w->wact[w->nwall_per * i + k] != wall_flag(c, w, i, k);
+  return bad;
+}
+
+size_t gc_chute_check_pair_records(const gc_chute *c, const double *sx_prev)
+{
+  const chute_work *w = c->work;
+  const size_t npr = gc_nlist_npairs(c->nl);
+  const gc_npair *pairs = gc_nlist_pairs(c->nl);
+  double L[3];
+  gc_nlist_periods(c->nl, L);
+  size_t bad = 0;
+  for (size_t k = 0; k < npr; k++) {
+    const gc_npair *pr = &pairs[k];
+    const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
+    /* what a step would have to reset: the whole record, or with keep_history its force and
+     * overlap only (the history block stays) */
+    const int forced = ct->P != 0.0 || ct->alpha != 0.0 || ct->Q[0] != 0.0 ||
+                       ct->Q[1] != 0.0 || ct->Q[2] != 0.0;
+    const int to_reset =
+        c->cfg.keep_history ? forced : record_used(ct, (const gc_hist_normal *)ct->h) || forced;
+    /* the overlap as pair_force and pair_contact form it */
+    const double *si = sx_prev + 3 * pr->i, *sj = sx_prev + 3 * pr->j;
+    const double d[3] = { sj[0] + pr->image[0] * L[0] - si[0],
+                          sj[1] + pr->image[1] * L[1] - si[1],
+                          sj[2] + pr->image[2] * L[2] - si[2] };
+    const double rr = c->sr[pr->i] + c->sr[pr->j], dist2 = dot3(d, d);
+    const double alpha = dist2 < rr * rr ? rr - sqrt(dist2) : 0.0;
+    if (alpha > 0.0)
+      bad += ct->alpha != alpha || !w->hist[k];
+    else
+      bad += to_reset || w->hist[k]; /* reset, and so flagged */
+  }
   return bad;
 }
 
@@ -1780,6 +1817,16 @@ static void energy_sum(gc_chute *c, const chute_work *w, size_t nchunk)
   }
 }
 
+/* The walk's skip test (gc_chute_step): 0 if pair k has no history to reset (hist) and its
+ * gap at the build (gap0) exceeds the distances its two spheres moved since (disp), so that
+ * it is apart for certain; else 1.  Without a branch, for the gathering of the passing pairs
+ * (the walk's other path tests hist first: in a dense flow most pairs have a history). */
+static inline int pair_may_touch(const unsigned char *hist, const double *gap0,
+                                 const double *disp, const gc_npair *pairs, size_t k)
+{
+  return hist[k] | !(gap0[k] > disp[pairs[k].i] + disp[pairs[k].j]);
+}
+
 /* Particles whose step 3 waits to be done LANES at a time (move_lanes). */
 enum { LANES = 4 };
 typedef struct {
@@ -2024,6 +2071,44 @@ static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lan
   }
 }
 
+/* 1 if particle m moves in the walk of the thread whose share is particles m0 .. m1 - 1: all
+ * its pairs are in that share (chute_work.plo, phi) */
+static inline int moves_in_walk(const chute_work *w, size_t m, size_t m0, size_t m1)
+{
+  return w->plo[m] >= m0 && w->phi[m] < m1;
+}
+
+/* Pair k in the walk of the thread whose share is particles m0 .. m1 - 1: its force
+ * (pair_force; *bad_pair takes the least k of a non-finite one) into the sums of its particles
+ * that move in the walk, in pair order, and into its slot pf only if one of them gathers
+ * after the barrier (none on one thread). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void walk_pair(gc_chute *c, chute_work *w, const gc_npair *pairs, size_t k,
+                             const double L[3], size_t m0, size_t m1, double ce[CEN_N],
+                             long *bad_pair)
+{
+  double f[9];
+  if (pair_force(c, w, k, &pairs[k], L, ce, f) && (long)k < *bad_pair)
+    *bad_pair = (long)k;
+  if (!(w->pact[k] & PACT_FORCE))
+    return;
+  const size_t I = (size_t)c->owner[pairs[k].i];
+  const long J = c->owner[pairs[k].j];
+  int slot = 0;
+  if (moves_in_walk(w, I, m0, m1))
+    add_pair(f, 1, w->acc + 6 * I, w->acc + 6 * I + 3);
+  else
+    slot = 1;
+  if (J >= 0 && moves_in_walk(w, (size_t)J, m0, m1))
+    add_pair(f, 0, w->acc + 6 * J, w->acc + 6 * J + 3);
+  else if (J >= 0)
+    slot = 1;
+  if (slot)
+    memcpy(w->pf + 9 * k, f, sizeof f);
+}
+
 /* Queue particle m for move_lanes, which runs when LANES are queued. */
 static inline void move_queued(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lanes *q,
                                size_t m, int early, double *dmax2, long *bad_p)
@@ -2088,8 +2173,6 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     /* the walk moves particles up to md, the rest of its share's after the barrier */
     const size_t nd = own ? w->ndefer[tid] : 0;
     const size_t md = nd < m1 - m0 ? m1 - nd : m0;
-    /* particle m moves in the walk if all its pairs are in this share */
-#define MOVES_EARLY(m) (w->plo[m] >= m0 && w->phi[m] < m1)
 #ifdef _OPENMP
     double t0 = omp_get_wtime();
 #endif
@@ -2099,6 +2182,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     const unsigned char *const hist = w->hist;
     unsigned char *const pact = w->pact;
     const double *const gap0 = w->gap0, *const disp = w->disp;
+    int sparse = 0; /* the last batch of pairs mostly apart (the skip test below) */
     size_t u = m0; /* the walk's next particle to move */
     lanes mv = { .n = 0 }; /* particles queued to move (move_queued) */
     for (size_t b = b0; b < b1; b++) {
@@ -2106,38 +2190,43 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
       const size_t k0 = w->pstart[b * CHUNK];
       const size_t k1 = w->pstart[e];
       double ce[CEN_N] = { 0, 0, 0, 0 };
-      for (size_t k = k0; k < k1; k++) {
-        if (!hist[k] && gap0[k] > disp[pairs[k].i] + disp[pairs[k].j]) {
-          /* apart for certain, nothing to reset */
-          pact[k] = 0;
-          continue;
+      for (size_t kb = k0; kb < k1; kb += WALK_BATCH) {
+        const size_t ke = kb + WALK_BATCH < k1 ? kb + WALK_BATCH : k1;
+        /* The skip test (pair_may_touch) passes over the pairs apart for certain.  Where
+         * most are apart (the dilute flow: ~1 in 5 passes), the batch's passing pairs are
+         * first gathered without a branch, since which ones pass is as good as random to the
+         * branch predictor (the walk 0.8x its time); where most pass (a dense flow), the
+         * test stays in the loop, whose branch is then predicted.  Chosen by the previous
+         * batch; the same pairs in the same order either way. */
+        size_t npass = 0;
+        if (sparse) {
+          unsigned short todo[WALK_BATCH];
+          size_t ntodo = 0;
+          for (size_t k = kb; k < ke; k++) {
+            todo[ntodo] = (unsigned short)(k - kb);
+            ntodo += pair_may_touch(hist, gap0, disp, pairs, k);
+            pact[k] = 0;
+          }
+          for (size_t q = 0; q < ntodo; q++)
+            walk_pair(c, w, pairs, kb + todo[q], L, m0, m1, ce, &bad_pair);
+          npass = ntodo;
+        } else {
+          for (size_t k = kb; k < ke; k++) {
+            if (!hist[k] && !pair_may_touch(hist, gap0, disp, pairs, k)) {
+              pact[k] = 0; /* apart for certain, nothing to reset */
+              continue;
+            }
+            npass++;
+            walk_pair(c, w, pairs, k, L, m0, m1, ce, &bad_pair);
+          }
         }
-        double f[9];
-        if (pair_force(c, w, k, &pairs[k], L, ce, f) && (long)k < bad_pair)
-          bad_pair = (long)k;
-        if (!(pact[k] & PACT_FORCE))
-          continue;
-        /* the sums of the particles that move in the walk, in pair order; the slot pf only
-         * for a particle that gathers after the barrier (none on one thread) */
-        const size_t I = (size_t)c->owner[pairs[k].i];
-        const long J = c->owner[pairs[k].j];
-        int slot = 0;
-        if (MOVES_EARLY(I))
-          add_pair(f, 1, w->acc + 6 * I, w->acc + 6 * I + 3);
-        else
-          slot = 1;
-        if (J >= 0 && MOVES_EARLY((size_t)J))
-          add_pair(f, 0, w->acc + 6 * J, w->acc + 6 * J + 3);
-        else if (J >= 0)
-          slot = 1;
-        if (slot)
-          memcpy(w->pf + 9 * k, f, sizeof f);
+        sparse = 2 * npass < ke - kb;
       }
       memcpy(w->cpe + CEN_N * b, ce, sizeof ce);
       /* the blocks up to e - 1 are done: queue the particles in order while they may move
        * (moved four at a time, move_queued; the rest of the queue before the barrier) */
       for (; u < e && u < md; u++) {
-        if (!MOVES_EARLY(u))
+        if (!moves_in_walk(w, u, m0, m1))
           continue; /* after the barrier */
         if (w->phi[u] >= e)
           break; /* a later block of this share still reads it */
@@ -2145,7 +2234,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
       }
     }
     for (; u < md; u++) /* all blocks of the share are done */
-      if (MOVES_EARLY(u))
+      if (moves_in_walk(w, u, m0, m1))
         move_queued(c, w, &frame, &mv, u, 1, &dmax2, &bad_p);
     move_lanes(c, w, &frame, &mv, 1, &dmax2, &bad_p);
 #ifdef _OPENMP
@@ -2154,14 +2243,13 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     const double ta = omp_get_wtime();
 #endif
     for (size_t m = m0; m < m1; m++)
-      if (!MOVES_EARLY(m))
+      if (!moves_in_walk(w, m, m0, m1))
         move_queued(c, w, &frame, &mv, m, 0, &dmax2, &bad_p);
     move_lanes(c, w, &frame, &mv, 0, &dmax2, &bad_p);
     for (size_t m = md; m < m1; m++) /* the deferred ones */
-      if (MOVES_EARLY(m))
+      if (moves_in_walk(w, m, m0, m1))
         move_queued(c, w, &frame, &mv, m, 1, &dmax2, &bad_p);
     move_lanes(c, w, &frame, &mv, 1, &dmax2, &bad_p);
-#undef MOVES_EARLY
     for (size_t b = b0; b < b1; b++) { /* each chunk's particle work */
       double cp[PEN_N] = { 0, 0, 0, 0, 0 };
       for (size_t m = b * CHUNK; m < chunk_end(b, (size_t)np); m++)

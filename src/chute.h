@@ -217,6 +217,13 @@ void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], dou
  * none is within reach) disagrees with the record itself.  0 in a consistent state, whatever
  * the renumberings since the placement or the checkpoint read. */
 size_t gc_chute_check_wall_flags(const gc_chute *c);
+/* Self-check for the tests: the number of listed pairs whose record does not hold what the
+ * last step's contact law left at the sphere positions sx_prev (3 ns, c->sx copied before
+ * that step, which must not have rebuilt the list): an overlap alpha > 0 there must be the
+ * record's alpha, flagged as a state to reset when apart; a pair apart must have been reset
+ * (no force, overlap or, unless cfg.keep_history, history) and not flagged.  0 when the step
+ * visited every pair it had to, whatever it passed over. */
+size_t gc_chute_check_pair_records(const gc_chute *c, const double *sx_prev);
 
 /* Checkpoint: the complete state (particles, spheres, contact histories, neighbour list,
  * time, step) written atomically (gc_outfile); reading it into a chute allocated from the same

@@ -584,21 +584,30 @@ static void small_chute_cfg(gc_chute_cfg *cfg, size_t n)
  * every particle's pair sum is formed by the walk; on more, the particles near a share's
  * edge gather theirs from the pair slots after the barrier, which must give the same sums
  * (pair order over all the cluster's spheres; a gather sphere by sphere fails all 12 of its
- * memcmp comparisons).  Up to 33 contacts at a time. */
+ * memcmp comparisons).  Up to 33 contacts at a time.  After every 100th step that did not
+ * rebuild the list, every listed pair's record must be what the contact law left at that
+ * step's positions (gc_chute_check_pair_records): the walk passes over the pairs apart for
+ * certain (gathering the rest first where most are apart), and a pair it wrongly passed over
+ * keeps a stale record (dropping the history flag from the gathering fails 18 of the 75
+ * checks; from the other path, every check and 31 other assertions); a fifth run keeps the
+ * histories at separation (keep_history). */
 static void test_threads(void)
 {
 #ifndef _OPENMP
   CU_PASS("compiled without OpenMP: thread-count independence not tested");
 #else
-  enum { NRUN = 4 };
-  const int threads[NRUN] = { 1, 2, 3, 5 };
+  /* the fifth run keeps the histories at separation (not compared: another model) */
+  enum { NRUN = 5, NCMP = 4 };
+  const int threads[NRUN] = { 1, 2, 3, 5, 2 };
   gc_chute *c[NRUN];
   size_t maxc = 0;
+  int nchecked = 0;
   for (int k = 0; k < NRUN; k++) {
     gc_chute_cfg cfg;
     small_chute_cfg(&cfg, 128);
     cfg.fill_height = 0.045;
     cfg.threads = threads[k];
+    cfg.keep_history = k >= NCMP;
     c[k] = alloc_ok(&cfg);
     char msg[512] = "";
     int st = gc_chute_place_random(c[k], msg, sizeof msg);
@@ -610,20 +619,32 @@ static void test_threads(void)
       for (int d = 0; d < 3; d++)
         c[k]->v[3 * p + d] = (d == 1 ? -2.0 : 0.0) + 2.0 * gsl_rng_uniform(rng) - 1.0;
     gsl_rng_free(rng);
+    double *sx_prev = malloc(3 * c[k]->ns * sizeof *sx_prev);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sx_prev);
     for (int b = 0; b < 15; b++) {
-      CU_ASSERT_EQUAL_FATAL(run(c[k], 100), GC_SUCCESS);
+      CU_ASSERT_EQUAL_FATAL(run(c[k], 99), GC_SUCCESS);
+      /* the 100th step visited every pair it had to (unless it rebuilt the list) */
+      memcpy(sx_prev, c[k]->sx, 3 * c[k]->ns * sizeof *sx_prev);
+      const size_t nb = gc_nlist_builds(c[k]->nl);
+      CU_ASSERT_EQUAL_FATAL(run(c[k], 1), GC_SUCCESS);
+      if (gc_nlist_builds(c[k]->nl) == nb) {
+        CU_ASSERT_EQUAL(gc_chute_check_pair_records(c[k], sx_prev), 0);
+        nchecked++;
+      }
       gc_chute_stats st1;
       gc_chute_stats_get(c[k], &st1);
       if (st1.n_contacts > maxc)
         maxc = st1.n_contacts;
     }
+    free(sx_prev);
   }
-  printf("\n    up to %zu contacts\n", maxc);
+  printf("\n    up to %zu contacts, pair records checked after %d steps\n", maxc, nchecked);
   CU_ASSERT(maxc > 20);
+  CU_ASSERT(nchecked >= 50);
   /* the wall flags moved with the particles at each build's renumbering */
   for (int k = 0; k < NRUN; k++)
     CU_ASSERT_EQUAL(gc_chute_check_wall_flags(c[k]), 0);
-  for (int k = 1; k < NRUN; k++) {
+  for (int k = 1; k < NCMP; k++) {
     CU_ASSERT(memcmp(c[0]->x, c[k]->x, 3 * c[0]->np * sizeof(double)) == 0);
     CU_ASSERT(memcmp(c[0]->v, c[k]->v, 3 * c[0]->np * sizeof(double)) == 0);
     CU_ASSERT(memcmp(c[0]->rot, c[k]->rot, c[0]->np * sizeof(gc_rot)) == 0);
