@@ -153,7 +153,8 @@ typedef struct {
   double dmax2;                /* the largest squared displacement of a particle sphere since
                                 * the last build, at the current positions (INFINITY: unknown) */
   double *disp;                /* ns: how far each sphere moved since the last build, at the
-                                * current positions [m] (the beads: 0).  A pair has closed its
+                                * current positions [m], or more (after a step, the largest
+                                * of its particle's spheres; the beads: 0).  A pair has closed its
                                 * gap by at most disp_i + disp_j, so one whose gap0 is larger is
                                 * apart without looking at it (in the soybean flow this leaves
                                 * a fifth of the listed pairs to look at, where the largest
@@ -2037,10 +2038,12 @@ static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lan
       }
     }
   }
-  /* the displacements (gc_nlist_frame_moved), sphere k of every lane at once */
+  /* the displacements (gc_nlist_frame_moved), sphere k of every lane at once; each sphere's
+   * disp is its particle's largest (one square root per particle instead of one per sphere;
+   * the skip test only needs a bound, and the criterion the largest) */
   double M2[LANES] = { 0.0 };
   for (size_t k = 0; k < nsph && fr->x0; k++) {
-    double S[3][LANES], S0[3][LANES], D[LANES];
+    double S[3][LANES], S0[3][LANES];
     for (int l = 0; l < LANES; l++)
       for (int e = 0; e < 3; e++) {
         const size_t i = pl[l] * nsph + k;
@@ -2051,11 +2054,16 @@ static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lan
       const double sl[3] = { S[0][l], S[1][l], S[2][l] };
       const double s0[3] = { S0[0][l], S0[1][l], S0[2][l] };
       const double d2 = gc_nlist_frame_moved2(fr, sl, s0);
-      D[l] = sqrt(d2);
       M2[l] = d2 <= M2[l] ? M2[l] : d2;
     }
+  }
+  if (fr->x0) {
+    double D[LANES];
+    for (int l = 0; l < LANES; l++)
+      D[l] = sqrt(M2[l]);
     for (int l = 0; l < n; l++)
-      w->disp[pl[l] * nsph + k] = D[l];
+      for (size_t k = 0; k < nsph; k++)
+        w->disp[pl[l] * nsph + k] = D[l];
   }
   if (!fr->x0) /* no list built: every displacement is infinite */
     for (int l = 0; l < LANES; l++) {
