@@ -1376,7 +1376,7 @@ static int pair_contact(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr
 __attribute__((always_inline)) /* into both paths of the walk (walk_pair) */
 #endif
 static inline int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
-                      const double L[3], double ce[CEN_N], double pf[9])
+                             const double L[3], double ce[CEN_N], double pf[9])
 {
   size_t i = pr->i, j = pr->j;
   const double *si = c->sx + 3 * i, *sj = c->sx + 3 * j;
@@ -2064,13 +2064,13 @@ static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lan
     for (int l = 0; l < n; l++)
       for (size_t k = 0; k < nsph; k++)
         w->disp[pl[l] * nsph + k] = D[l];
-  }
-  if (!fr->x0) /* no list built: every displacement is infinite */
+  } else { /* no list built: every displacement is infinite */
     for (int l = 0; l < LANES; l++) {
       M2[l] = INFINITY;
       for (size_t k = 0; k < nsph && l < n; k++)
         w->disp[pl[l] * nsph + k] = INFINITY;
     }
+  }
   for (int l = 0; l < n; l++) {
     if (M2[l] > *dmax2)
       *dmax2 = M2[l];
