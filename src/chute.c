@@ -1372,6 +1372,19 @@ static int pair_contact(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr
                         const double d[3], double dist2, double ri, double rj,
                         double ce[CEN_N], double pf[9]);
 
+/* d = x_j - x_i of pair pr (x_j's periodic image) from the sphere centres sx; returns |d|^2.
+ * The one statement of a pair's separation, for pair_force and the check of the records
+ * (gc_chute_check_pair_records), which compares the overlaps bit for bit. */
+static inline double pair_separation(const double *sx, const gc_npair *pr, const double L[3],
+                                     double d[3])
+{
+  const double *si = sx + 3 * pr->i, *sj = sx + 3 * pr->j;
+  d[0] = sj[0] + pr->image[0] * L[0] - si[0];
+  d[1] = sj[1] + pr->image[1] * L[1] - si[1];
+  d[2] = sj[2] + pr->image[2] * L[2] - si[2];
+  return dot3(d, d);
+}
+
 #if defined(__GNUC__)
 __attribute__((always_inline)) /* into both paths of the walk (walk_pair) */
 #endif
@@ -1379,11 +1392,9 @@ static inline int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npai
                              const double L[3], double ce[CEN_N], double pf[9])
 {
   size_t i = pr->i, j = pr->j;
-  const double *si = c->sx + 3 * i, *sj = c->sx + 3 * j;
-  double d[3] = { sj[0] + pr->image[0] * L[0] - si[0], sj[1] + pr->image[1] * L[1] - si[1],
-                  sj[2] + pr->image[2] * L[2] - si[2] };
+  double d[3];
   double ri = c->sr[i], rj = c->sr[j];
-  double dist2 = dot3(d, d), rr = ri + rj;
+  double dist2 = pair_separation(c->sx, pr, L, d), rr = ri + rj;
   w->pact[k] = 0;
   if (dist2 >= rr * rr) { /* apart: only reset a history (a separated contact is virgin) */
     if (w->hist[k]) {
@@ -1556,11 +1567,8 @@ size_t gc_chute_check_pair_records(const gc_chute *c, const double *sx_prev)
     const int to_reset =
         c->cfg.keep_history ? forced : record_used(ct, (const gc_hist_normal *)ct->h) || forced;
     /* the overlap as pair_force and pair_contact form it */
-    const double *si = sx_prev + 3 * pr->i, *sj = sx_prev + 3 * pr->j;
-    const double d[3] = { sj[0] + pr->image[0] * L[0] - si[0],
-                          sj[1] + pr->image[1] * L[1] - si[1],
-                          sj[2] + pr->image[2] * L[2] - si[2] };
-    const double rr = c->sr[pr->i] + c->sr[pr->j], dist2 = dot3(d, d);
+    double d[3];
+    const double rr = c->sr[pr->i] + c->sr[pr->j], dist2 = pair_separation(sx_prev, pr, L, d);
     const double alpha = dist2 < rr * rr ? rr - sqrt(dist2) : 0.0;
     if (alpha > 0.0)
       bad += ct->alpha != alpha || !w->hist[k];
@@ -2042,22 +2050,22 @@ static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lan
    * disp is its particle's largest (one square root per particle instead of one per sphere;
    * the skip test only needs a bound, and the criterion the largest) */
   double M2[LANES] = { 0.0 };
-  for (size_t k = 0; k < nsph && fr->x0; k++) {
-    double S[3][LANES], S0[3][LANES];
-    for (int l = 0; l < LANES; l++)
-      for (int e = 0; e < 3; e++) {
-        const size_t i = pl[l] * nsph + k;
-        S[e][l] = c->sx[3 * i + e];
-        S0[e][l] = fr->x0[3 * i + e];
-      }
-    for (int l = 0; l < LANES; l++) {
-      const double sl[3] = { S[0][l], S[1][l], S[2][l] };
-      const double s0[3] = { S0[0][l], S0[1][l], S0[2][l] };
-      const double d2 = gc_nlist_frame_moved2(fr, sl, s0);
-      M2[l] = d2 <= M2[l] ? M2[l] : d2;
-    }
-  }
   if (fr->x0) {
+    for (size_t k = 0; k < nsph; k++) {
+      double S[3][LANES], S0[3][LANES];
+      for (int l = 0; l < LANES; l++)
+        for (int e = 0; e < 3; e++) {
+          const size_t i = pl[l] * nsph + k;
+          S[e][l] = c->sx[3 * i + e];
+          S0[e][l] = fr->x0[3 * i + e];
+        }
+      for (int l = 0; l < LANES; l++) {
+        const double sl[3] = { S[0][l], S[1][l], S[2][l] };
+        const double s0[3] = { S0[0][l], S0[1][l], S0[2][l] };
+        const double d2 = gc_nlist_frame_moved2(fr, sl, s0);
+        M2[l] = d2 <= M2[l] ? M2[l] : d2;
+      }
+    }
     double D[LANES];
     for (int l = 0; l < LANES; l++)
       D[l] = sqrt(M2[l]);
