@@ -859,7 +859,6 @@ static void test_renumber_free_flight(void)
     size_t last[64];
     memcpy(last, c->id, sizeof last);
     const size_t ns = 64 * c->nsph;
-    size_t sorted = 0;
     for (int k = 1; k <= 30; k++) {
       CU_ASSERT_EQUAL_FATAL(run(c, 100), GC_SUCCESS);
       const size_t builds = gc_nlist_builds(c->nl);
@@ -870,7 +869,6 @@ static void test_renumber_free_flight(void)
       for (size_t p = 1; p < 64; p++)
         bad += test_cell_key(&cfg, xs + 3 * c->nsph * (p - 1)) >
                test_cell_key(&cfg, xs + 3 * c->nsph * p);
-      sorted++;
       for (size_t p = 0; p < 64; p++) {
         changed += c->id[p] != last[p];
         last[p] = c->id[p];
@@ -912,7 +910,6 @@ static void test_renumber_free_flight(void)
     CU_ASSERT_EQUAL(bad, 0);
     CU_ASSERT(err < 1e-12);
     CU_ASSERT(changed > 64); /* the spatial order changed many times */
-    CU_ASSERT_EQUAL(sorted, 30);
     gc_chute_free(c);
   }
 }
