@@ -90,6 +90,7 @@
 #include <string.h>
 
 #include <errno.h>
+#include <float.h>
 #include <sys/stat.h>
 
 #include <gsl/gsl_rng.h>
@@ -148,17 +149,24 @@ typedef struct {
   unsigned char *hist;         /* cap: 1 if the pair's payload may hold a contact history (a
                                 * compact copy of "payload s.alpha != 0", so that the many
                                 * pairs that are apart need not touch their payload) */
-  double *gap0;                /* cap: the pair's gap at the last list build, |d| - r_i - r_j,
-                                * less 1e-9 (r_i + r_j) for rounding [m] */
+  double *apart_until;         /* cap: the pair is apart while path_i + path_j stays below
+                                * this: its gap when it was last looked at (at the build, then
+                                * at each step that finds it apart), |d| - r_i - r_j less
+                                * 1e-9 (r_i + r_j) for rounding, plus path_i + path_j then [m] */
   double dmax2;                /* the largest squared displacement of a particle sphere since
                                 * the last build, at the current positions (INFINITY: unknown) */
-  double *disp;                /* ns: how far each sphere moved since the last build, at the
-                                * current positions [m], or more (after a step, the largest
-                                * of its particle's spheres; the beads: 0).  A pair has closed its
-                                * gap by at most disp_i + disp_j, so one whose gap0 is larger is
-                                * apart without looking at it (in the soybean flow this leaves
-                                * a fifth of the listed pairs to look at, where the largest
-                                * displacement of all, 2 sqrt(dmax2), left a half) */
+  double *path;                /* ns: a bound on the length of the path of each sphere since the
+                                * last build [m] (the beads: 0; after a checkpoint read, its
+                                * displacement since the build to begin with), grown at each
+                                * step by path_step.  A pair has closed its gap by at most the
+                                * growth of path_i + path_j since, so one whose apart_until is
+                                * larger is apart without looking at it.  A bound on the path,
+                                * not the displacement, so that the gap a pair is found at
+                                * re-arms it (apart_until); with the displacement since the
+                                * build a pair stays to be looked at in every step once its
+                                * gap at the build has been used up */
+  double pmax;                 /* the largest |pos_k| of the shape's spheres [m] */
+  double path_eps;             /* rounding allowance of a step's path bound (path_step) [m] */
   double *cpe;                 /* CEN_N per chunk of CHUNK particles: its pairs' work of
                                 * the step, summed in pair order */
   double *cpp;                 /* PEN_N per chunk: its particles' work, in index order */
@@ -530,8 +538,8 @@ void gc_chute_free(gc_chute *c)
     free(w->cpp);
     free(w->porder);
     free(w->pstart);
-    free(w->disp);
-    free(w->gap0);
+    free(w->path);
+    free(w->apart_until);
     free(w->pkeys);
     free(w->sto);
     free(w->pbuf);
@@ -580,10 +588,10 @@ static int grow_scratch(chute_work *w, size_t npairs)
   if (!hi)
     return GC_ENOMEM;
   w->hist = hi;
-  double *g0 = realloc(w->gap0, cap * sizeof *g0);
-  if (!g0)
+  double *au = realloc(w->apart_until, cap * sizeof *au);
+  if (!au)
     return GC_ENOMEM;
-  w->gap0 = g0;
+  w->apart_until = au;
   w->cap = cap;
   return GC_SUCCESS;
 }
@@ -672,7 +680,7 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->cpe = calloc(CEN_N * (c->np / CHUNK + 1), sizeof *w->cpe);
   w->porder = calloc(c->np + 1, sizeof *w->porder);
   w->pstart = calloc(c->np + 1, sizeof *w->pstart);
-  w->disp = calloc(c->ns + 1, sizeof *w->disp);
+  w->path = calloc(c->ns + 1, sizeof *w->path);
   w->pkeys = calloc(2 * c->np + 1, sizeof *w->pkeys);
   w->wact = calloc(w->nwall_per * nps + 1, 1);
   w->sto = calloc(c->ns + 1, sizeof *w->sto);
@@ -700,10 +708,15 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   }
   w->centred = c->nsph == 1 && cfg->shape.pos[0][0] == 0.0 && cfg->shape.pos[0][1] == 0.0 &&
                cfg->shape.pos[0][2] == 0.0;
+  w->pmax = 0.0;
+  for (size_t k = 0; k < c->nsph; k++) {
+    const double pk = sqrt(dot3(cfg->shape.pos[k], cfg->shape.pos[k]));
+    w->pmax = pk > w->pmax ? pk : w->pmax;
+  }
   c->nl = gc_nlist_alloc(c->ns, c->rec_size);
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
-      !w->cpp || !w->cpe || !w->porder || !w->pstart || !w->disp || !w->pkeys ||
+      !w->cpp || !w->cpe || !w->porder || !w->pstart || !w->path || !w->pkeys ||
       !w->wact || !w->sto || !w->pbuf || !c->id || !c->index_of || !c->nl || !w->bnd ||
       !w->tph || !w->tpo || !w->ndefer || !w->plo || !w->phi || !w->acc ||
       grow_scratch(w, 8 * c->ns)) {
@@ -954,10 +967,11 @@ static int order_work(gc_chute *c, chute_work *w)
   return GC_SUCCESS;
 }
 
-/* gap0 of every pair from the list's build positions, and disp, dmax2 (0 right after a build;
- * after a checkpoint read, how far the spheres have moved since the list was built), on nt
- * threads: each pair and each sphere on its own, and the largest of the threads' largest
- * displacements is the same number whatever their ranges */
+/* apart_until of every pair, its gap at the list's build positions, and path, dmax2 (0 right
+ * after a build; after a checkpoint read, how far the spheres have moved since the list was
+ * built), on nt threads: each pair and each sphere on its own, and the largest of the
+ * threads' largest displacements is the same number whatever their ranges.  path_eps from
+ * the largest coordinate. */
 static void list_gaps(gc_chute *c, chute_work *w, int nt)
 {
   const long npr = (long)gc_nlist_npairs(c->nl);
@@ -982,15 +996,22 @@ static void list_gaps(gc_chute *c, chute_work *w, int nt)
       gc_nlist_shift(c->nl, pr, sh);
       double d[3] = { b[0] + sh[0] - a[0], b[1] + sh[1] - a[1], b[2] + sh[2] - a[2] };
       double rr = c->sr[pr->i] + c->sr[pr->j];
-      w->gap0[k] = sqrt(dot3(d, d)) - rr * (1.0 + 1e-9);
+      w->apart_until[k] = sqrt(dot3(d, d)) - rr * (1.0 + 1e-9);
     }
     const size_t s0 = ns * tid / nth, s1 = ns * (tid + 1) / nth;
-    const double m2 = gc_nlist_moved(c->nl, c->sx, s0, s1 - s0, w->disp + s0);
+    const double m2 = gc_nlist_moved(c->nl, c->sx, s0, s1 - s0, w->path + s0);
     if (m2 > dmax2) /* never NaN: gc_nlist_moved makes a NaN displacement INFINITY */
       dmax2 = m2;
   }
   (void)nt;
   w->dmax2 = dmax2;
+  /* a step moves a sphere by x += v dt, the orientation by q -> q', then s = (x + simg) + R(q)
+   * pos: each rounding at most ~ulp(|s|) or ulp(|pos|); the allowance is ~16 of them at the
+   * largest coordinate the spheres may reach before the next build (now + the skin) */
+  double smax = 0.0;
+  for (size_t k = 0; k < 3 * ns; k++)
+    smax = fabs(c->sx[k]) > smax ? fabs(c->sx[k]) : smax;
+  w->path_eps = 64.0 * DBL_EPSILON * (smax + c->cfg.skin + w->pmax);
 }
 
 /* What the step derives from a list (after a build or a checkpoint read, in index order): the
@@ -1438,6 +1459,8 @@ static inline int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npai
   double dist2 = pair_separation(c->sx, pr, L, d), rr = ri + rj;
   w->pact[k] = 0;
   if (dist2 >= rr * rr) { /* apart: only reset a history (a separated contact is virgin) */
+    /* re-armed: apart while the paths grow by less than the gap (as at the build) */
+    w->apart_until[k] = (sqrt(dist2) - rr * (1.0 + 1e-9)) + (w->path[i] + w->path[j]);
     if (w->hist[k]) {
       gc_chute_contact *ct = gc_nlist_payload(c->nl, k);
       /* the last part of the unloading, from alpha_{n-1} to 0 (see contact) */
@@ -1615,6 +1638,23 @@ size_t gc_chute_check_pair_records(const gc_chute *c, const double *sx_prev)
       bad += ct->alpha != alpha || !w->hist[k];
     else
       bad += to_reset || w->hist[k]; /* reset, and so flagged */
+  }
+  return bad;
+}
+
+size_t gc_chute_check_skip_bounds(const gc_chute *c)
+{
+  const chute_work *w = c->work;
+  const size_t npr = gc_nlist_npairs(c->nl);
+  const gc_npair *pairs = gc_nlist_pairs(c->nl);
+  double L[3];
+  gc_nlist_periods(c->nl, L);
+  size_t bad = 0;
+  for (size_t k = 0; k < npr; k++) {
+    const gc_npair *pr = &pairs[k];
+    double d[3];
+    const double gap = sqrt(pair_separation(c->sx, pr, L, d)) - (c->sr[pr->i] + c->sr[pr->j]);
+    bad += !(gap >= w->apart_until[k] - (w->path[pr->i] + w->path[pr->j]));
   }
   return bad;
 }
@@ -1876,10 +1916,10 @@ static void energy_sum(gc_chute *c, const chute_work *w, size_t nchunk)
  * gap at the build (gap0) exceeds the distances its two spheres moved since (disp), so that
  * it is apart for certain; else 1.  Without a branch, for the gathering of the passing pairs
  * (the walk's other path tests hist first: in a dense flow most pairs have a history). */
-static inline int pair_may_touch(const unsigned char *hist, const double *gap0,
-                                 const double *disp, const gc_npair *pairs, size_t k)
+static inline int pair_may_touch(const unsigned char *hist, const double *apart_until,
+                                 const double *path, const gc_npair *pairs, size_t k)
 {
-  return hist[k] | !(gap0[k] > disp[pairs[k].i] + disp[pairs[k].j]);
+  return hist[k] | !(apart_until[k] > path[pairs[k].i] + path[pairs[k].j]);
 }
 
 /* Particles whose step 3 waits to be done LANES at a time (move_lanes). */
@@ -1975,6 +2015,16 @@ static inline void lanes_step(const double I[3], const double g[3], double mass,
       WS[e][l] = ws[e];
     }
   }
+}
+
+/* A bound on how far a step moves any sphere of a particle whose centre moves at speed v and
+ * which turns at angular speed w (both at t_{n+1/2}, the step's): the centre by |v| dt, a
+ * sphere at |pos| <= pmax from it by at most the angle turned times pmax, and the Cayley step
+ * (eq. 2.24-2.27) turns by 4 atan(dt |w| / 4) <= dt |w|; eps for the roundings
+ * (chute_work.path_eps).  A NaN stays a NaN (the pairs are then looked at). */
+static inline double path_step(double v, double w, double pmax, double dt, double eps)
+{
+  return (v + w * pmax) * dt * (1.0 + 1e-9) + eps;
 }
 
 /* Step 3 for the particles of q (emptied), side by side: each one's forces
@@ -2094,9 +2144,8 @@ static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lan
       }
     }
   }
-  /* the displacements (gc_nlist_frame_moved), sphere k of every lane at once; each sphere's
-   * disp is its particle's largest (one square root per particle instead of one per sphere;
-   * the skip test only needs a bound, and the criterion the largest) */
+  /* the displacements from the build (gc_nlist_frame_moved), sphere k of every lane at once,
+   * into M2, the largest of each particle, for the rebuild criterion */
   double M2[LANES] = { 0.0 };
   if (fr->x0) {
     for (size_t k = 0; k < nsph; k++) {
@@ -2114,17 +2163,21 @@ static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lan
         M2[l] = d2 <= M2[l] ? M2[l] : d2;
       }
     }
+    /* the path bound of each sphere grows by the step's (its particle's, path_step) */
     double D[LANES];
-    for (int l = 0; l < LANES; l++)
-      D[l] = sqrt(M2[l]);
+    for (int l = 0; l < LANES; l++) {
+      const double v2 = V[0][l] * V[0][l] + V[1][l] * V[1][l] + V[2][l] * V[2][l];
+      const double w2 = W[0][l] * W[0][l] + W[1][l] * W[1][l] + W[2][l] * W[2][l];
+      D[l] = path_step(sqrt(v2), sqrt(w2), w->pmax, dt, w->path_eps);
+    }
     for (int l = 0; l < n; l++)
       for (size_t k = 0; k < nsph; k++)
-        w->disp[pl[l] * nsph + k] = D[l];
+        w->path[pl[l] * nsph + k] += D[l];
   } else { /* no list built: every displacement is infinite */
     for (int l = 0; l < LANES; l++) {
       M2[l] = INFINITY;
       for (size_t k = 0; k < nsph && l < n; k++)
-        w->disp[pl[l] * nsph + k] = INFINITY;
+        w->path[pl[l] * nsph + k] = INFINITY;
     }
   }
   for (int l = 0; l < n; l++) {
@@ -2245,7 +2298,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
      * would otherwise make the compiler read each pointer from w again for every pair */
     const unsigned char *const hist = w->hist;
     unsigned char *const pact = w->pact;
-    const double *const gap0 = w->gap0, *const disp = w->disp;
+    const double *const apart_until = w->apart_until, *const path = w->path;
     int sparse = 0; /* the last batch of pairs mostly apart (the skip test below) */
     size_t u = m0; /* the walk's next particle to move */
     /* particles queued to move (move_queued) */
@@ -2269,7 +2322,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
           size_t ntodo = 0;
           for (size_t k = kb; k < ke; k++) {
             todo[ntodo] = (unsigned short)(k - kb);
-            ntodo += pair_may_touch(hist, gap0, disp, pairs, k);
+            ntodo += pair_may_touch(hist, apart_until, path, pairs, k);
             pact[k] = 0;
           }
           for (size_t q = 0; q < ntodo; q++)
@@ -2277,7 +2330,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
           npass = ntodo;
         } else {
           for (size_t k = kb; k < ke; k++) {
-            if (!hist[k] && !pair_may_touch(hist, gap0, disp, pairs, k)) {
+            if (!hist[k] && !pair_may_touch(hist, apart_until, path, pairs, k)) {
               pact[k] = 0; /* apart for certain, nothing to reset */
               continue;
             }

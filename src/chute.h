@@ -224,6 +224,11 @@ size_t gc_chute_check_wall_flags(const gc_chute *c);
  * (no force, overlap or, unless cfg.keep_history, history) and not flagged.  0 when the step
  * visited every pair it had to, whatever it passed over. */
 size_t gc_chute_check_pair_records(const gc_chute *c, const double *sx_prev);
+/* Self-check for the tests: the number of listed pairs whose gap at the current sphere
+ * positions is below what the step's skip test assumes (its apart_until less the path bounds
+ * of its two spheres, which must have grown by at least what the spheres moved since the
+ * pair was looked at).  0 after every step, whether the pair touches or not. */
+size_t gc_chute_check_skip_bounds(const gc_chute *c);
 
 /* Checkpoint: the complete state (particles, spheres, contact histories, neighbour list,
  * time, step) written atomically (gc_outfile); reading it into a chute allocated from the same

@@ -584,13 +584,17 @@ static void small_chute_cfg(gc_chute_cfg *cfg, size_t n)
  * every particle's pair sum is formed by the walk; on more, the particles near a share's
  * edge gather theirs from the pair slots after the barrier, which must give the same sums
  * (pair order over all the cluster's spheres; a gather sphere by sphere fails all 12 of its
- * memcmp comparisons).  Up to 33 contacts at a time.  After every 100th step that did not
- * rebuild the list, every listed pair's record must be what the contact law left at that
- * step's positions (gc_chute_check_pair_records): the walk passes over the pairs apart for
- * certain (gathering the rest first where most are apart), and a pair it wrongly passed over
- * keeps a stale record (dropping the history flag from the gathering fails 18 of the 75
- * checks; from the other path, every check and 31 other assertions); a fifth run keeps the
- * histories at separation (keep_history). */
+ * memcmp comparisons; appending the pairs with a force unsorted, 15 assertions here and in
+ * the rolling test).  The clusters also spin (up to 300 rad/s about each body axis).  Up to
+ * ~40 contacts at a time.  After every 100th step that did not rebuild the list, every listed
+ * pair's record must be what the contact law left at that step's positions
+ * (gc_chute_check_pair_records): the walk passes over the pairs apart for certain (gathering
+ * the rest first where most are apart), and a pair it wrongly passed over keeps a stale record
+ * (dropping the history flag from the gathering fails 18 of the 75 checks; from the other
+ * path, every check and 31 other assertions); after every step no pair may be closer than the
+ * skip test assumes (gc_chute_check_skip_bounds: a sphere's path bound grown by 0.99 of the
+ * step's finds 220 such pairs, the turning counted at half 8422, not at all 55516); a fifth run
+ * keeps the histories at separation (keep_history). */
 static void test_threads(void)
 {
 #ifndef _OPENMP
@@ -600,7 +604,7 @@ static void test_threads(void)
   enum { NRUN = 5, NCMP = 4 };
   const int threads[NRUN] = { 1, 2, 3, 5, 2 };
   gc_chute *c[NRUN];
-  size_t maxc = 0;
+  size_t maxc = 0, nbound = 0;
   int nchecked = 0;
   for (int k = 0; k < NRUN; k++) {
     gc_chute_cfg cfg;
@@ -614,15 +618,38 @@ static void test_threads(void)
     if (st)
       fprintf(stderr, "%s\n", msg);
     CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+    /* start fast so that contacts happen, and spinning (up to 300 rad/s about each body
+     * axis: the spheres' speeds about the centre ~ the centre's), so that the skip test's
+     * path bounds must hold the turning as well */
+    const size_t np = c[k]->np;
+    double *x = malloc(3 * np * sizeof *x), *q = malloc(4 * np * sizeof *q),
+           *v = malloc(3 * np * sizeof *v), *wb = malloc(3 * np * sizeof *wb);
+    CU_ASSERT_FATAL(x && q && v && wb);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    for (size_t p = 0; p < c[k]->np; p++) /* start fast so that contacts happen */
+    for (size_t p = 0; p < np; p++) {
+      memcpy(x + 3 * p, c[k]->x + 3 * p, 3 * sizeof *x);
+      memcpy(q + 4 * p, c[k]->rot[p].q, 4 * sizeof *q);
       for (int d = 0; d < 3; d++)
-        c[k]->v[3 * p + d] = (d == 1 ? -2.0 : 0.0) + 2.0 * gsl_rng_uniform(rng) - 1.0;
+        v[3 * p + d] = (d == 1 ? -2.0 : 0.0) + 2.0 * gsl_rng_uniform(rng) - 1.0;
+      for (int d = 0; d < 3; d++)
+        wb[3 * p + d] = 600.0 * gsl_rng_uniform(rng) - 300.0;
+    }
     gsl_rng_free(rng);
+    st = gc_chute_place(c[k], x, q, v, wb, msg, sizeof msg);
+    if (st)
+      fprintf(stderr, "%s\n", msg);
+    CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+    free(x);
+    free(q);
+    free(v);
+    free(wb);
     double *sx_prev = malloc(3 * c[k]->ns * sizeof *sx_prev);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sx_prev);
     for (int b = 0; b < 15; b++) {
-      CU_ASSERT_EQUAL_FATAL(run(c[k], 99), GC_SUCCESS);
+      for (int n = 0; n < 99; n++) {
+        CU_ASSERT_EQUAL_FATAL(run(c[k], 1), GC_SUCCESS);
+        nbound += gc_chute_check_skip_bounds(c[k]);
+      }
       /* the 100th step visited every pair it had to (unless it rebuilt the list) */
       memcpy(sx_prev, c[k]->sx, 3 * c[k]->ns * sizeof *sx_prev);
       const size_t nb = gc_nlist_builds(c[k]->nl);
@@ -638,7 +665,9 @@ static void test_threads(void)
     }
     free(sx_prev);
   }
-  printf("\n    up to %zu contacts, pair records checked after %d steps\n", maxc, nchecked);
+  printf("\n    up to %zu contacts, pair records checked after %d steps, %zu pairs closer than "
+         "the skip test's bound\n", maxc, nchecked, nbound);
+  CU_ASSERT_EQUAL(nbound, 0);
   CU_ASSERT(maxc > 20);
   CU_ASSERT(nchecked >= 50);
   /* the wall flags moved with the particles at each build's renumbering */
