@@ -153,12 +153,13 @@ typedef struct {
                                 * this: its gap when it was last looked at (at the build, then
                                 * at each step that finds it apart), |d| - r_i - r_j less
                                 * 1e-9 (r_i + r_j) for rounding, plus path_i + path_j then [m] */
-  double dmax2;                /* the largest squared displacement of a particle sphere since
-                                * the last build, at the current positions (INFINITY: unknown) */
   double *path;                /* ns: a bound on the length of the path of each sphere since the
-                                * last build [m] (the beads: 0; after a checkpoint read, its
-                                * displacement since the build to begin with), grown at each
-                                * step by path_step.  A pair has closed its gap by at most the
+                                * last build [m], one value for a particle's spheres (the
+                                * beads: 0; after a checkpoint read, the largest displacement
+                                * of its spheres since the build to begin with), grown at each
+                                * step by path_step.  A particle's displacement is measured for
+                                * the rebuild criterion only once its bound reaches skin/2
+                                * (move_lanes).  A pair has closed its gap by at most the
                                 * growth of path_i + path_j since, so one whose apart_until is
                                 * larger is apart without looking at it.  A bound on the path,
                                 * not the displacement, so that the gap a pair is found at
@@ -967,20 +968,18 @@ static int order_work(gc_chute *c, chute_work *w)
   return GC_SUCCESS;
 }
 
-/* apart_until of every pair, its gap at the list's build positions, and path, dmax2 (0 right
- * after a build; after a checkpoint read, how far the spheres have moved since the list was
- * built), on nt threads: each pair and each sphere on its own, and the largest of the
- * threads' largest displacements is the same number whatever their ranges.  path_eps from
- * the largest coordinate. */
+/* apart_until of every pair, its gap at the list's build positions, and path (0 right after a
+ * build; after a checkpoint read, the largest distance a sphere of the particle has moved
+ * since the list was built), on nt threads, each pair and each sphere on its own.  path_eps
+ * from the largest coordinate. */
 static void list_gaps(gc_chute *c, chute_work *w, int nt)
 {
   const long npr = (long)gc_nlist_npairs(c->nl);
   const gc_npair *pairs = gc_nlist_pairs(c->nl);
   const double *x0 = gc_nlist_build_positions(c->nl);
-  double dmax2 = 0.0;
   const size_t ns = c->ns;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt) reduction(max : dmax2)
+#pragma omp parallel num_threads(nt)
 #endif
   {
     size_t tid = 0, nth = 1;
@@ -999,12 +998,17 @@ static void list_gaps(gc_chute *c, chute_work *w, int nt)
       w->apart_until[k] = sqrt(dot3(d, d)) - rr * (1.0 + 1e-9);
     }
     const size_t s0 = ns * tid / nth, s1 = ns * (tid + 1) / nth;
-    const double m2 = gc_nlist_moved(c->nl, c->sx, s0, s1 - s0, w->path + s0);
-    if (m2 > dmax2) /* never NaN: gc_nlist_moved makes a NaN displacement INFINITY */
-      dmax2 = m2;
+    gc_nlist_moved(c->nl, c->sx, s0, s1 - s0, w->path + s0);
   }
   (void)nt;
-  w->dmax2 = dmax2;
+  /* a particle's spheres share one path bound (move_lanes grows and tests the first's) */
+  for (size_t p = 0; p < c->np; p++) {
+    double *pp = w->path + p * c->nsph, most = 0.0;
+    for (size_t k = 0; k < c->nsph; k++)
+      most = !(pp[k] <= most) ? pp[k] : most; /* a NaN (INFINITY from gc_nlist_moved) wins */
+    for (size_t k = 0; k < c->nsph; k++)
+      pp[k] = most;
+  }
   /* a step moves a sphere by x += v dt, the orientation by q -> q', then s = (x + simg) + R(q)
    * pos: each rounding at most ~ulp(|s|) or ulp(|pos|); the allowance is ~16 of them at the
    * largest coordinate the spheres may reach before the next build (now + the skin) */
@@ -2017,6 +2021,18 @@ static inline void lanes_step(const double I[3], const double g[3], double mass,
   }
 }
 
+/* The largest squared displacement of particle p's spheres (at c->sx) from their build
+ * positions in the list's frame fr (gc_nlist_frame_moved2; fr->x0 set). */
+static double particle_moved2(const gc_chute *c, const gc_nlist_frame *fr, size_t p)
+{
+  double m2 = 0.0;
+  for (size_t i = p * c->nsph; i < (p + 1) * c->nsph; i++) {
+    const double d2 = gc_nlist_frame_moved2(fr, c->sx + 3 * i, fr->x0 + 3 * i);
+    m2 = d2 <= m2 ? m2 : d2;
+  }
+  return m2;
+}
+
 /* A bound on how far a step moves any sphere of a particle whose centre moves at speed v and
  * which turns at angular speed w (both at t_{n+1/2}, the step's): the centre by |v| dt, a
  * sphere at |pos| <= pmax from it by at most the angle turned times pmax, and the Cayley step
@@ -2144,25 +2160,8 @@ static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lan
       }
     }
   }
-  /* the displacements from the build (gc_nlist_frame_moved), sphere k of every lane at once,
-   * into M2, the largest of each particle, for the rebuild criterion */
   double M2[LANES] = { 0.0 };
   if (fr->x0) {
-    for (size_t k = 0; k < nsph; k++) {
-      double S[3][LANES], S0[3][LANES];
-      for (int l = 0; l < LANES; l++)
-        for (int e = 0; e < 3; e++) {
-          const size_t i = pl[l] * nsph + k;
-          S[e][l] = c->sx[3 * i + e];
-          S0[e][l] = fr->x0[3 * i + e];
-        }
-      for (int l = 0; l < LANES; l++) {
-        const double sl[3] = { S[0][l], S[1][l], S[2][l] };
-        const double s0[3] = { S0[0][l], S0[1][l], S0[2][l] };
-        const double d2 = gc_nlist_frame_moved2(fr, sl, s0);
-        M2[l] = d2 <= M2[l] ? M2[l] : d2;
-      }
-    }
     /* the path bound of each sphere grows by the step's (its particle's, path_step) */
     double D[LANES];
     for (int l = 0; l < LANES; l++) {
@@ -2170,9 +2169,19 @@ static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lan
       const double w2 = W[0][l] * W[0][l] + W[1][l] * W[1][l] + W[2][l] * W[2][l];
       D[l] = path_step(sqrt(v2), sqrt(w2), w->pmax, dt, w->path_eps);
     }
-    for (int l = 0; l < n; l++)
+    /* the rebuild criterion (the largest displacement from the build, in M2) needs only the
+     * particles whose path bound has reached skin/2: the others have not moved that far, and
+     * their computed displacement stays below skin/2 by far more than its rounding (the bound
+     * holds a 1e-9 relative allowance, this test another 1e-6) */
+    const double reach = 0.5 * w->box.skin * (1.0 - 1e-6);
+    for (int l = 0; l < n; l++) {
+      double *pp = w->path + pl[l] * nsph;
+      const double pn = pp[0] + D[l];
       for (size_t k = 0; k < nsph; k++)
-        w->path[pl[l] * nsph + k] += D[l];
+        pp[k] = pn;
+      if (!(pn < reach))
+        M2[l] = particle_moved2(c, fr, pl[l]);
+    }
   } else { /* no list built: every displacement is infinite */
     for (int l = 0; l < LANES; l++) {
       M2[l] = INFINITY;
@@ -2403,7 +2412,6 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   c->step++;
   /* 4. neighbour list (eq. 2.29): a rebuild when a sphere moved more than skin/2 (also a
    * non-finite position: dmax2 is then INFINITY) */
-  w->dmax2 = dmax2;
   if (gc_nlist_past_skin(c->nl, dmax2)) {
     int st = rebuild(c, w, msg, msglen);
     if (st)

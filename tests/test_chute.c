@@ -593,8 +593,11 @@ static void small_chute_cfg(gc_chute_cfg *cfg, size_t n)
  * (dropping the history flag from the gathering fails 18 of the 75 checks; from the other
  * path, every check and 31 other assertions); after every step no pair may be closer than the
  * skip test assumes (gc_chute_check_skip_bounds: a sphere's path bound grown by 0.99 of the
- * step's finds 220 such pairs, the turning counted at half 8422, not at all 55516); a fifth run
- * keeps the histories at separation (keep_history). */
+ * step's finds 220 such pairs, the turning counted at half 8422, not at all 55516), and a
+ * step that did not rebuild the list must have left every sphere within skin/2 of its build
+ * position (the step measures the displacements only of particles whose path bound reached
+ * skin/2; at 0.7 skin it misses a rebuild); a fifth run keeps the histories at separation
+ * (keep_history). */
 static void test_threads(void)
 {
 #ifndef _OPENMP
@@ -604,7 +607,7 @@ static void test_threads(void)
   enum { NRUN = 5, NCMP = 4 };
   const int threads[NRUN] = { 1, 2, 3, 5, 2 };
   gc_chute *c[NRUN];
-  size_t maxc = 0, nbound = 0;
+  size_t maxc = 0, nbound = 0, nlate = 0;
   int nchecked = 0;
   for (int k = 0; k < NRUN; k++) {
     gc_chute_cfg cfg;
@@ -647,8 +650,11 @@ static void test_threads(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(sx_prev);
     for (int b = 0; b < 15; b++) {
       for (int n = 0; n < 99; n++) {
+        const size_t nb0 = gc_nlist_builds(c[k]->nl);
         CU_ASSERT_EQUAL_FATAL(run(c[k], 1), GC_SUCCESS);
         nbound += gc_chute_check_skip_bounds(c[k]);
+        /* a step that did not rebuild left no sphere more than skin/2 from its build position */
+        nlate += gc_nlist_builds(c[k]->nl) == nb0 && gc_nlist_needs_rebuild(c[k]->nl, c[k]->sx);
       }
       /* the 100th step visited every pair it had to (unless it rebuilt the list) */
       memcpy(sx_prev, c[k]->sx, 3 * c[k]->ns * sizeof *sx_prev);
@@ -666,8 +672,9 @@ static void test_threads(void)
     free(sx_prev);
   }
   printf("\n    up to %zu contacts, pair records checked after %d steps, %zu pairs closer than "
-         "the skip test's bound\n", maxc, nchecked, nbound);
+         "the skip test's bound, %zu rebuilds missed\n", maxc, nchecked, nbound, nlate);
   CU_ASSERT_EQUAL(nbound, 0);
+  CU_ASSERT_EQUAL(nlate, 0);
   CU_ASSERT(maxc > 20);
   CU_ASSERT(nchecked >= 50);
   /* the wall flags moved with the particles at each build's renumbering */
