@@ -3,10 +3,12 @@
  * Layout of one step (gc_chute_step), at time t_n with positions x_n, velocities v_{n-1/2}:
  *   1. (the angular velocity of every particle in space axes, w_space = R(q_n) w_{n-1/2}, is
  *      kept from the end of the previous step);
- *   2. pair forces, in parallel: each pair writes at most its own 9 doubles of scratch (force
- *      on sphere i, torque on the particle of i, torque on the particle of j; only if one of
- *      its particles gathers its sum after the barrier, so never on one thread) and its own
- *      history record (the list payload);
+ *   2. pair forces, in parallel, of the listed pairs that may touch (one found apart is passed
+ *      over until its spheres' path bounds have grown by its gap: pair_may_touch, path_step):
+ *      each pair writes at most its own 9 doubles of scratch (force on sphere i, torque on
+ *      the particle of i, torque on the particle of j; only if one of its particles gathers
+ *      its sum after the barrier, so never on one thread) and its own history record (the
+ *      list payload);
  *   3. per particle, in parallel: the sum of its pairs' forces and torques in increasing pair
  *      index (formed by the walk as it goes, or gathered from the scratch in that order:
  *      gather_pairs), then the wall / flat-bottom contacts of its spheres (history in
@@ -1010,7 +1012,7 @@ static void list_gaps(gc_chute *c, chute_work *w, int nt)
       pp[k] = most;
   }
   /* a step moves a sphere by x += v dt, the orientation by q -> q', then s = (x + simg) + R(q)
-   * pos: each rounding at most ~ulp(|s|) or ulp(|pos|); the allowance is ~16 of them at the
+   * pos: each rounding at most ~ulp(|s|) or ulp(|pos|); the allowance is 64 of them at the
    * largest coordinate the spheres may reach before the next build (now + the skin) */
   double smax = 0.0;
   for (size_t k = 0; k < 3 * ns; k++)
@@ -1083,7 +1085,7 @@ static int renumber_particles(gc_chute *c, chute_work *w, int for_build)
    * flags took ~0.3 ms per build of the soybean chute */
   permute_rows(w->wact, w->nwall_per * nsph, o, np, t, done);
   /* sr, owner, fixed and lawk depend on the sphere's place in its particle only; wsp and soff
-   * are derived again from the moved orientations (the same numbers); disp and the per-pair
+   * are derived again from the moved orientations (the same numbers); path and the per-pair
    * scratch anew after the build (index_list) */
   for (size_t m = 0; m < np; m++) {
     c->index_of[c->id[m]] = m;
@@ -1838,9 +1840,8 @@ static void gather_pairs(const gc_chute *c, const chute_work *w, size_t p, uint3
 
 /* The first part of step 3 for particle p: its pair forces summed in pair order (early: by
  * the walk, in acc; else gathered from pf in the same order, in the room fq, fside of
- * gather_pairs), then the wall contacts of its
- * spheres, into F, T and c->force, c->torque (its work into pen).  Returns nonzero on a
- * non-finite force or torque. */
+ * gather_pairs), then the wall contacts of its spheres, into F, T and c->force, c->torque (its
+ * work into pen).  Returns nonzero on a non-finite force or torque. */
 static int particle_forces(gc_chute *c, chute_work *w, size_t p, int early, uint32_t *fq,
                            unsigned char *fside, double F[3], double T[3])
 {
@@ -1917,8 +1918,8 @@ static void energy_sum(gc_chute *c, const chute_work *w, size_t nchunk)
 }
 
 /* The walk's skip test (gc_chute_step): 0 if pair k has no history to reset (hist) and its
- * gap at the build (gap0) exceeds the distances its two spheres moved since (disp), so that
- * it is apart for certain; else 1.  Without a branch, for the gathering of the passing pairs
+ * apart_until exceeds the path bounds of its two spheres (its gap when last looked at is more
+ * than they can have travelled since), so that it is apart for certain; else 1.  Without a branch, for the gathering of the passing pairs
  * (the walk's other path tests hist first: in a dense flow most pairs have a history). */
 static inline int pair_may_touch(const unsigned char *hist, const double *apart_until,
                                  const double *path, const gc_npair *pairs, size_t k)
