@@ -1619,16 +1619,23 @@ size_t gc_chute_check_wall_flags(const gc_chute *c)
   return bad;
 }
 
-size_t gc_chute_check_pair_records(const gc_chute *c, const double *sx_prev)
+/* The listed pairs' self-checks at sphere positions sx (chute.h): into *records (if not NULL)
+ * gc_chute_check_pair_records' count, into *bounds (if not NULL) gc_chute_check_skip_bounds'. */
+static void check_pairs(const gc_chute *c, const double *sx, size_t *records, size_t *bounds)
 {
   const chute_work *w = c->work;
   const size_t npr = gc_nlist_npairs(c->nl);
   const gc_npair *pairs = gc_nlist_pairs(c->nl);
   double L[3];
   gc_nlist_periods(c->nl, L);
-  size_t bad = 0;
   for (size_t k = 0; k < npr; k++) {
     const gc_npair *pr = &pairs[k];
+    double d[3];
+    const double rr = c->sr[pr->i] + c->sr[pr->j], dist2 = pair_separation(sx, pr, L, d);
+    if (bounds) /* the gap the skip test assumes at most closed */
+      *bounds += !(sqrt(dist2) - rr >= w->apart_until[k] - (w->path[pr->i] + w->path[pr->j]));
+    if (!records)
+      continue;
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
     /* what a step would have to reset: the whole record, or with keep_history its force and
      * overlap only (the history block stays) */
@@ -1637,31 +1644,25 @@ size_t gc_chute_check_pair_records(const gc_chute *c, const double *sx_prev)
     const int to_reset =
         c->cfg.keep_history ? forced : record_used(ct, (const gc_hist_normal *)ct->h) || forced;
     /* the overlap as pair_force and pair_contact form it */
-    double d[3];
-    const double rr = c->sr[pr->i] + c->sr[pr->j], dist2 = pair_separation(sx_prev, pr, L, d);
     const double alpha = dist2 < rr * rr ? rr - sqrt(dist2) : 0.0;
     if (alpha > 0.0)
-      bad += ct->alpha != alpha || !w->hist[k];
+      *records += ct->alpha != alpha || !w->hist[k];
     else
-      bad += to_reset || w->hist[k]; /* reset, and so flagged */
+      *records += to_reset || w->hist[k]; /* reset, and so flagged */
   }
+}
+
+size_t gc_chute_check_pair_records(const gc_chute *c, const double *sx_prev)
+{
+  size_t bad = 0;
+  check_pairs(c, sx_prev, &bad, NULL);
   return bad;
 }
 
 size_t gc_chute_check_skip_bounds(const gc_chute *c)
 {
-  const chute_work *w = c->work;
-  const size_t npr = gc_nlist_npairs(c->nl);
-  const gc_npair *pairs = gc_nlist_pairs(c->nl);
-  double L[3];
-  gc_nlist_periods(c->nl, L);
   size_t bad = 0;
-  for (size_t k = 0; k < npr; k++) {
-    const gc_npair *pr = &pairs[k];
-    double d[3];
-    const double gap = sqrt(pair_separation(c->sx, pr, L, d)) - (c->sr[pr->i] + c->sr[pr->j]);
-    bad += !(gap >= w->apart_until[k] - (w->path[pr->i] + w->path[pr->j]));
-  }
+  check_pairs(c, c->sx, NULL, &bad);
   return bad;
 }
 

@@ -126,7 +126,12 @@ typedef struct {
   size_t nsph;        /* spheres per particle (cfg.shape.nsph) */
   size_t nbeads;      /* fixed bottom beads */
   size_t ns;          /* all spheres: np nsph particle spheres first, then the beads */
-  /* particle state */
+  /* particle state.  Positions and orientations are set by gc_chute_place (or a checkpoint
+   * read), not written between steps: the step derives the spheres (sx) from them and bounds
+   * how far each sphere can have travelled since the list's build by the velocities of each
+   * step, which a direct write would jump.  The velocities v and rot[].w may be changed
+   * between steps (the tests do; the next step's contacts still see the angular velocity in
+   * space axes formed at the end of the step before, its rotation the new one). */
   double *x;          /* 3 np: centre of mass at t_n [m], x wrapped into [0, length) */
   double *v;          /* 3 np: velocity at t_{n-1/2} [m/s] */
   gc_rot *rot;        /* np: orientation at t_n, body angular velocity at t_{n-1/2} */
