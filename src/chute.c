@@ -1920,8 +1920,9 @@ static void energy_sum(gc_chute *c, const chute_work *w, size_t nchunk)
 
 /* The walk's skip test (gc_chute_step): 0 if pair k has no history to reset (hist) and its
  * apart_until exceeds the path bounds of its two spheres (its gap when last looked at is more
- * than they can have travelled since), so that it is apart for certain; else 1.  Without a branch, for the gathering of the passing pairs
- * (the walk's other path tests hist first: in a dense flow most pairs have a history). */
+ * than they can have travelled since), so that it is apart for certain; else 1.  Without a
+ * branch, for the gathering of the passing pairs (the walk's other path tests hist first: in
+ * a dense flow most pairs have a history). */
 static inline int pair_may_touch(const unsigned char *hist, const double *apart_until,
                                  const double *path, const gc_npair *pairs, size_t k)
 {
@@ -2021,18 +2022,6 @@ static inline void lanes_step(const double I[3], const double g[3], double mass,
       WS[e][l] = ws[e];
     }
   }
-}
-
-/* The largest squared displacement of particle p's spheres (at c->sx) from their build
- * positions in the list's frame fr (gc_nlist_frame_moved2; fr->x0 set). */
-static double particle_moved2(const gc_chute *c, const gc_nlist_frame *fr, size_t p)
-{
-  double m2 = 0.0;
-  for (size_t i = p * c->nsph; i < (p + 1) * c->nsph; i++) {
-    const double d2 = gc_nlist_frame_moved2(fr, c->sx + 3 * i, fr->x0 + 3 * i);
-    m2 = d2 <= m2 ? m2 : d2;
-  }
-  return m2;
 }
 
 /* A bound on how far a step moves any sphere of a particle whose centre moves at speed v and
@@ -2182,7 +2171,7 @@ static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lan
       for (size_t k = 0; k < nsph; k++)
         pp[k] = pn;
       if (!(pn < reach))
-        M2[l] = particle_moved2(c, fr, pl[l]);
+        M2[l] = gc_nlist_frame_moved(fr, c->sx, pl[l] * nsph, (pl[l] + 1) * nsph, NULL);
     }
   } else { /* no list built: every displacement is infinite */
     for (int l = 0; l < LANES; l++) {
