@@ -17,7 +17,7 @@
  *      criterion for them.  The sums are therefore formed in the same order whatever the
  *      number of threads: results are bitwise independent of it;
  *   4. the step's work (summed per chunk in steps 2-3) added in chunk order, t += dt, and a
- *      list rebuild when a sphere moved more than skin/2.
+ *      list rebuild when a sphere moved more than skin/2 in the drift frame (chute_work.drift_v).
  * Steps 2 and 3 are one walk over the chunks of CHUNK particles: a chunk's pairs, then each
  * particle whose pairs are all done (chute_work.plo), so that its data are still in cache;
  * every pair reads the state at t_n all the same, and the rest of the particles move after a
@@ -168,6 +168,19 @@ typedef struct {
                                 * re-arms it (apart_until); with the displacement since the
                                 * build a pair stays to be looked at in every step once its
                                 * gap at the build has been used up */
+  /* The rebuild criterion's moving frame (gc_nlist_needs_rebuild_shifted): a pair's
+   * separation changes by the difference of its spheres' displacements, so the list holds
+   * while the displacements less any common shift stay small.  The shift since the build is
+   * drift_v times the time since, drift_v the middle of the range of the particles'
+   * velocities at the build (per axis: it halves the largest |v - drift_v| of a flow whose
+   * particles all move downhill, 0.1-1.3 m/s at 7 s of the soybean chute: 40 builds per 6000
+   * steps there instead of 77).  Kept in the checkpoint (format 7). */
+  double drift_v[3];           /* [m/s] */
+  double drift[3];             /* the shift at the current positions [m] */
+  double *rpath;               /* np: a bound on the length of each particle's path since the
+                                * build in that frame (path_step of |v - drift_v|) [m]; its
+                                * displacement for the criterion is measured only once this
+                                * reaches the criterion's reach (move_lanes) */
   double pmax;                 /* the largest |pos_k| of the shape's spheres [m] */
   double path_eps;             /* rounding allowance of a step's path bound (path_step) [m] */
   double *cpe;                 /* CEN_N per chunk of CHUNK particles: its pairs' work of
@@ -543,6 +556,7 @@ void gc_chute_free(gc_chute *c)
     free(w->pstart);
     free(w->path);
     free(w->apart_until);
+    free(w->rpath);
     free(w->pkeys);
     free(w->sto);
     free(w->pbuf);
@@ -684,6 +698,7 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->porder = calloc(c->np + 1, sizeof *w->porder);
   w->pstart = calloc(c->np + 1, sizeof *w->pstart);
   w->path = calloc(c->ns + 1, sizeof *w->path);
+  w->rpath = calloc(c->np + 1, sizeof *w->rpath);
   w->pkeys = calloc(2 * c->np + 1, sizeof *w->pkeys);
   w->wact = calloc(w->nwall_per * nps + 1, 1);
   w->sto = calloc(c->ns + 1, sizeof *w->sto);
@@ -719,7 +734,7 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   c->nl = gc_nlist_alloc(c->ns, c->rec_size);
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
-      !w->cpp || !w->cpe || !w->porder || !w->pstart || !w->path || !w->pkeys ||
+      !w->cpp || !w->cpe || !w->porder || !w->pstart || !w->path || !w->rpath || !w->pkeys ||
       !w->wact || !w->sto || !w->pbuf || !c->id || !c->index_of || !c->nl || !w->bnd ||
       !w->tph || !w->tpo || !w->ndefer || !w->plo || !w->phi || !w->acc ||
       grow_scratch(w, 8 * c->ns)) {
@@ -1001,6 +1016,14 @@ static void list_gaps(gc_chute *c, chute_work *w, int nt)
     }
     const size_t s0 = ns * tid / nth, s1 = ns * (tid + 1) / nth;
     gc_nlist_moved(c->nl, c->sx, s0, s1 - s0, w->path + s0);
+    /* rpath: the displacement in the drift frame (0 right after a build) */
+    gc_nlist_frame fr;
+    gc_nlist_get_frame(c->nl, &fr);
+    for (int a = 0; a < 3; a++)
+      fr.shift[a] = w->drift[a];
+    const size_t p0 = c->np * tid / nth, p1 = c->np * (tid + 1) / nth;
+    for (size_t p = p0; p < p1; p++)
+      w->rpath[p] = sqrt(gc_nlist_frame_moved(&fr, c->sx, p * c->nsph, (p + 1) * c->nsph, NULL));
   }
   (void)nt;
   /* a particle's spheres share one path bound (move_lanes grows and tests the first's) */
@@ -1102,6 +1125,24 @@ static int renumber_particles(gc_chute *c, chute_work *w, int for_build)
   return st ? GC_EINVAL : GC_SUCCESS;
 }
 
+/* The drift frame of a new build (chute_work.drift_v): the middle of the range of the
+ * particles' velocities on each axis (min and max: the same whatever their order), 0 where
+ * that is not finite; no shift yet. */
+static void drift_frame(const gc_chute *c, chute_work *w)
+{
+  for (int a = 0; a < 3; a++) {
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t p = 0; p < c->np; p++) {
+      const double v = c->v[3 * p + a];
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+    const double mid = 0.5 * (lo + hi);
+    w->drift_v[a] = isfinite(mid) ? mid : 0.0;
+    w->drift[a] = 0.0;
+  }
+}
+
 static int rebuild(gc_chute *c, chute_work *w, char *msg, size_t msglen)
 {
   wrap_spheres(c, w);
@@ -1120,6 +1161,7 @@ static int rebuild(gc_chute *c, chute_work *w, char *msg, size_t msglen)
     snprintf(msg, msglen, "out of memory (%zu neighbour pairs)", gc_nlist_npairs(c->nl));
     return st;
   }
+  drift_frame(c, w);
   if (index_list(c, w)) {
     snprintf(msg, msglen, "internal error: the neighbour list is not in the particles' order");
     return GC_EINVAL;
@@ -1608,6 +1650,48 @@ static void mark_walls(gc_chute *c, chute_work *w)
       w->wact[w->nwall_per * i + k] = wall_flag(c, w, i, k);
 }
 
+int gc_chute_check_past_skin(const gc_chute *c)
+{
+  const chute_work *w = c->work;
+  return gc_nlist_needs_rebuild_shifted(c->nl, c->sx, c->fixed, w->drift);
+}
+
+size_t gc_chute_check_list_complete(const gc_chute *c)
+{
+  const chute_work *w = c->work;
+  const size_t ns = c->ns, nps = c->np * c->nsph;
+  unsigned char *listed = calloc(ns + 1, 1);
+  if (!listed)
+    return SIZE_MAX;
+  const gc_npair *pairs = gc_nlist_pairs(c->nl);
+  double L[3];
+  gc_nlist_periods(c->nl, L);
+  size_t missing = 0;
+  for (size_t i = 0; i < nps; i++) {
+    const uint32_t *idx;
+    size_t n;
+    gc_nlist_sphere_pairs(c->nl, i, &idx, &n);
+    for (size_t a = 0; a < n; a++)
+      listed[pairs[idx[a]].i == i ? pairs[idx[a]].j : pairs[idx[a]].i] = 1;
+    for (size_t j = 0; j < ns; j++) {
+      if (j == i || (j < nps && c->owner[j] == c->owner[i]) || listed[j])
+        continue;
+      double d[3];
+      for (int e = 0; e < 3; e++) {
+        d[e] = c->sx[3 * j + e] - c->sx[3 * i + e];
+        if (w->box.periodic[e]) /* minimum image */
+          d[e] -= L[e] * nearbyint(d[e] / L[e]);
+      }
+      const double rr = c->sr[i] + c->sr[j];
+      missing += dot3(d, d) < rr * rr;
+    }
+    for (size_t a = 0; a < n; a++)
+      listed[pairs[idx[a]].i == i ? pairs[idx[a]].j : pairs[idx[a]].i] = 0;
+  }
+  free(listed);
+  return missing;
+}
+
 size_t gc_chute_check_wall_flags(const gc_chute *c)
 {
   const chute_work *w = c->work;
@@ -1936,6 +2020,7 @@ typedef struct {
   int n;
   uint32_t *gq; /* the thread's room for gather_pairs (chute_work.gq, gside) */
   unsigned char *gside;
+  double reach; /* rpath below which a particle cannot call for a rebuild (gc_chute_step) */
 } lanes;
 
 /* Move each boundary between two threads' shares one chunk towards the thread whose walk took
@@ -2153,24 +2238,29 @@ static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lan
   }
   double M2[LANES] = { 0.0 };
   if (fr->x0) {
-    /* the path bound of each sphere grows by the step's (its particle's, path_step) */
-    double D[LANES];
+    /* the path bound of each sphere grows by the step's (its particle's, path_step), and
+     * that in the drift frame (rpath) by the step's with v - drift_v */
+    double D[LANES], RD[LANES];
+    const double *u = w->drift_v;
     for (int l = 0; l < LANES; l++) {
       const double v2 = V[0][l] * V[0][l] + V[1][l] * V[1][l] + V[2][l] * V[2][l];
       const double w2 = W[0][l] * W[0][l] + W[1][l] * W[1][l] + W[2][l] * W[2][l];
+      const double r0 = V[0][l] - u[0], r1 = V[1][l] - u[1], r2 = V[2][l] - u[2];
       D[l] = path_step(sqrt(v2), sqrt(w2), w->pmax, dt, w->path_eps);
+      RD[l] = path_step(sqrt(r0 * r0 + r1 * r1 + r2 * r2), sqrt(w2), w->pmax, dt, w->path_eps);
     }
-    /* the rebuild criterion (the largest displacement from the build, in M2) needs only the
-     * particles whose path bound has reached skin/2: the others have not moved that far, and
-     * their computed displacement stays below skin/2 by far more than its rounding (the bound
-     * holds a 1e-9 relative allowance, this test another 1e-6) */
-    const double reach = 0.5 * w->box.skin * (1.0 - 1e-6);
+    /* the rebuild criterion (the largest displacement from the build in the drift frame, in
+     * M2) needs only the particles whose bound rpath has reached q->reach: the others have
+     * not moved that far, and their computed displacement stays below it by far more than its
+     * rounding (the bound holds a 1e-9 relative allowance, q->reach another 1e-6) */
     for (int l = 0; l < n; l++) {
       double *pp = w->path + pl[l] * nsph;
       const double pn = pp[0] + D[l];
       for (size_t k = 0; k < nsph; k++)
         pp[k] = pn;
-      if (!(pn < reach))
+      const double rp = w->rpath[pl[l]] + RD[l];
+      w->rpath[pl[l]] = rp;
+      if (!(rp < q->reach))
         M2[l] = gc_nlist_frame_moved(fr, c->sx, pl[l] * nsph, (pl[l] + 1) * nsph, NULL);
     }
   } else { /* no list built: every displacement is infinite */
@@ -2178,6 +2268,8 @@ static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lan
       M2[l] = INFINITY;
       for (size_t k = 0; k < nsph && l < n; k++)
         w->path[pl[l] * nsph + k] = INFINITY;
+      if (l < n)
+        w->rpath[pl[l]] = INFINITY;
     }
   }
   for (int l = 0; l < n; l++) {
@@ -2261,6 +2353,13 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   gc_nlist_periods(c->nl, L);
   gc_nlist_frame frame; /* the list's, for the particles' displacements (move_lanes) */
   gc_nlist_get_frame(c->nl, &frame);
+  /* the drift frame's shift at the new positions, and the criterion's reach in it: twice a
+   * particle's displacement, or it plus the beads' (|shift|), up to the skin */
+  for (int a = 0; a < 3; a++)
+    frame.shift[a] = w->drift[a] + w->drift_v[a] * c->cfg.dt;
+  const double fixed2 = c->nbeads ? dot3(frame.shift, frame.shift) : 0.0;
+  const double skin = w->box.skin, bead_reach = skin * (1.0 - 1e-9) - sqrt(fixed2);
+  const double reach = (bead_reach < 0.5 * skin ? bead_reach : 0.5 * skin) * (1.0 - 1e-6);
   /* One parallel region.  Thread t of n takes a contiguous range of the chunks of CHUNK
    * particles of the spatial order (its share, w->bnd, balanced between steps) and the pairs
    * of their spheres i, and walks them once: a chunk's pair forces (each pair into the sums
@@ -2302,7 +2401,8 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     int sparse = 0; /* the last batch of pairs mostly apart (the skip test below) */
     size_t u = m0; /* the walk's next particle to move */
     /* particles queued to move (move_queued) */
-    lanes mv = { .n = 0, .gq = w->gq + tid * w->gcap, .gside = w->gside + tid * w->gcap };
+    lanes mv = { .n = 0, .gq = w->gq + tid * w->gcap, .gside = w->gside + tid * w->gcap,
+                 .reach = reach };
     for (size_t b = b0; b < b1; b++) {
       const size_t e = chunk_end(b, (size_t)np);
       const size_t k0 = w->pstart[b * CHUNK];
@@ -2401,9 +2501,12 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   energy_sum(c, w, nch);
   c->t += c->cfg.dt;
   c->step++;
-  /* 4. neighbour list (eq. 2.29): a rebuild when a sphere moved more than skin/2 (also a
+  /* 4. neighbour list (eq. 2.29): a rebuild when a sphere moved more than skin/2 in the drift
+   * frame, or it and the beads' shift together more than the skin (also a
    * non-finite position: dmax2 is then INFINITY) */
-  if (gc_nlist_past_skin(c->nl, dmax2)) {
+  for (int a = 0; a < 3; a++)
+    w->drift[a] = frame.shift[a];
+  if (gc_nlist_past_skin(c->nl, dmax2, fixed2)) {
     int st = rebuild(c, w, msg, msglen);
     if (st)
       return st;
@@ -2558,15 +2661,18 @@ void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], dou
 /* ---------- checkpoint ---------- */
 
 #define CKPT_MAGIC "GCCHUTE\n"
-/* Format 6 (2: the contact histories became the laws' history blocks, with their layout
+/* Format 7 (2: the contact histories became the laws' history blocks, with their layout
  * recorded in the header; 3: the energy budget, the record's overlap and the random-bottom keys
  * (issue 14), or the info record and CRC (issue 11); 4: both): magic, format version, the info
  * record (granucal version, byte-order mark and the state layout as named sizes), the header
  * (5: with the rolling and twisting sub-models, whose history slices may have equal sizes)
- * (configuration, history layout), the state blocks, the neighbour list, "END\n", then the
+ * (configuration, history layout), the state blocks (7: with the list's drift frame), the
+ * neighbour list, "END\n", then the
  * CRC-32 (zlib) of every byte before it.  Any single flipped bit, a truncation or a file from a
  * build with another layout is refused with a message. */
-#define CKPT_VERSION 6u /* 6: the particle numbers (id) after the torques; 5 is read (id = index) */
+#define CKPT_VERSION 7u /* 7: the drift frame (chute_work.drift_v, drift) after the wall
+                        * records; 6: the particle numbers (id) after the torques; 5 and 6
+                        * are read (id = index; no drift) */
 
 typedef struct {
   uint64_t np, nsph, nbeads, ns, nwall;
@@ -2681,6 +2787,10 @@ static size_t ckpt_blocks(gc_chute *c, ckpt_blk *b, uint32_t ver)
   b[n++] = (ckpt_blk){ w->soff, 3 * nps * sizeof *w->soff };
   b[n++] = (ckpt_blk){ w->simg, 3 * nps * sizeof *w->simg };
   b[n++] = (ckpt_blk){ c->wall, w->nwall_per * nps * c->rec_size };
+  if (ver >= 7) {
+    b[n++] = (ckpt_blk){ w->drift_v, sizeof w->drift_v };
+    b[n++] = (ckpt_blk){ w->drift, sizeof w->drift };
+  }
   return n;
 }
 
@@ -2821,9 +2931,9 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
   ckpt_head h, mine;
   ckpt_info info, myinfo;
   int st = GC_SUCCESS, reading = 0;
-  if (fread(&ver, sizeof ver, 1, f) != 1 || (ver != CKPT_VERSION && ver != 5)) {
-    snprintf(msg, msglen, "%s: checkpoint format version %u, this granucal (%s) reads versions 5 "
-             "and %u", path, (unsigned)ver, GC_VERSION, CKPT_VERSION);
+  if (fread(&ver, sizeof ver, 1, f) != 1 || (ver != CKPT_VERSION && ver != 5 && ver != 6)) {
+    snprintf(msg, msglen, "%s: checkpoint format version %u, this granucal (%s) reads versions 5, "
+             "6 and %u", path, (unsigned)ver, GC_VERSION, CKPT_VERSION);
     return GC_EFORMAT;
   }
   if (fread(&ilen, sizeof ilen, 1, f) != 1 || ilen != sizeof info ||
@@ -2967,6 +3077,16 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
   for (size_t k = 0; k < 3 * c->np; k++)
     if (!isfinite(c->x[k]) || !isfinite(c->v[k])) {
       snprintf(msg, msglen, "%s: checkpoint holds a non-finite position or velocity", path);
+      st = GC_EFORMAT;
+      goto done;
+    }
+  if (ver < 7) /* the list was built without a drift frame */
+    for (int a = 0; a < 3; a++)
+      w->drift_v[a] = w->drift[a] = 0.0;
+  for (int a = 0; a < 3; a++)
+    if (!isfinite(w->drift_v[a]) || !isfinite(w->drift[a])) {
+      snprintf(msg, msglen, "%s: the neighbour list's drift frame is not finite (corrupt file)",
+               path);
       st = GC_EFORMAT;
       goto done;
     }

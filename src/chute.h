@@ -234,6 +234,15 @@ size_t gc_chute_check_pair_records(const gc_chute *c, const double *sx_prev);
  * of its two spheres, which must have grown by at least what the spheres moved since the
  * pair was looked at).  0 after every step, whether the pair touches or not. */
 size_t gc_chute_check_skip_bounds(const gc_chute *c);
+/* Self-check for the tests: 1 if the spheres have moved past the list's displacement criterion
+ * in the step's drift frame (gc_nlist_needs_rebuild_shifted with the beads fixed), so that the
+ * last step should have rebuilt the list; 0 after every step. */
+int gc_chute_check_past_skin(const gc_chute *c);
+/* Self-check for the tests, independent of the criterion: the number of pairs of spheres of
+ * two particles, or of a particle and a bead, that overlap (minimum image along the periodic
+ * axes) but are not in the neighbour list, by testing every such pair (O(ns^2)); 0 after
+ * every step. */
+size_t gc_chute_check_list_complete(const gc_chute *c);
 
 /* Checkpoint: the complete state (particles, spheres, contact histories, neighbour list,
  * time, step) written atomically (gc_outfile); reading it into a chute allocated from the same

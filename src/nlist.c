@@ -1092,6 +1092,7 @@ void gc_nlist_get_frame(const gc_nlist *nl, gc_nlist_frame *f)
 {
   f->x0 = nl->built ? nl->x0 : NULL;
   for (int a = 0; a < 3; a++) {
+    f->shift[a] = 0.0;
     f->L[a] = nl->per_L[a];
     f->inv_L[a] = nl->per_inv[a];
     f->lim[a] = nl->per_lim[a];
@@ -1112,10 +1113,13 @@ double gc_nlist_max_moved2(const gc_nlist *nl, const double *x, size_t first, si
   return gc_nlist_moved(nl, x, first, count, NULL);
 }
 
-int gc_nlist_past_skin(const gc_nlist *nl, double moved2)
+int gc_nlist_past_skin(const gc_nlist *nl, double moved2, double fixed2)
 {
   const double h = 0.5 * nl->box.skin;
-  return !(moved2 <= h * h);
+  if (!(moved2 <= h * h))
+    return 1;
+  /* fixed2 = 0 (no shift or no fixed sphere): implied by the test above */
+  return fixed2 != 0.0 && !(sqrt(moved2) + sqrt(fixed2) < nl->box.skin * (1.0 - 1e-9));
 }
 
 const double *gc_nlist_build_positions(const gc_nlist *nl)
@@ -1125,7 +1129,26 @@ const double *gc_nlist_build_positions(const gc_nlist *nl)
 
 int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x)
 {
-  return gc_nlist_past_skin(nl, gc_nlist_max_moved2(nl, x, 0, nl->nsph));
+  return gc_nlist_needs_rebuild_shifted(nl, x, NULL, NULL);
+}
+
+int gc_nlist_needs_rebuild_shifted(const gc_nlist *nl, const double *x,
+                                   const unsigned char *fixed, const double shift[3])
+{
+  gc_nlist_frame f;
+  gc_nlist_get_frame(nl, &f);
+  if (!f.x0)
+    return 1;
+  for (int a = 0; a < 3; a++)
+    f.shift[a] = shift ? shift[a] : 0.0;
+  double free2 = 0.0, fixed2 = 0.0;
+  for (size_t i = 0; i < nl->nsph; i++) {
+    const double d2 = gc_nlist_frame_moved2(&f, x + 3 * i, f.x0 + 3 * i);
+    double *m = fixed && fixed[i] ? &fixed2 : &free2;
+    if (!(d2 <= *m))
+      *m = d2;
+  }
+  return gc_nlist_past_skin(nl, free2, fixed2);
 }
 
 /* 1 if a is a permutation of 0 .. nsph - 1 (nl->cell is free scratch between builds) */

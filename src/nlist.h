@@ -59,6 +59,17 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
  * last build, so that a pair may have come into contact unlisted; else 0.  (This is eq. 2.29
  * with the exact largest displacement instead of the sum of per-step maxima.) */
 int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x);
+/* The criterion in a frame that has moved by shift since the build (all spheres' common
+ * displacement, e.g. a flow's mean velocity times the time since the build): a pair's
+ * separation changes by the difference of its spheres' displacements, which a common shift
+ * leaves as it is, so each sphere's displacement less the shift counts.  Spheres flagged in
+ * fixed (may be NULL) are those the build was given as fixed: they form no pair among
+ * themselves, so a pair of a fixed and a free sphere needs the largest shifted displacement of
+ * a free one plus that of the fixed ones (|shift| for fixed spheres that stayed in place)
+ * below the skin, and two free ones twice the former (gc_nlist_past_skin).  With shift 0 (or NULL) and no
+ * fixed spheres, gc_nlist_needs_rebuild. */
+int gc_nlist_needs_rebuild_shifted(const gc_nlist *nl, const double *x,
+                                   const unsigned char *fixed, const double shift[3]);
 /* The largest squared displacement (minimum image) of the spheres first .. first + count - 1
  * since the last build (so that a parallel loop can reduce it over its own spheres);
  * INFINITY for a non-finite position or before the first build. */
@@ -76,6 +87,8 @@ double gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t 
 typedef struct {
   const double *x0; /* NULL: no list built (every displacement is then infinite) */
   double L[3], inv_L[3], lim[3];
+  double shift[3];  /* subtracted from each displacement (gc_nlist_needs_rebuild_shifted): 0
+                     * from gc_nlist_get_frame, the caller may set it */
 } gc_nlist_frame;
 void gc_nlist_get_frame(const gc_nlist *nl, gc_nlist_frame *f);
 /* The squared displacement of one sphere from x0 (its build position) to x in frame f (x0
@@ -86,7 +99,8 @@ static inline double gc_nlist_frame_moved2(const gc_nlist_frame *f, const double
   /* for |d| <= L/2 the shift is 0 (nearbyint(+-0.5) = 0): skip the division and the
    * rounding for the usual small displacement.  lim is +inf along a non-periodic axis, so
    * that one compare serves both (a NaN compares false and is left as it is) */
-  double dx = x[0] - x0[0], dy = x[1] - x0[1], dz = x[2] - x0[2];
+  double dx = (x[0] - f->shift[0]) - x0[0], dy = (x[1] - f->shift[1]) - x0[1],
+         dz = (x[2] - f->shift[2]) - x0[2];
   if (fabs(dx) > f->lim[0])
     dx -= f->L[0] * nearbyint(dx * f->inv_L[0]);
   if (fabs(dy) > f->lim[1])
@@ -115,8 +129,11 @@ static inline double gc_nlist_frame_moved(const gc_nlist_frame *f, const double 
   }
   return m2;
 }
-/* The displacement criterion on such a maximum: 1 if moved2 > (skin/2)^2 or is NaN. */
-int gc_nlist_past_skin(const gc_nlist *nl, double moved2);
+/* The displacement criterion on such maxima: moved2 of the free spheres, fixed2 of the fixed
+ * ones (0 if there are none; see gc_nlist_needs_rebuild_shifted).  1 if moved2 > (skin/2)^2,
+ * or sqrt(moved2) + sqrt(fixed2) is not below the skin (less 1e-9 of it for rounding), or
+ * either is NaN. */
+int gc_nlist_past_skin(const gc_nlist *nl, double moved2, double fixed2);
 /* The positions of the last build (3 nsph), NULL before it. */
 const double *gc_nlist_build_positions(const gc_nlist *nl);
 

@@ -584,6 +584,67 @@ static void test_packed_payloads(void)
   }
 }
 
+/* The criterion in a moving frame (gc_nlist_needs_rebuild_shifted), skin 0.2: a pair's
+ * separation changes by the difference of its spheres' displacements, so a common shift is no
+ * move.  Closed forms: every sphere moved by (0.5, 0, 0) calls for a rebuild, not in a frame
+ * shifted by that much; one sphere moved 0.09 more (along y) in that frame does not, 0.11
+ * does; a shift by a period plus 0.03 along the periodic x is a shift of 0.03.  With spheres
+ * 0-9 fixed (left in place) and the others shifted by s: the largest free displacement in the
+ * frame plus |s| (that of the fixed ones) must stay below the skin, so s = 0.12 with a free
+ * sphere 0.05 further is no rebuild (0.17), 0.09 further is (0.21); without the fixed flags
+ * the fixed spheres count as free ones displaced by 0.12 > skin/2 (a rebuild). */
+static void test_needs_rebuild_shifted(void)
+{
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 7);
+  gc_nlist_box b = make_box(10, 10, 10, 0.2);
+  spheres s = random_spheres(rng, 100, &b, 0.3, 0.5);
+  gc_nlist *nl = gc_nlist_alloc(s.n, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+  CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+  double *y = malloc(3 * s.n * sizeof(double));
+  unsigned char fixed[100] = { 0 };
+  CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+  const double zero[3] = { 0, 0, 0 }, half[3] = { 0.5, 0, 0 }, period[3] = { 10.03, 0, 0 };
+  for (size_t i = 0; i < s.n; i++)
+    for (int a = 0; a < 3; a++)
+      y[3 * i + a] = s.x[3 * i + a] + half[a];
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, y), 1);
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild_shifted(nl, y, NULL, zero), 1);
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild_shifted(nl, y, NULL, half), 0);
+  y[3 * 31 + 1] += 0.09;
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild_shifted(nl, y, NULL, half), 0);
+  y[3 * 31 + 1] += 0.02;
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild_shifted(nl, y, NULL, half), 1);
+  for (size_t i = 0; i < s.n; i++)
+    for (int a = 0; a < 3; a++)
+      y[3 * i + a] = s.x[3 * i + a] + period[a];
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild_shifted(nl, y, NULL, period), 0);
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild(nl, y), 0); /* 0.03 in the minimum image */
+  const double sh[3] = { 0.12, 0, 0 };
+  for (size_t i = 0; i < s.n; i++) {
+    fixed[i] = i < 10;
+    for (int a = 0; a < 3; a++)
+      y[3 * i + a] = s.x[3 * i + a] + (i < 10 ? 0.0 : sh[a]);
+  }
+  y[3 * 50 + 2] += 0.05;
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild_shifted(nl, y, fixed, sh), 0);
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild_shifted(nl, y, NULL, sh), 1);
+  y[3 * 50 + 2] += 0.04;
+  CU_ASSERT_EQUAL(gc_nlist_needs_rebuild_shifted(nl, y, fixed, sh), 1);
+  /* the criterion on given maxima: twice the free one, or it plus the fixed one */
+  CU_ASSERT_EQUAL(gc_nlist_past_skin(nl, 0.09 * 0.09, 0.0), 0);
+  CU_ASSERT_EQUAL(gc_nlist_past_skin(nl, 0.11 * 0.11, 0.0), 1);
+  CU_ASSERT_EQUAL(gc_nlist_past_skin(nl, 0.05 * 0.05, 0.12 * 0.12), 0);
+  CU_ASSERT_EQUAL(gc_nlist_past_skin(nl, 0.09 * 0.09, 0.12 * 0.12), 1);
+  CU_ASSERT_EQUAL(gc_nlist_past_skin(nl, NAN, 0.0), 1);
+  CU_ASSERT_EQUAL(gc_nlist_past_skin(nl, 0.0, NAN), 1);
+  free(y);
+  spheres_free(&s);
+  gc_nlist_free(nl);
+  gsl_rng_free(rng);
+}
+
 /* Displacement criterion (eq. 2.29 with the exact largest displacement), skin 0.2 so the
  * threshold is 0.1: true before any build; false after moving every sphere by 0.09; true when
  * one sphere moves by 0.11; a move by exactly one period along x or z (or both) is no move;
@@ -1504,6 +1565,7 @@ int gc_test_add_nlist(void)
       !CU_add_test(s, "payloads packed, zero ones dropped, young rows clean",
                    test_packed_payloads) ||
       !CU_add_test(s, "displacement criterion (eq. 2.29)", test_needs_rebuild) ||
+      !CU_add_test(s, "displacement criterion in a moving frame", test_needs_rebuild_shifted) ||
       !CU_add_test(s, "checkpoint round trip and errors", test_checkpoint) ||
       !CU_add_test(s, "builds on 1, 2, 3, 5 threads identical", test_threads) ||
       !CU_add_test(s, "build order: pairs grouped in it, histories kept", test_order) ||
