@@ -594,10 +594,14 @@ static void small_chute_cfg(gc_chute_cfg *cfg, size_t n)
  * path, every check and 31 other assertions); after every step no pair may be closer than the
  * skip test assumes (gc_chute_check_skip_bounds: a sphere's path bound grown by 0.99 of the
  * step's finds 220 such pairs, the turning counted at half 8022, not at all 57071, the last
- * two also missing rebuilds), and a step that did not rebuild the list must have left every
- * sphere within skin/2 of its build position (the step measures the displacements only of
- * particles whose path bound reached skin/2; at 0.7 skin it misses a rebuild); a fifth run
- * keeps the histories at separation (keep_history). */
+ * two also missing rebuilds), and a step that did not rebuild the list must have left the
+ * spheres within the criterion in the list's drift frame (gc_chute_check_past_skin: the step
+ * measures the displacements only of particles whose path bound in that frame reached the
+ * criterion's reach; that bound grown by 0.7 of the step's misses 1761 rebuilds, the beads'
+ * term left out 50), and every 5th step no overlapping pair may be missing from the list,
+ * tested pair by pair (gc_chute_check_list_complete; measuring only at 4x the reach misses
+ * 4804 rebuilds and leaves 1631 touching pairs unlisted); a fifth run keeps the histories at
+ * separation (keep_history). */
 static void test_threads(void)
 {
 #ifndef _OPENMP
