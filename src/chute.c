@@ -1674,8 +1674,8 @@ size_t gc_chute_check_list_complete(const gc_chute *c)
     for (size_t a = 0; a < n; a++)
       listed[pairs[idx[a]].i == i ? pairs[idx[a]].j : pairs[idx[a]].i] = 1;
     for (size_t j = 0; j < ns; j++) {
-      if (j == i || (j < nps && c->owner[j] == c->owner[i]) || listed[j])
-        continue;
+      if ((j < nps && (j <= i || c->owner[j] == c->owner[i])) || listed[j])
+        continue; /* each pair of particle spheres once */
       double d[3];
       for (int e = 0; e < 3; e++) {
         d[e] = c->sx[3 * j + e] - c->sx[3 * i + e];

@@ -600,7 +600,7 @@ static void small_chute_cfg(gc_chute_cfg *cfg, size_t n)
  * criterion's reach; that bound grown by 0.7 of the step's misses 1761 rebuilds, the beads'
  * term left out 50), and every 5th step no overlapping pair may be missing from the list,
  * tested pair by pair (gc_chute_check_list_complete; measuring only at 4x the reach misses
- * 4804 rebuilds and leaves 1631 touching pairs unlisted); a fifth run keeps the histories at
+ * 4804 rebuilds and leaves 838 touching pairs unlisted); a fifth run keeps the histories at
  * separation (keep_history). */
 static void test_threads(void)
 {
