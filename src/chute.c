@@ -1658,14 +1658,13 @@ int gc_chute_check_past_skin(const gc_chute *c)
 
 size_t gc_chute_check_list_complete(const gc_chute *c)
 {
-  const chute_work *w = c->work;
   const size_t ns = c->ns, nps = c->np * c->nsph;
   unsigned char *listed = calloc(ns + 1, 1);
   if (!listed)
     return SIZE_MAX;
   const gc_npair *pairs = gc_nlist_pairs(c->nl);
-  double L[3];
-  gc_nlist_periods(c->nl, L);
+  gc_nlist_frame fr; /* its minimum image along the periodic axes, no shift */
+  gc_nlist_get_frame(c->nl, &fr);
   size_t missing = 0;
   for (size_t i = 0; i < nps; i++) {
     const uint32_t *idx;
@@ -1676,14 +1675,8 @@ size_t gc_chute_check_list_complete(const gc_chute *c)
     for (size_t j = 0; j < ns; j++) {
       if ((j < nps && (j <= i || c->owner[j] == c->owner[i])) || listed[j])
         continue; /* each pair of particle spheres once */
-      double d[3];
-      for (int e = 0; e < 3; e++) {
-        d[e] = c->sx[3 * j + e] - c->sx[3 * i + e];
-        if (w->box.periodic[e]) /* minimum image */
-          d[e] -= L[e] * nearbyint(d[e] / L[e]);
-      }
       const double rr = c->sr[i] + c->sr[j];
-      missing += dot3(d, d) < rr * rr;
+      missing += gc_nlist_frame_moved2(&fr, c->sx + 3 * j, c->sx + 3 * i) < rr * rr;
     }
     for (size_t a = 0; a < n; a++)
       listed[pairs[idx[a]].i == i ? pairs[idx[a]].j : pairs[idx[a]].i] = 0;
@@ -2353,13 +2346,13 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   gc_nlist_periods(c->nl, L);
   gc_nlist_frame frame; /* the list's, for the particles' displacements (move_lanes) */
   gc_nlist_get_frame(c->nl, &frame);
-  /* the drift frame's shift at the new positions, and the criterion's reach in it: twice a
-   * particle's displacement, or it plus the beads' (|shift|), up to the skin */
+  /* the drift frame's shift at the new positions, the beads' displacement in it (|shift|)
+   * and the criterion's reach there (gc_nlist_skin_reach; 1e-6 of it for the roundings of
+   * the measured displacements, see move_lanes) */
   for (int a = 0; a < 3; a++)
     frame.shift[a] = w->drift[a] + w->drift_v[a] * c->cfg.dt;
   const double fixed2 = c->nbeads ? dot3(frame.shift, frame.shift) : 0.0;
-  const double skin = w->box.skin, bead_reach = skin * (1.0 - 1e-9) - sqrt(fixed2);
-  const double reach = (bead_reach < 0.5 * skin ? bead_reach : 0.5 * skin) * (1.0 - 1e-6);
+  const double reach = gc_nlist_skin_reach(c->nl, fixed2) * (1.0 - 1e-6);
   /* One parallel region.  Thread t of n takes a contiguous range of the chunks of CHUNK
    * particles of the spatial order (its share, w->bnd, balanced between steps) and the pairs
    * of their spheres i, and walks them once: a chunk's pair forces (each pair into the sums

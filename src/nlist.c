@@ -1122,6 +1122,15 @@ int gc_nlist_past_skin(const gc_nlist *nl, double moved2, double fixed2)
   return fixed2 != 0.0 && !(sqrt(moved2) + sqrt(fixed2) < nl->box.skin * (1.0 - 1e-9));
 }
 
+double gc_nlist_skin_reach(const gc_nlist *nl, double fixed2)
+{
+  const double h = 0.5 * nl->box.skin;
+  if (fixed2 == 0.0)
+    return h;
+  const double bead = nl->box.skin * (1.0 - 1e-9) - sqrt(fixed2);
+  return bead < h ? bead : h;
+}
+
 const double *gc_nlist_build_positions(const gc_nlist *nl)
 {
   return nl->built ? nl->x0 : NULL;

@@ -66,8 +66,8 @@ int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x);
  * fixed (may be NULL) are those the build was given as fixed: they form no pair among
  * themselves, so a pair of a fixed and a free sphere needs the largest shifted displacement of
  * a free one plus that of the fixed ones (|shift| for fixed spheres that stayed in place)
- * below the skin, and two free ones twice the former (gc_nlist_past_skin).  With shift 0 (or NULL) and no
- * fixed spheres, gc_nlist_needs_rebuild. */
+ * below the skin, and two free ones twice the former (gc_nlist_past_skin).  With shift 0 (or
+ * NULL) and no fixed spheres, gc_nlist_needs_rebuild. */
 int gc_nlist_needs_rebuild_shifted(const gc_nlist *nl, const double *x,
                                    const unsigned char *fixed, const double shift[3]);
 /* The largest squared displacement (minimum image) of the spheres first .. first + count - 1
@@ -134,6 +134,10 @@ static inline double gc_nlist_frame_moved(const gc_nlist_frame *f, const double 
  * or sqrt(moved2) + sqrt(fixed2) is not below the skin (less 1e-9 of it for rounding), or
  * either is NaN. */
 int gc_nlist_past_skin(const gc_nlist *nl, double moved2, double fixed2);
+/* The same criterion turned round: the displacement of the free spheres up to which it holds
+ * with fixed2 (gc_nlist_past_skin is 0 for every moved2 below its square), so that a caller
+ * with a bound on each sphere's displacement measures only the spheres that may reach it. */
+double gc_nlist_skin_reach(const gc_nlist *nl, double fixed2);
 /* The positions of the last build (3 nsph), NULL before it. */
 const double *gc_nlist_build_positions(const gc_nlist *nl);
 
