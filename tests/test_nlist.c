@@ -592,7 +592,8 @@ static void test_packed_payloads(void)
  * 0-9 fixed (left in place) and the others shifted by s: the largest free displacement in the
  * frame plus |s| (that of the fixed ones) must stay below the skin, so s = 0.12 with a free
  * sphere 0.05 further is no rebuild (0.17), 0.09 further is (0.21); without the fixed flags
- * the fixed spheres count as free ones displaced by 0.12 > skin/2 (a rebuild). */
+ * the fixed spheres count as free ones displaced by 0.12 > skin/2 (a rebuild).  The reach of
+ * the free spheres (gc_nlist_skin_reach) is then skin - 0.12 = 0.08, else skin/2 = 0.1. */
 static void test_needs_rebuild_shifted(void)
 {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -639,6 +640,12 @@ static void test_needs_rebuild_shifted(void)
   CU_ASSERT_EQUAL(gc_nlist_past_skin(nl, 0.09 * 0.09, 0.12 * 0.12), 1);
   CU_ASSERT_EQUAL(gc_nlist_past_skin(nl, NAN, 0.0), 1);
   CU_ASSERT_EQUAL(gc_nlist_past_skin(nl, 0.0, NAN), 1);
+  /* the reach: skin/2 = 0.1, or skin - |shift| = 0.08 for the fixed ones at 0.12 */
+  CU_ASSERT_DOUBLE_EQUAL(gc_nlist_skin_reach(nl, 0.0), 0.1, 1e-15);
+  CU_ASSERT_DOUBLE_EQUAL(gc_nlist_skin_reach(nl, 0.05 * 0.05), 0.1, 1e-15);
+  CU_ASSERT_DOUBLE_EQUAL(gc_nlist_skin_reach(nl, 0.12 * 0.12), 0.08, 1e-9);
+  CU_ASSERT_EQUAL(gc_nlist_past_skin(nl, 0.0799 * 0.0799, 0.12 * 0.12), 0);
+  CU_ASSERT_EQUAL(gc_nlist_past_skin(nl, 0.0801 * 0.0801, 0.12 * 0.12), 1);
   free(y);
   spheres_free(&s);
   gc_nlist_free(nl);
