@@ -1,6 +1,7 @@
 /* test_chute.c - the 3-D flow simulator (src/chute.c): conservation laws (1 energy, 2a-c
  * momentum and angular momentum), a resting bed (3), agreement with the drop and 2-D oblique
- * impact simulators (4, 4b, 4c), thread-count independence (5), a free rigid cluster (6),
+ * impact simulators (4, 4b, 4c), thread-count independence (5), the neighbour list's drift
+ * frame against closed forms (5b), a free rigid cluster (6),
  * checkpoints, configuration errors and the chapter 9 soybean case (7).  Every test states its
  * reference and tolerance and prints what it measured.  Runtime ~2.5 s (~5 s with ASan). */
 #include <math.h>
@@ -767,6 +768,78 @@ static void free_spin(double dt, long nsteps, double *dLrel, double *dErel, doub
   }
   *rigid = derr;
   gc_chute_free(c);
+}
+
+/* 5b. The list's rebuild criterion in its drift frame, against closed forms.  12 soybean
+ * clusters in free flight (no gravity, no spin, angle 0) above the bottom of the small chute,
+ * far from each other, the walls and the bottom: the upper six at 1.5 m/s along x, the lower
+ * six at 1.0.  At each build the frame moves at the middle of the range of the velocities,
+ * 1.25 m/s, so every sphere moves 0.25 m/s in the frame.  Without fixed spheres (flat bottom)
+ * the list must be rebuilt when 0.25 n dt reaches skin/2 (MODELS.md / nlist.h: every sphere's
+ * displacement less the frame's shift within skin/2), i.e. every ceil(skin / (0.5 dt))
+ * steps.  Over the fixed beads, which do not move with the frame, also when the displacement
+ * in the frame plus the frame's own shift 1.25 n dt reaches the skin: every ceil(skin /
+ * (1.5 dt)) steps.  Each interval between builds after the first must be that count, +-1 for
+ * the roundings at the boundary, and after every step that did not rebuild the list the
+ * spheres must be within the criterion (gc_chute_check_past_skin).  The step measures the
+ * displacements only of particles whose path bound in the frame reached the criterion's reach
+ * (gc_nlist_skin_reach); a reach of skin/2 that ignores the beads' term is then a rebuild
+ * every ceil(skin / (1.25 dt)) steps, 20 % late: this test is where that fault shows (the
+ * thread-count test's flow never sits in the gap it opens).  Mutations, measured: that reach
+ * gives intervals of 323 steps over the beads against 269 and 270 steps past the criterion;
+ * the beads' term left out of the criterion 807 and 1076; no drift frame (its velocity 0)
+ * 135 on both bottoms. */
+static void test_drift_frame_intervals(void)
+{
+  for (int beads = 0; beads < 2; beads++) {
+    gc_chute_cfg cfg;
+    small_chute_cfg(&cfg, 12);
+    cfg.gravity = 0.0;
+    cfg.angle = 0.0;
+    cfg.bottom = beads ? GC_BOTTOM_BEADS : GC_BOTTOM_FLAT;
+    gc_chute *c = alloc_ok(&cfg);
+    double x[3 * 12], q[4 * 12], v[3 * 12], wb[3 * 12] = { 0 };
+    for (size_t p = 0; p < 12; p++) {
+      const int upper = p >= 6;
+      x[3 * p] = 0.01 + 0.02 * (double)(p % 2);
+      x[3 * p + 1] = upper ? 0.028 : 0.014;
+      x[3 * p + 2] = 0.0075 + 0.0075 * (double)(p / 2 % 3);
+      v[3 * p] = upper ? 1.5 : 1.0, v[3 * p + 1] = v[3 * p + 2] = 0.0;
+      q[4 * p] = 1.0, q[4 * p + 1] = q[4 * p + 2] = q[4 * p + 3] = 0.0;
+    }
+    place_ok(c, x, q, v, wb);
+    const double dt = c->cfg.dt, skin = c->cfg.skin;
+    const long expect = beads ? (long)ceil(skin / (1.5 * dt)) : (long)ceil(0.5 * skin / (0.25 * dt));
+    const long nsteps = 6 * expect;
+    size_t nb = gc_nlist_builds(c->nl), nlate = 0, ncontact = 0;
+    long last = -1, nint = 0, lo = LONG_MAX, hi = 0;
+    for (long n = 1; n <= nsteps; n++) {
+      CU_ASSERT_EQUAL_FATAL(run(c, 1), GC_SUCCESS);
+      gc_chute_stats st;
+      gc_chute_stats_get(c, &st);
+      ncontact += st.n_contacts;
+      if (gc_nlist_builds(c->nl) == nb) {
+        nlate += gc_chute_check_past_skin(c);
+        continue;
+      }
+      nb = gc_nlist_builds(c->nl);
+      if (last >= 0) {
+        const long d = n - last;
+        lo = d < lo ? d : lo;
+        hi = d > hi ? d : hi;
+        nint++;
+      }
+      last = n;
+    }
+    printf("\n    %s: skin %.3g m, dt %.4g s: %ld intervals between builds of %ld-%ld steps "
+           "(closed form %ld), %zu steps past the criterion", beads ? "beads" : "flat bottom",
+           skin, dt, nint, lo, hi, expect, nlate);
+    CU_ASSERT_EQUAL(ncontact, 0); /* free flight, as the closed forms assume */
+    CU_ASSERT(nint >= 4);
+    CU_ASSERT(lo >= expect - 1 && hi <= expect + 1);
+    CU_ASSERT_EQUAL(nlate, 0);
+    gc_chute_free(c);
+  }
 }
 
 static void test_free_cluster(void)
@@ -1774,6 +1847,8 @@ int gc_test_add_chute(void)
       !CU_add_test(s, "4b sphere on the flat bottom and a side wall = drop", test_planes) ||
       !CU_add_test(s, "4c oblique impact with spin = 2-D impact", test_oblique) ||
       !CU_add_test(s, "5 thread-count independence", test_threads) ||
+      !CU_add_test(s, "5b the list's drift frame: rebuilds in closed form",
+                   test_drift_frame_intervals) ||
       !CU_add_test(s, "6 free cluster conserves L and E", test_free_cluster) ||
       !CU_add_test(s, "superball retraces its path (app. B.2)", test_superball) ||
       !CU_add_test(s, "superbean retraces its path (app. B.3)", test_superbean) ||
