@@ -770,25 +770,24 @@ static void free_spin(double dt, long nsteps, double *dLrel, double *dErel, doub
   gc_chute_free(c);
 }
 
-/* 5b. The list's rebuild criterion in its drift frame, against closed forms.  12 soybean
- * clusters in free flight (no gravity, no spin, angle 0) above the bottom of the small chute,
- * far from each other, the walls and the bottom: the upper six at 1.5 m/s along x, the lower
- * six at 1.0.  At each build the frame moves at the middle of the range of the velocities,
- * 1.25 m/s, so every sphere moves 0.25 m/s in the frame.  Without fixed spheres (flat bottom)
- * the list must be rebuilt when 0.25 n dt reaches skin/2 (MODELS.md / nlist.h: every sphere's
- * displacement less the frame's shift within skin/2), i.e. every ceil(skin / (0.5 dt))
- * steps.  Over the fixed beads, which do not move with the frame, also when the displacement
- * in the frame plus the frame's own shift 1.25 n dt reaches the skin: every ceil(skin /
- * (1.5 dt)) steps.  Each interval between builds after the first must be that count, +-1 for
- * the roundings at the boundary, and after every step that did not rebuild the list the
- * spheres must be within the criterion (gc_chute_check_past_skin).  The step measures the
- * displacements only of particles whose path bound in the frame reached the criterion's reach
- * (gc_nlist_skin_reach); a reach of skin/2 that ignores the beads' term is then a rebuild
- * every ceil(skin / (1.25 dt)) steps, 20 % late: this test is where that fault shows (the
- * thread-count test's flow never sits in the gap it opens).  Mutations, measured: that reach
- * gives intervals of 323 steps over the beads against 269 and 270 steps past the criterion;
- * the beads' term left out of the criterion 807 and 1076; no drift frame (its velocity 0)
- * 135 on both bottoms. */
+/* 5b. The list's rebuild criterion in its drift frame, against closed forms.  12 soybean clusters
+ * in free flight (no gravity, no spin, angle 0) above the bottom of the small chute, far from each
+ * other, the walls and the bottom: the upper six at 1.5 m/s along x, the lower six at 1.0.  At each
+ * build the frame moves at the middle of the range of the velocities, 1.25 m/s, so every sphere
+ * moves 0.25 m/s in the frame.  Without fixed spheres (flat bottom) the list must be rebuilt when
+ * 0.25 n dt reaches skin/2 (nlist.h, gc_nlist_needs_rebuild_shifted: every sphere's displacement
+ * less the frame's shift within skin/2), i.e. every ceil(skin / (0.5 dt)) steps.  Over the fixed
+ * beads, which do not move with the frame, also when the displacement in the frame plus the
+ * frame's own shift 1.25 n dt reaches the skin: every ceil(skin / (1.5 dt)) steps.  Each interval
+ * between builds after the first must be that count, +-1 for the roundings at the boundary, and
+ * after every step that did not rebuild the list the spheres must be within the criterion
+ * (gc_chute_check_past_skin).  The step measures the displacements only of particles whose path
+ * bound in the frame reached the criterion's reach (gc_nlist_skin_reach); a reach of skin/2 that
+ * ignores the beads' term is then a rebuild every ceil(skin / (1.25 dt)) steps, 20 % late: this
+ * test is where that fault shows (the thread-count test's flow never sits in the gap it
+ * opens).  Mutations, measured: that reach gives intervals of 323 steps over the beads against 269
+ * and 270 steps past the criterion; the beads' term left out of the criterion 807 and 1076; no
+ * drift frame (its velocity 0) 135 on both bottoms. */
 static void test_drift_frame_intervals(void)
 {
   for (int beads = 0; beads < 2; beads++) {
@@ -809,7 +808,8 @@ static void test_drift_frame_intervals(void)
     }
     place_ok(c, x, q, v, wb);
     const double dt = c->cfg.dt, skin = c->cfg.skin;
-    const long expect = beads ? (long)ceil(skin / (1.5 * dt)) : (long)ceil(0.5 * skin / (0.25 * dt));
+    const long expect =
+        beads ? (long)ceil(skin / (1.5 * dt)) : (long)ceil(0.5 * skin / (0.25 * dt));
     const long nsteps = 6 * expect;
     size_t nb = gc_nlist_builds(c->nl), nlate = 0, ncontact = 0;
     long last = -1, nint = 0, lo = LONG_MAX, hi = 0;
