@@ -182,6 +182,8 @@ typedef struct {
                                 * displacement for the criterion is measured only once this
                                 * reaches the criterion's reach (move_lanes) */
   double pmax;                 /* the largest |pos_k| of the shape's spheres [m] */
+  double wall_clear;           /* a distance of the centre from a wall beyond which no sphere
+                                * of the particle reaches it (walls_apart) [m] */
   double path_eps;             /* rounding allowance of a step's path bound (path_step) [m] */
   double *cpe;                 /* CEN_N per chunk of CHUNK particles: its pairs' work of
                                 * the step, summed in pair order */
@@ -731,6 +733,10 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
     const double pk = sqrt(dot3(cfg->shape.pos[k], cfg->shape.pos[k]));
     w->pmax = pk > w->pmax ? pk : w->pmax;
   }
+  /* a sphere's centre is within |pos_k| of the particle's (the rotation keeps |pos_k| to a few
+   * roundings, and so do the sums of walls_apart's test), so the shape's bound |pos_k| + r_k
+   * with an allowance far above those roundings (1e-9 of it: 3.7e-12 m for the soybean) */
+  w->wall_clear = cfg->shape.bound_radius * (1.0 + 1e-9) + 1e-12 * (cfg->width > 0.0 ? cfg->width : 0.0);
   c->nl = gc_nlist_alloc(c->ns, c->rec_size);
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
@@ -1829,21 +1835,34 @@ static int wall_forces(gc_chute *c, chute_work *w, size_t p, size_t i, double F[
 
 /* 1 if no sphere of particle p has a wall within reach (wall_overlaps) or a wall record to
  * reset, so that wall_forces would pass over every record of every sphere.  Tested for the
- * whole particle first, since most particles are far from the walls (the records of a
- * particle's spheres are contiguous in wact). */
+ * whole particle first, since most particles are far from the walls: its records (contiguous
+ * in wact) eight at a time, then its centre against wall_clear; only a particle near a wall
+ * has its spheres' overlaps computed (the same numbers that wall_forces computes). */
 static int walls_apart(const gc_chute *c, const chute_work *w, size_t p)
 {
   const size_t nsph = c->nsph, nrec = w->nwall_per * nsph;
   const unsigned char *wa = w->wact + nrec * p;
-  unsigned char used = 0;
-  for (size_t k = 0; k < nrec; k++)
-    used |= wa[k];
-  if (used)
-    return 0;
+  size_t k = 0;
+  for (; k + 8 <= nrec; k += 8) {
+    uint64_t used;
+    memcpy(&used, wa + k, sizeof used);
+    if (used)
+      return 0;
+  }
+  for (; k < nrec; k++)
+    if (wa[k])
+      return 0;
+  /* the centre farther than wall_clear from the side walls (z, where they are) and the flat
+   * bottom (y): no sphere overlaps either (a NaN goes on to the spheres' test) */
+  const gc_chute_cfg *cfg = &c->cfg;
+  const double *x = c->x + 3 * p, clear = w->wall_clear;
+  if ((!cfg->side_walls || (x[2] > clear && cfg->width - x[2] > clear)) &&
+      (cfg->bottom != GC_BOTTOM_FLAT || x[1] > clear))
+    return 1;
   const double *s = c->sx + 3 * nsph * p, *r = c->sr + nsph * p;
-  for (size_t k = 0; k < nsph; k++) {
+  for (k = 0; k < nsph; k++) {
     double a[3]; /* -1 for a wall the chute does not have, so all three can be tested */
-    wall_overlaps(&c->cfg, s + 3 * k, r[k], a);
+    wall_overlaps(cfg, s + 3 * k, r[k], a);
     if (a[0] > 0.0 || a[1] > 0.0 || a[2] > 0.0)
       return 0;
   }
