@@ -733,10 +733,12 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
     const double pk = sqrt(dot3(cfg->shape.pos[k], cfg->shape.pos[k]));
     w->pmax = pk > w->pmax ? pk : w->pmax;
   }
-  /* a sphere's centre is within |pos_k| of the particle's (the rotation keeps |pos_k| to a few
-   * roundings, and so do the sums of walls_apart's test), so the shape's bound |pos_k| + r_k
-   * with an allowance far above those roundings (1e-9 of it: 3.7e-12 m for the soybean) */
-  w->wall_clear = cfg->shape.bound_radius * (1.0 + 1e-9) + 1e-12 * (cfg->width > 0.0 ? cfg->width : 0.0);
+  /* a sphere's centre, (x + simg) + R(q) pos_k with simg = 0 on the axes that have walls, is
+   * within |pos_k| of the particle's up to a few roundings of the coordinates (~1e-17 m in the
+   * soybean chute), so no sphere reaches a wall from farther than the shape's bound
+   * |pos_k| + r_k; the allowance, 1e-9 of the bound (3.7e-12 m for the soybean) and 1e-12 of
+   * the width (the coordinates' size), is far above those roundings (walls_apart) */
+  w->wall_clear = cfg->shape.bound_radius * (1.0 + 1e-9) + 1e-12 * cfg->width;
   c->nl = gc_nlist_alloc(c->ns, c->rec_size);
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
