@@ -1854,16 +1854,16 @@ static int walls_apart(const gc_chute *c, const chute_work *w, size_t p)
   for (; k < nrec; k++)
     if (wa[k])
       return 0;
-  /* the centre farther than wall_clear from the side walls (z, where they are) and the flat
-   * bottom (y): no sphere overlaps either (a NaN goes on to the spheres' test) */
+  /* the centre as a sphere of radius wall_clear clear of every wall (overlaps below 0; -1 for
+   * a wall the chute does not have): no sphere overlaps one either (a NaN goes on to the
+   * spheres' test) */
   const gc_chute_cfg *cfg = &c->cfg;
-  const double *x = c->x + 3 * p, clear = w->wall_clear;
-  if ((!cfg->side_walls || (x[2] > clear && cfg->width - x[2] > clear)) &&
-      (cfg->bottom != GC_BOTTOM_FLAT || x[1] > clear))
+  double a[3];
+  wall_overlaps(cfg, c->x + 3 * p, w->wall_clear, a);
+  if (a[0] < 0.0 && a[1] < 0.0 && a[2] < 0.0)
     return 1;
   const double *s = c->sx + 3 * nsph * p, *r = c->sr + nsph * p;
   for (k = 0; k < nsph; k++) {
-    double a[3]; /* -1 for a wall the chute does not have, so all three can be tested */
     wall_overlaps(cfg, s + 3 * k, r[k], a);
     if (a[0] > 0.0 || a[1] > 0.0 || a[2] > 0.0)
       return 0;
