@@ -1838,8 +1838,10 @@ static int wall_forces(gc_chute *c, chute_work *w, size_t p, size_t i, double F[
 /* 1 if no sphere of particle p has a wall within reach (wall_overlaps) or a wall record to
  * reset, so that wall_forces would pass over every record of every sphere.  Tested for the
  * whole particle first, since most particles are far from the walls: its records (contiguous
- * in wact) eight at a time, then its centre against wall_clear; only a particle near a wall
- * has its spheres' overlaps computed (the same numbers that wall_forces computes). */
+ * in wact) eight at a time (an OR over the bytes, 12 for the soybean, was 34 instructions more
+ * per particle-step and 1.08x the dilute one-thread step), then its centre against wall_clear;
+ * only a particle near a wall has its spheres' overlaps computed (the same numbers that
+ * wall_forces computes). */
 static int walls_apart(const gc_chute *c, const chute_work *w, size_t p)
 {
   const size_t nsph = c->nsph, nrec = w->nwall_per * nsph;
