@@ -244,12 +244,6 @@ int gc_cmd_compare(int argc, char **argv)
     csv_row(of.f, "reference", &rs, NULL);
     for (size_t k = 0; k < nm; k++)
       csv_row(of.f, names[k], &ms[k], &rs);
-    if (ferror(of.f)) {
-      gc_outfile_abort(&of);
-      fprintf(stderr, PROG ": %s: write error\n", out);
-      rc = 1;
-      goto done;
-    }
     if (gc_outfile_commit(&of, msg, sizeof msg)) {
       fprintf(stderr, PROG ": %s\n", msg);
       rc = 1;
@@ -272,12 +266,6 @@ int gc_cmd_compare(int argc, char **argv)
       for (size_t k = 0; k < nm; k++)
         fprintf(of.f, ",%.10g,%.10g", am[k * ref.n + i], Pm[k * ref.n + i]);
       fprintf(of.f, "\n");
-    }
-    if (ferror(of.f)) {
-      gc_outfile_abort(&of);
-      fprintf(stderr, PROG ": %s: write error\n", curves);
-      rc = 1;
-      goto done;
     }
     if (gc_outfile_commit(&of, msg, sizeof msg)) {
       fprintf(stderr, PROG ": %s\n", msg);
