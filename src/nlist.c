@@ -1113,21 +1113,35 @@ double gc_nlist_max_moved2(const gc_nlist *nl, const double *x, size_t first, si
   return gc_nlist_moved(nl, x, first, count, NULL);
 }
 
+/* The two limits of the criterion, shared by gc_nlist_past_skin and gc_nlist_skin_reach so
+ * that the reach is the criterion turned round, to the bit: a free sphere may move skin/2 (two
+ * free spheres closing a gap), a free and a fixed one the skin together, less 1e-9 of it for
+ * the roundings of the two square roots. */
+static inline double half_skin(const gc_nlist *nl)
+{
+  return 0.5 * nl->box.skin;
+}
+
+static inline double pair_skin(const gc_nlist *nl)
+{
+  return nl->box.skin * (1.0 - 1e-9);
+}
+
 int gc_nlist_past_skin(const gc_nlist *nl, double moved2, double fixed2)
 {
-  const double h = 0.5 * nl->box.skin;
+  const double h = half_skin(nl);
   if (!(moved2 <= h * h))
     return 1;
   /* fixed2 = 0 (no shift or no fixed sphere): implied by the test above */
-  return fixed2 != 0.0 && !(sqrt(moved2) + sqrt(fixed2) < nl->box.skin * (1.0 - 1e-9));
+  return fixed2 != 0.0 && !(sqrt(moved2) + sqrt(fixed2) < pair_skin(nl));
 }
 
 double gc_nlist_skin_reach(const gc_nlist *nl, double fixed2)
 {
-  const double h = 0.5 * nl->box.skin;
+  const double h = half_skin(nl);
   if (fixed2 == 0.0)
     return h;
-  const double bead = nl->box.skin * (1.0 - 1e-9) - sqrt(fixed2);
+  const double bead = pair_skin(nl) - sqrt(fixed2);
   return bead < h ? bead : h;
 }
 
