@@ -20,7 +20,11 @@
 #     ranks: kinetic energy and number of contacts after 10000 steps (20 ms) equal to 1e-4
 #     relative (seen: 1.3e-8; the order of the force sums differs, see below; a contact whose
 #     history were lost at a processor boundary would show as an O(1e-2) difference);
-#  4. the decks `granucal export lammps` writes run, and match granucal chute in free fall.
+#  4. the decks `granucal export lammps` writes run, and match granucal chute in free fall;
+#  5-7. fix wall/granucal: a sphere's head-on impact on a plane against `granucal drop`
+#     (1e-6), an oblique one against `granucal impact` (1e-6), and spheres rolling on a tilted
+#     wall across a processor boundary (1 = 2 ranks to 1e-8) and across a restart (the same
+#     bytes).
 set -u
 lmp=${GC_LAMMPS:-}
 plugin=${GC_LAMMPS_PLUGIN:-}
@@ -235,6 +239,184 @@ else
   fail "LAMMPS bed run failed"
 fi
 
+# ---- 5. fix wall/granucal, head-on: a sphere on a rigid plane at 1 m/s against `granucal drop
+# --verlet` (R2 = 0, E2 = 0: the plane of sec. 6.5), step by step and e, P_max, t_c to 1e-6
+# relative (seen: 1.7e-10 step by step)
+"$g" drop -c "$tmp/soy.params" -s R2=0 -s m=$m -s E2=0 --vin 1 --verlet --dt $dt \
+  --history "$tmp/wdrop-hist.csv" -o "$tmp/wdrop.csv" -q || fail "granucal drop on a plane"
+cat >"$tmp/wall.in" <<EOF
+$head
+boundary f f f
+region box block -0.01 0.01 -0.01 0.01 -0.01 0.01
+create_box 1 box
+create_atoms 1 single 0 0 $R
+set atom * diameter $(echo "$R" | awk '{ printf "%.17g", 2 * $1 }')
+set atom * mass $m
+velocity all set 0 0 -1
+fix 1 all nve/sphere
+fix w all wall/granucal soy.params E2 0 zplane 0 NULL
+timestep $dt
+variable a equal $R-z[1]
+variable P equal fz[1]
+variable u equal -vz[1]
+fix out all print 1 "\$(step) \$(v_a:%.17g) \$(v_P:%.17g) \$(v_u:%.17g)" file wall.txt screen no
+run 1600
+EOF
+if run_lmp 1 wall.in wall.log; then
+  awk -F, -v dt=$dt 'FNR == 1 { next }
+    NR == FNR { a[FNR - 1] = $2; P[FNR - 1] = $3; u[FNR - 1] = $4; n = FNR - 1
+                if ($2 > amax) amax = $2; if ($3 > gpmax) gpmax = $3; next }
+    { split($0, f, " ") }
+    f[1] >= 1 && f[1] <= n {
+      k = f[1]; m++
+      da = (f[2] - a[k]) / amax; dP = (f[3] - P[k]) / gpmax; du = (f[4] - u[k])
+      if (da < 0) da = -da; if (dP < 0) dP = -dP; if (du < 0) du = -du
+      if (da > ma) ma = da; if (dP > mp) mp = dP; if (du > mu) mu = du
+    }
+    f[1] >= 1 { if (f[3] > pmax) pmax = f[3]; if (f[3] > 0) ncont++; uend = f[4] }
+    END {
+      printf "wall head-on, %d steps compared: max |d alpha|/alpha_max %.2e, |dP|/P_max %.2e, |du|/v_in %.2e\n", m, ma, mp, mu
+      printf "%.17g %.17g %.17g\n", pmax, ncont * dt, -uend > "/dev/stderr"
+      exit !(m >= n - 1 && ma < 1e-6 && mp < 1e-6 && mu < 1e-6)
+    }' FS=, "$tmp/wdrop-hist.csv" FS=" " "$tmp/wall.txt" 2>"$tmp/wall.sum" ||
+    fail "sphere-wall impact (fix wall/granucal) differs from granucal drop"
+  read -r lp lt le <"$tmp/wall.sum"
+  awk -F, -v lp="$lp" -v le="$le" -v lt="$lt" -v dt=$dt -v hist="$tmp/wdrop-hist.csv" 'FNR == 2 {
+      gp = $5; ge = $3 }
+    END {
+      while ((getline line < hist) > 0) { split(line, h, ","); if (++nl > 1 && h[3] + 0 > 0) gt += dt }
+      rp = (lp - gp) / gp; re = (le - ge) / ge; rt = (lt - gt) / gt
+      printf "  P_max   granucal %.10g  LAMMPS %.10g  rel %.1e\n", gp, lp, rp
+      printf "  e       granucal %.10g  LAMMPS %.10g  rel %.1e\n", ge, le, re
+      printf "  t_c     granucal %.10g  LAMMPS %.10g  rel %.1e (steps with P > 0 times dt)\n", gt, lt, rt
+      if (rp < 0) rp = -rp; if (re < 0) re = -re; if (rt < 0) rt = -rt
+      exit !(rp < 1e-6 && re < 1e-6 && rt < 1e-6) }' "$tmp/wdrop.csv" ||
+    fail "sphere-wall e / P_max / t_c differ from granucal drop by more than 1e-6"
+else
+  fail "LAMMPS sphere-wall head-on run failed"
+fi
+
+# ---- 6. fix wall/granucal, oblique: v_n 1, v_t 0.5 m/s, spin 100 rad/s on a deformable plane
+# (E2 3.2e9, nu2 0.35: plexiglass) against `granucal impact --mid-point` with R2 = 0.  A plane
+# does not turn, so granucal impact's planar contact is the 3-D one: e, v_t and the spin after
+# to 1e-6 relative (seen: 1e-9, the CSV's 10 digits)
+"$g" impact -c "$tmp/soy.params" -s R2=0 -s m=$m -s E2=3.2e9 -s nu2=0.35 --vn 1 --vt 0.5 \
+  --omega 100 --dt $dt --mid-point -o "$tmp/wimpact.csv" -q || fail "granucal impact on a plane"
+cat >"$tmp/wobl.in" <<EOF
+$head
+boundary f f f
+region box block -0.01 0.01 -0.01 0.01 -0.01 0.01
+create_box 1 box
+create_atoms 1 single 0 0 0
+set atom 1 diameter $(echo "$R" | awk '{ printf "%.17g", 2 * $1 }')
+set atom 1 mass $m
+velocity all set 1 0.5 0
+set atom 1 omega 0 0 100
+fix 1 all nve/sphere
+fix w all wall/granucal soy.params E2 3.2e9 nu2 0.35 xplane NULL $R
+timestep $dt
+run 3000
+write_dump all custom final-wall.txt id vx vy omegaz modify sort id format float %.17g
+EOF
+if run_lmp 1 wobl.in wobl.log; then
+  echo "  oblique impact on a wall:"
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    NR == FNR { g[1] = $c["e"]; g[2] = $c["v_t_out [m/s]"]; g[3] = $c["omega_out [rad/s]"]; next }
+    FNR == 10 { split($0, r, " "); l[1] = -r[2]; l[2] = r[3]; l[3] = r[4]
+      split("e v_t_out omega_out", nm, " ")
+      for (i = 1; i <= 3; i++) {
+        d = (l[i] - g[i]) / g[i]; if (d < 0) d = -d
+        printf "    %-10s granucal %.9g  LAMMPS %.9g  rel %.1e\n", nm[i], g[i], l[i], d
+        if (d > 1e-6) bad = 1
+      }
+      done = 1 }
+    END { exit bad || !done }' "$tmp/wimpact.csv" FS=" " "$tmp/final-wall.txt" ||
+    fail "oblique impact on a wall (fix wall/granucal) differs from granucal impact by more than 1e-6"
+else
+  fail "LAMMPS oblique wall run failed"
+fi
+
+# ---- 7. fix wall/granucal keeps each sphere's history when it changes rank and across a
+# restart: 36 spheres rolling at 0.3 m/s on a wall tilted by 10 deg (static friction, held by
+# the tangential history), 12 of them crossing a processor boundary, no sphere-sphere contacts.
+# 1 and 2 ranks: every sphere's velocity and spin equal to 1e-8 relative (seen: 6e-14, from the
+# initial velocities' momentum sum; a history lost at migration gives 3e-4 or more); a run continued
+# from write_restart / read_restart gives the same bytes as the run without (a history lost
+# there: 3e-4 or more).
+roll_rest="neighbor 5e-4 bin
+neigh_modify every 1 delay 0 check yes
+pair_style granucal
+pair_coeff 1 1 soy.params
+fix g all gravity 9.81 vector 0.17364817766693 0 -0.98480775301221
+fix 1 all nve/sphere
+fix w all wall/granucal soy.params E2 3.2e9 nu2 0.35 mu 0.328 zplane 0 NULL
+timestep 1e-6"
+cat >"$tmp/roll.in" <<EOF
+$head
+boundary p p f
+processors * 1 1
+region box block 0 0.039 0 0.039 0 0.01
+create_box 1 box
+# 6 x 6 spheres 6.5 mm apart; x from 5.7 mm: the third column starts 0.8 mm before the ranks'
+# boundary at x = 19.5 mm, the sixth 0.8 mm before the period
+lattice sc 0.0065 origin 0.877 0.5 0.4230769
+region row block 0 0.039 0 0.039 0.0027 0.00285 units box
+create_atoms 1 region row
+set type 1 diameter $(echo "$R" | awk '{ printf "%.17g", 2 * $1 }')
+set type 1 mass $m
+# resting on the wall: the Hertz overlap under m g cos 10 deg (1.49e-7 m)
+set type 1 z 0.00274985
+velocity all create 1e14 87287 dist uniform loop geom
+velocity all set 0.3 NULL 0 units box
+set type 1 omega 0 109.0909090909091 0
+$roll_rest
+run 2500
+write_restart roll.restart
+run 2500
+write_dump all custom roll-end.txt id x y z vx vy vz omegax omegay omegaz modify sort id format float %.17g
+EOF
+cat >"$tmp/roll2.in" <<EOF
+plugin load $plugin
+read_restart roll.restart
+comm_modify vel yes
+$roll_rest
+run 2500
+write_dump all custom roll-restart.txt id x y z vx vy vz omegax omegay omegaz modify sort id format float %.17g
+EOF
+# sorted by place: create_atoms numbers the atoms rank by rank
+by_place() { awk 'NR > 9 { $1 = ""; print }' "$1" | sort -g -k2,2 -k1,1; }
+if run_lmp 1 roll.in roll1.log && mv "$tmp/roll-end.txt" "$tmp/roll-end1.txt" &&
+  run_lmp 1 roll2.in roll-restart.log && run_lmp 2 roll.in roll2.log; then
+  cmp -s "$tmp/roll-end1.txt" "$tmp/roll-restart.txt" ||
+    fail "wall: the run continued from a restart differs from the run without"
+  by_place "$tmp/roll-end1.txt" >"$tmp/roll1.s"
+  by_place "$tmp/roll-end.txt" >"$tmp/roll2.s"
+  paste -d' ' "$tmp/roll1.s" "$tmp/roll2.s" | awk '{
+      n++; if ($4 > 0.28) moving++; if ($8 > 100) rolling++
+      for (i = 4; i <= 9; i++) { d = $i - $(i + 9); s = $i < 0 ? -$i : $i; if (s < 1e-3) s = 1e-3
+        d = d < 0 ? -d / s : d / s; if (d > m) m = d } }
+    END { printf "  rolling on a wall: %d spheres, 1 against 2 ranks: largest relative difference %.1e; restart: the same bytes\n", n, m
+          exit !(n == 36 && moving == 36 && rolling == 36 && m < 1e-8) }' ||
+    fail "wall: 1 and 2 ranks differ (or the spheres did not roll)"
+else
+  fail "LAMMPS rolling runs failed"
+fi
+
+# ---- 8. fix wall/granucal refuses bad input with a message: a model it does not have (all
+# ranks, error->all) and an atom beyond the wall (one rank: rank_error puts the message on
+# standard error before LAMMPS aborts, which would lose it from a redirected screen)
+bad_wall() { # bad_wall NAME "FIX ARGS" "CREATE" EXPECTED
+  sed -e "s|^fix w all .*|fix w all wall/granucal soy.params $2|" \
+    -e "s|^create_atoms 1 single 0 0 .*|create_atoms 1 single 0 0 $3|" "$tmp/wall.in" >"$tmp/bad-$1.in"
+  if (cd "$tmp" && "$lmp" -nocite -log none -in "bad-$1.in" >"bad-$1.out" 2>&1); then
+    fail "wall: $1 ran"
+  elif ! grep -q "$4" "$tmp/bad-$1.out"; then
+    fail "wall: $1 without the message '$4'"; tail -n 5 "$tmp/bad-$1.out"
+  fi
+}
+bad_wall model "normal nosuch zplane 0 NULL" "$R" "ERROR: fix wall/granucal: 'nosuch' is not a normal model"
+bad_wall beyond "E2 0 zplane 0 NULL" -0.001 "ERROR on proc 0: fix wall/granucal: atom 1 (centre -0.001) on or beyond the wall at 0"
+
 # ---- 4. the decks of `granucal export lammps` (tiny.chute: 24 soybean clusters over beads
 # between walls, 0.012 s, before the first contact at ~0.016 s): both run; in this free fall the
 # mean velocity of the LAMMPS run (rigid bodies with granucal's mass and inertia) equals
@@ -258,5 +440,5 @@ for deck in chute.in chute-granular.in; do
   fi
 done
 
-[ "$fails" = 0 ] && echo "PASS lammps: plugin = granucal drop (head-on), = granucal impact (oblique), 1 = 2 ranks, exported decks run"
+[ "$fails" = 0 ] && echo "PASS lammps: plugin = granucal drop (head-on), = granucal impact (oblique), 1 = 2 ranks, exported decks run; wall = granucal drop, = granucal impact, 1 = 2 ranks, restart"
 exit $((fails > 0))

@@ -27,6 +27,7 @@
  * (exact when the positions are those of that step).  A contact that already overlaps when a
  * run starts from a zeroed state has no force until the first step. */
 #include "pair_granucal.h"
+#include "rank_error.h"
 
 #include "atom.h"
 #include "comm.h"
@@ -195,10 +196,10 @@ granucal_law *PairGranucal::law_for(int itype, int jtype, double Ri, double Rj, 
     }
   }
   granucal_params *base = params_of(itype, jtype), *p = nullptr;
-  if (!base) error->one(FLERR, "pair granucal: no pair_coeff for types {} {}", itype, jtype);
+  if (!base) rank_error(lmp, FLERR, "pair granucal: no pair_coeff for types {} {}", itype, jtype);
   char msg[512];
   if (granucal_params_new(&p) || granucal_params_copy(p, base))
-    error->one(FLERR, "granucal: out of memory");
+    rank_error(lmp, FLERR, "granucal: out of memory");
   int st = granucal_params_set(p, "R1", Ri, msg, sizeof msg);
   if (!st) st = granucal_params_set(p, "R2", Rj, msg, sizeof msg);
   if (!st && meff > 0) st = granucal_params_set(p, "m_eff", meff, msg, sizeof msg);
@@ -208,7 +209,7 @@ granucal_law *PairGranucal::law_for(int itype, int jtype, double Ri, double Rj, 
     st = granucal_law_new(&law, p, name(normal), name(tangential), name(rolling), name(twisting),
                           msg, sizeof msg);
   granucal_params_free(p);
-  if (st) error->one(FLERR, "pair granucal, types {} {}, radii {} {}: {}", itype, jtype, Ri, Rj, msg);
+  if (st) rank_error(lmp, FLERR, "pair granucal, types {} {}, radii {} {}: {}", itype, jtype, Ri, Rj, msg);
   laws.push_back({itype, jtype, Ri, Rj, meff, law});
   last_hit = laws.size() - 1;
   return law;
@@ -266,7 +267,7 @@ void PairGranucal::compute(int eflag, int vflag)
         continue;
       }
       double dist = sqrt(rsq);
-      if (!(dist > 0)) error->one(FLERR, "pair granucal: atoms {} and {} at the same place", tag[i], tag[j]);
+      if (!(dist > 0)) rank_error(lmp, FLERR, "pair granucal: atoms {} and {} at the same place", tag[i], tag[j]);
       double n[3] = {d[0] / dist, d[1] / dist, d[2] / dist}; /* eq. 4.9 */
       double alpha = rsum - dist;
       double m1 = rmass[b1], m2 = rmass[b2];
@@ -311,7 +312,7 @@ void PairGranucal::compute(int eflag, int vflag)
         int st = granucal_contact_step(law, state, alpha, n, vrel, wrel, dt, keep_history, F, M,
                                        nullptr, &active);
         if (st)
-          error->one(FLERR, "pair granucal: contact of atoms {} and {} (overlap {}): {}", tag[b1],
+          rank_error(lmp, FLERR, "pair granucal: contact of atoms {} and {} (overlap {}): {}", tag[b1],
                      tag[b2], alpha, granucal_strerror(st));
       }
       touch[jj] = alpha > 0.0 || keep_history;
