@@ -14,11 +14,11 @@
  *    eq. 2.13); pairs inside a cluster excluded (neigh_modify exclude molecule/intra);
  *  - contacts: pair_style granucal (the plugin) with the card's models and per-pair parameter
  *    files pp.params (particle-particle) and pb.params (particle-bead);
- *  - side walls: LAMMPS's own fix wall/gran with Hertz + Mindlin + Tsuji damping, the
- *    particle-wall E*, friction and the restitution the calibrated model gives at v_ref -- the
- *    plugin has no walls, so this part is an APPROXIMATION, stated in the deck.
- * chute-granular.in is the fallback without the plugin: pair_style granular Hertz / Mindlin /
- * Tsuji damping with that restitution, labelled as an approximation of the calibrated model.
+ *  - side walls: fix wall/granucal (the plugin) with the card's models and pw.params
+ *    (particle-wall: the wall a plane, R2 = 0, as granucal's side walls).
+ * chute-granular.in is the fallback without the plugin: pair_style granular and fix wall/gran
+ * with Hertz / Mindlin / Tsuji damping set to the restitution the calibrated model gives at
+ * v_ref, labelled as an approximation of the calibrated model.
  * Outputs of the deck: series.txt (t, mean vx, vy, vz, contacts, kinetic energy), comparable
  * with granucal's series.csv, dump files every vtk_interval, a restart file at the end. */
 #include <errno.h>
@@ -62,7 +62,8 @@ static void export_usage(FILE *f)
           "                        one, %s)\n"
           "  -h, --help            this help\n\n"
           "Files: chute.in (plugin deck), chute-granular.in (fallback with LAMMPS's own\n"
-          "pair_style granular: an approximation), pp.params, pb.params, beads.lmp,\n"
+          "pair_style granular: an approximation), pp.params, pb.params, pw.params,\n"
+          "beads.lmp, "
           "particles.lmp, bodies.rigid, README.\n"
           "Run: lmp -in chute.in, or mpirun -np N lmp -in chute.in.\n\n"
           "Exit status: 0 success, 1 bad input, 2 usage error.\n",
@@ -111,9 +112,10 @@ static int write_params(xctx *x, const char *name, const gc_params *p, double R1
   gc_card_extra_default(&e);
   snprintf(e.nfd, sizeof e.nfd, "%s", cfg->nfd->name);
   snprintf(e.tfd, sizeof e.tfd, "%s", cfg->tfd ? cfg->tfd->name : "none");
-  fprintf(o.f, "# %s contact parameters for pair_style granucal, written by granucal export\n"
-               "# (granucal-params(5)); R and R2 are the radii of the pair, the plugin uses the "
-               "atoms' radii.\n", what);
+  fprintf(o.f, "# %s contact parameters for the granucal plugin (pair_style granucal, fix\n"
+               "# wall/granucal), written by granucal export (granucal-params(5)); R and R2 are "
+               "the radii\n# of the pair (R2 = 0: a plane), the plugin uses the atoms' radii.\n",
+          what);
   st = gc_card_write(o.f, &q, &e);
   if (st) {
     gc_outfile_abort(&o);
@@ -168,6 +170,9 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
     return st;
   if (c->nbeads > 0 &&
       (st = write_params(x, "pb.params", &cfg->pb, rmin, cfg->bead_radius, cfg, "particle-bead")))
+    return st;
+  if (cfg->side_walls &&
+      (st = write_params(x, "pw.params", &cfg->pw, rmin, 0.0, cfg, "particle-wall")))
     return st;
 
   /* beads: frozen atoms of type 2, molecule 0 */
@@ -286,6 +291,14 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
   /* ghost cut-off: a whole cluster plus the skin (fix rigid/small needs the body's atoms) */
   double commcut = 2.0 * sh->bound_radius + 2.0 * cfg->skin + 2.0 * rmin;
   const char *inputs[] = { card, run->params_path, run->wall_path, run->bead_path };
+  /* the card's models, for pair_style granucal and fix wall/granucal */
+  char models[256];
+  int rolls = cfg->rolling_model && !(cfg->rolling_model->flags & GC_SUB_NONE);
+  int twists = cfg->twisting_model && !(cfg->twisting_model->flags & GC_SUB_NONE);
+  snprintf(models, sizeof models, "normal %s tangential %s%s%s%s%s%s", cfg->nfd->name,
+           cfg->tfd ? cfg->tfd->name : "none", cfg->keep_history ? " keep_history yes" : "",
+           rolls ? " rolling " : "", rolls ? cfg->rolling_model->name : "",
+           twists ? " twisting " : "", twists ? cfg->twisting_model->name : "");
 
   for (int fallback = 0; fallback < 2; fallback++) {
     if ((st = xopen(x, &o, fallback ? "chute-granular.in" : "chute.in")))
@@ -308,9 +321,8 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
             c->np, sh->nsph, sh->mass, c->nbeads, cfg->length, cfg->width, a * 180 / M_PI,
             cfg->dt, nsteps, run->t_end);
     if (!fallback)
-      fprintf(f, "# Side walls: LAMMPS's fix wall/gran (Hertz, Mindlin, Tsuji damping at e = %.6f): "
-                 "the plugin has no\n# walls, so the wall contacts are an approximation of the "
-                 "calibrated model.\n\nplugin load %s\n", e_pw, plugin);
+      fprintf(f, "# Side walls: fix wall/granucal (the plugin) with the calibrated particle-wall "
+                 "law (pw.params).\n\nplugin load %s\n", plugin);
     /* processors * 1 *: the ranks' domains split the length and the width, never the depth
      * (the flow fills the bottom centimetres of a box whose height holds the initial
      * placement: LAMMPS's own choice gave one of 2 ranks all the particles) */
@@ -334,13 +346,7 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
                    "linear_nohistory 0 0 damping tsuji\n",
                 El_pb, e_pb, cfg->pb.nu1, cfg->pb.mu, El_pb);
     } else {
-      int rolls = cfg->rolling_model && !(cfg->rolling_model->flags & GC_SUB_NONE);
-      int twists = cfg->twisting_model && !(cfg->twisting_model->flags & GC_SUB_NONE);
-      fprintf(f, "pair_style granucal normal %s tangential %s%s%s%s%s%s\npair_coeff 1 1 pp.params\n",
-              cfg->nfd->name, cfg->tfd ? cfg->tfd->name : "none",
-              cfg->keep_history ? " keep_history yes" : "", rolls ? " rolling " : "",
-              rolls ? cfg->rolling_model->name : "", twists ? " twisting " : "",
-              twists ? cfg->twisting_model->name : "");
+      fprintf(f, "pair_style granucal %s\npair_coeff 1 1 pp.params\n", models);
       if (c->nbeads > 0)
         fprintf(f, "pair_coeff 1 2 pb.params\npair_coeff 2 2 pb.params\n");
     }
@@ -350,10 +356,13 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
     if (c->nbeads > 0)
       fprintf(f, "neigh_modify exclude type 2 2\n");
     fprintf(f, "fix grav grains gravity %.17g vector %.17g %.17g 0\n", g, sin(a), -cos(a));
-    if (cfg->side_walls)
+    if (cfg->side_walls && fallback)
       fprintf(f, "fix walls grains wall/gran granular hertz/material %.17g %.6f %.6g tangential "
                  "mindlin NULL 1.0 %.6g damping tsuji zplane 0 %.17g\n",
               El_pw, e_pw, cfg->pw.nu1, cfg->pw.mu, cfg->width);
+    else if (cfg->side_walls)
+      fprintf(f, "fix walls grains wall/granucal pw.params %s zplane 0 %.17g\n", models,
+              cfg->width);
     if (c->nbeads > 0)
       fprintf(f, "fix freeze beads freeze\n");
     fprintf(f, "fix rigid grains rigid/small molecule infile bodies.rigid\n"
