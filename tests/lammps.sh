@@ -63,8 +63,44 @@ R=2.75e-3 m=1e-4 dt=1e-7
 cp "$data/chute/soybean.params" "$tmp/soy.params"
 set -- -c "$tmp/soy.params" -s R2=$R -s m=$m -s m2=$m -s E2=2.098e8 -s nu2=0.4314 -s sY2=4.857e6
 
+# against_drop NAME WHAT: LAMMPS's $tmp/NAME.txt (step, alpha, P, u per step) against granucal
+# drop's history $tmp/NAME-hist.csv and results $tmp/NAME.csv: alpha, P and u step by step
+# over the steps granucal recorded (its run ends at separation), and P_max, e and the contact
+# duration (steps with P > 0 times dt), all to 1e-6 relative
+against_drop() {
+  awk -F, -v dt=$dt -v what="$2" 'FNR == 1 { next }
+    NR == FNR { a[FNR - 1] = $2; P[FNR - 1] = $3; u[FNR - 1] = $4; n = FNR - 1
+                if ($2 > amax) amax = $2; if ($3 > gpmax) gpmax = $3; next }
+    { split($0, f, " ") }
+    f[1] >= 1 && f[1] <= n {
+      k = f[1]; m++
+      da = (f[2] - a[k]) / amax; dP = (f[3] - P[k]) / gpmax; du = (f[4] - u[k])
+      if (da < 0) da = -da; if (dP < 0) dP = -dP; if (du < 0) du = -du
+      if (da > ma) ma = da; if (dP > mp) mp = dP; if (du > mu) mu = du
+    }
+    f[1] >= 1 { if (f[3] > pmax) pmax = f[3]; if (f[3] > 0) ncont++; uend = f[4] }
+    END {
+      printf "%s, %d steps compared: max |d alpha|/alpha_max %.2e, |dP|/P_max %.2e, |du|/v_in %.2e\n", what, m, ma, mp, mu
+      printf "%.17g %.17g %.17g\n", pmax, ncont * dt, -uend > "/dev/stderr"
+      exit !(m >= n - 1 && ma < 1e-6 && mp < 1e-6 && mu < 1e-6)
+    }' FS=, "$tmp/$1-hist.csv" FS=" " "$tmp/$1.txt" 2>"$tmp/$1.sum" ||
+    fail "$2 differs from granucal drop"
+  read -r lp lt le <"$tmp/$1.sum"
+  awk -F, -v lp="$lp" -v le="$le" -v lt="$lt" -v dt=$dt -v hist="$tmp/$1-hist.csv" 'FNR == 2 {
+      gp = $5; ge = $3 }
+    END {
+      while ((getline line < hist) > 0) { split(line, h, ","); if (++nl > 1 && h[3] + 0 > 0) gt += dt }
+      rp = (lp - gp) / gp; re = (le - ge) / ge; rt = (lt - gt) / gt
+      printf "  P_max   granucal %.10g  LAMMPS %.10g  rel %.1e\n", gp, lp, rp
+      printf "  e       granucal %.10g  LAMMPS %.10g  rel %.1e\n", ge, le, re
+      printf "  t_c     granucal %.10g  LAMMPS %.10g  rel %.1e (steps with P > 0 times dt)\n", gt, lt, rt
+      if (rp < 0) rp = -rp; if (re < 0) re = -re; if (rt < 0) rt = -rt
+      exit !(rp < 1e-6 && re < 1e-6 && rt < 1e-6) }' "$tmp/$1.csv" ||
+    fail "$2: e / P_max / t_c differ from granucal drop by more than 1e-6"
+}
+
 # ---- 1. head-on
-"$g" drop "$@" --vin 1 --verlet --dt $dt --history "$tmp/drop-hist.csv" -o "$tmp/drop.csv" -q ||
+"$g" drop "$@" --vin 1 --verlet --dt $dt --history "$tmp/headon-hist.csv" -o "$tmp/headon.csv" -q ||
   { echo "FAIL lammps: granucal drop"; exit 1; }
 cat >"$tmp/headon.in" <<EOF
 $head
@@ -91,38 +127,7 @@ fix out all print 1 "\$(step) \$(v_a:%.17g) \$(v_P:%.17g) \$(v_u:%.17g)" file he
 run 1600
 EOF
 if run_lmp 1 headon.in headon.log; then
-  awk -F, -v dt=$dt 'FNR == 1 { next }
-    NR == FNR { a[FNR - 1] = $2; P[FNR - 1] = $3; u[FNR - 1] = $4; n = FNR - 1; next }
-    # LAMMPS: step alpha P u; compare the steps granucal recorded (its run ends at separation)
-    { split($0, f, " ") }
-    f[1] >= 1 && f[1] <= n {
-      k = f[1]; m++
-      da = (f[2] - a[k]) / 4.1e-5; dP = (f[3] - P[k]) / 1.39; du = (f[4] - u[k])
-      if (da < 0) da = -da; if (dP < 0) dP = -dP; if (du < 0) du = -du
-      if (da > ma) ma = da; if (dP > mp) mp = dP; if (du > mu) mu = du
-      if (f[3] > pmax) pmax = f[3]
-      if (f[3] > 0) ncont++
-      uend = f[4]
-    }
-    END {
-      printf "head-on, %d steps compared: max |d alpha|/alpha_max %.2e, |dP|/P_max %.2e, |du|/v_in %.2e\n", m, ma, mp, mu
-      printf "%.17g %.17g %.17g\n", pmax, ncont * dt, -uend > "/dev/stderr"
-      exit !(m >= n - 1 && ma < 1e-6 && mp < 1e-6 && mu < 1e-6)
-    }' FS=, "$tmp/drop-hist.csv" FS=" " "$tmp/headon.txt" 2>"$tmp/headon.sum" ||
-    fail "head-on impact differs from granucal drop"
-  # e, P_max and contact duration (steps with P > 0) side by side
-  read -r lp lt le <"$tmp/headon.sum"
-  awk -F, -v lp="$lp" -v le="$le" -v lt="$lt" -v dt=$dt -v hist="$tmp/drop-hist.csv" 'FNR == 2 {
-      gp = $5; ge = $3 }
-    END {
-      while ((getline line < hist) > 0) { split(line, h, ","); if (++nl > 1 && h[3] + 0 > 0) gt += dt }
-      rp = (lp - gp) / gp; re = (le - ge) / ge; rt = (lt - gt) / gt
-      printf "  P_max   granucal %.10g  LAMMPS %.10g  rel %.1e\n", gp, lp, rp
-      printf "  e       granucal %.10g  LAMMPS %.10g  rel %.1e\n", ge, le, re
-      printf "  t_c     granucal %.10g  LAMMPS %.10g  rel %.1e (steps with P > 0 times dt)\n", gt, lt, rt
-      if (rp < 0) rp = -rp; if (re < 0) re = -re; if (rt < 0) rt = -rt
-      exit !(rp < 1e-6 && re < 1e-6 && rt < 1e-6) }' "$tmp/drop.csv" ||
-    fail "head-on e / P_max / t_c differ from granucal drop by more than 1e-6"
+  against_drop headon "head-on impact"
 else
   fail "LAMMPS head-on run failed"
 fi
@@ -243,7 +248,7 @@ fi
 # --verlet` (R2 = 0, E2 = 0: the plane of sec. 6.5), step by step and e, P_max, t_c to 1e-6
 # relative (seen: 1.7e-10 step by step)
 "$g" drop -c "$tmp/soy.params" -s R2=0 -s m=$m -s E2=0 --vin 1 --verlet --dt $dt \
-  --history "$tmp/wdrop-hist.csv" -o "$tmp/wdrop.csv" -q || fail "granucal drop on a plane"
+  --history "$tmp/wall-hist.csv" -o "$tmp/wall.csv" -q || fail "granucal drop on a plane"
 cat >"$tmp/wall.in" <<EOF
 $head
 boundary f f f
@@ -263,35 +268,7 @@ fix out all print 1 "\$(step) \$(v_a:%.17g) \$(v_P:%.17g) \$(v_u:%.17g)" file wa
 run 1600
 EOF
 if run_lmp 1 wall.in wall.log; then
-  awk -F, -v dt=$dt 'FNR == 1 { next }
-    NR == FNR { a[FNR - 1] = $2; P[FNR - 1] = $3; u[FNR - 1] = $4; n = FNR - 1
-                if ($2 > amax) amax = $2; if ($3 > gpmax) gpmax = $3; next }
-    { split($0, f, " ") }
-    f[1] >= 1 && f[1] <= n {
-      k = f[1]; m++
-      da = (f[2] - a[k]) / amax; dP = (f[3] - P[k]) / gpmax; du = (f[4] - u[k])
-      if (da < 0) da = -da; if (dP < 0) dP = -dP; if (du < 0) du = -du
-      if (da > ma) ma = da; if (dP > mp) mp = dP; if (du > mu) mu = du
-    }
-    f[1] >= 1 { if (f[3] > pmax) pmax = f[3]; if (f[3] > 0) ncont++; uend = f[4] }
-    END {
-      printf "wall head-on, %d steps compared: max |d alpha|/alpha_max %.2e, |dP|/P_max %.2e, |du|/v_in %.2e\n", m, ma, mp, mu
-      printf "%.17g %.17g %.17g\n", pmax, ncont * dt, -uend > "/dev/stderr"
-      exit !(m >= n - 1 && ma < 1e-6 && mp < 1e-6 && mu < 1e-6)
-    }' FS=, "$tmp/wdrop-hist.csv" FS=" " "$tmp/wall.txt" 2>"$tmp/wall.sum" ||
-    fail "sphere-wall impact (fix wall/granucal) differs from granucal drop"
-  read -r lp lt le <"$tmp/wall.sum"
-  awk -F, -v lp="$lp" -v le="$le" -v lt="$lt" -v dt=$dt -v hist="$tmp/wdrop-hist.csv" 'FNR == 2 {
-      gp = $5; ge = $3 }
-    END {
-      while ((getline line < hist) > 0) { split(line, h, ","); if (++nl > 1 && h[3] + 0 > 0) gt += dt }
-      rp = (lp - gp) / gp; re = (le - ge) / ge; rt = (lt - gt) / gt
-      printf "  P_max   granucal %.10g  LAMMPS %.10g  rel %.1e\n", gp, lp, rp
-      printf "  e       granucal %.10g  LAMMPS %.10g  rel %.1e\n", ge, le, re
-      printf "  t_c     granucal %.10g  LAMMPS %.10g  rel %.1e (steps with P > 0 times dt)\n", gt, lt, rt
-      if (rp < 0) rp = -rp; if (re < 0) re = -re; if (rt < 0) rt = -rt
-      exit !(rp < 1e-6 && re < 1e-6 && rt < 1e-6) }' "$tmp/wdrop.csv" ||
-    fail "sphere-wall e / P_max / t_c differ from granucal drop by more than 1e-6"
+  against_drop wall "sphere-wall impact (fix wall/granucal)"
 else
   fail "LAMMPS sphere-wall head-on run failed"
 fi

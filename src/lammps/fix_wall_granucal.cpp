@@ -29,49 +29,31 @@ using namespace LAMMPS_NS;
 using namespace FixConst;
 
 FixWallGranucal::FixWallGranucal(LAMMPS *lmp, int narg, char **arg)
-    : Fix(lmp, narg, arg), axis(-1), has_lo(0), has_hi(0), lo(0.0), hi(0.0), keep_history(0),
-      params(nullptr), state_size(0), history(nullptr), last_hit(0), fix_rigid(nullptr),
-      force_flag(0)
+    : Fix(lmp, narg, arg), axis(-1), has_lo(0), has_hi(0), lo(0.0), hi(0.0), params(nullptr),
+      state_size(0), history(nullptr), last_hit(0), fix_rigid(nullptr), force_flag(0)
 {
   const char *usage = "fix wall/granucal PARAMFILE [KEY VALUE]... [normal M] [tangential M] "
                       "[rolling M] [twisting M] [keep_history yes|no] xplane|yplane|zplane LO HI";
   if (narg < 7) error->all(FLERR, "Illegal fix wall/granucal command: {}", usage);
   if (!atom->sphere_flag) error->all(FLERR, "fix wall/granucal requires atom style sphere");
 
-  char msg[512];
-  if (granucal_params_new(&params)) error->all(FLERR, "granucal: out of memory");
-  if (granucal_params_read(params, arg[3], msg, sizeof msg))
-    error->all(FLERR, "fix wall/granucal: {}", msg);
-  int e2_given = 0;
+  /* the models' keywords and the parameter file's overrides, in any order, before the walls */
+  std::vector<std::pair<std::string, double>> overrides;
   int a = 4;
   for (; a < narg; a += 2) {
     std::string key = arg[a];
     if (key == "xplane" || key == "yplane" || key == "zplane") break;
     if (a + 1 >= narg)
       error->all(FLERR, "fix wall/granucal: keyword '{}' without a value ({})", key, usage);
-    std::string val = arg[a + 1];
-    if (key == "normal")
-      normal = val;
-    else if (key == "tangential")
-      tangential = val;
-    else if (key == "rolling")
-      rolling = val;
-    else if (key == "twisting")
-      twisting = val;
-    else if (key == "keep_history") {
-      if (val != "yes" && val != "no")
-        error->all(FLERR, "fix wall/granucal: keep_history yes or no, not '{}'", val);
-      keep_history = val == "yes";
-    } else {
-      /* a parameter of the file (granucal-params(5)), checked against its range there */
-      double v = utils::numeric(FLERR, arg[a + 1], false, lmp);
-      if (key == "E2") e2_given = 1;
-      if (key == "R" || key == "R1" || key == "R2" || key == "m_eff")
-        error->all(FLERR,
-                   "fix wall/granucal: {} comes from the atoms and the wall, not the command", key);
-      if (granucal_params_set(params, key.c_str(), v, msg, sizeof msg))
-        error->all(FLERR, "fix wall/granucal: {}", msg);
-    }
+    std::string why;
+    int known = models.set(key, arg[a + 1], why);
+    if (known < 0) error->all(FLERR, "fix wall/granucal: {}", why);
+    if (known) continue;
+    /* a parameter of the file (granucal-params(5)), checked against its range there */
+    if (key == "R" || key == "R1" || key == "R2" || key == "m_eff")
+      error->all(FLERR, "fix wall/granucal: {} comes from the atoms and the wall, not the command",
+                 key);
+    overrides.emplace_back(key, utils::numeric(FLERR, arg[a + 1], false, lmp));
   }
   if (a + 3 != narg)
     error->all(FLERR, "Illegal fix wall/granucal command (the wall comes last): {}", usage);
@@ -83,14 +65,14 @@ FixWallGranucal::FixWallGranucal(LAMMPS *lmp, int narg, char **arg)
   if (!has_lo && !has_hi) error->all(FLERR, "fix wall/granucal: both walls NULL");
   if (has_lo && has_hi && !(lo < hi))
     error->all(FLERR, "fix wall/granucal: LO {} must be below HI {}", lo, hi);
-  double E2 = 0.0;
-  granucal_params_get(params, "E2", &E2);
-  if (!e2_given && E2 == 0.0) granucal_params_like_bodies(params);
+  char msg[512];
+  if (granucal_params_load(&params, arg[3], overrides, msg, sizeof msg))
+    error->all(FLERR, "fix wall/granucal: {}", msg);
 
   /* a probe law: the models exist, the parameters suit them, and the history's size (every
    * rank reads the same command: error->all) */
   granucal_law *probe = nullptr;
-  if (build_law(1e-3, 1e-6, &probe, msg, sizeof msg))
+  if (models.build(params, 1e-3, 0.0, 1e-6, &probe, msg, sizeof msg))
     error->all(FLERR, "fix wall/granucal: {}", msg);
   state_size = granucal_law_state_size(probe);
   if (comm->me == 0)
@@ -153,27 +135,6 @@ void FixWallGranucal::post_force(int /*vflag*/)
   contacts(1);
 }
 
-/* The law of a sphere of radius R (m_eff if > 0) on the wall: the fix's parameters with R1 = R
- * and R2 = 0, a plane (eq. 3.2).  Returns a granucal status, msg saying why. */
-int FixWallGranucal::build_law(double R, double meff, granucal_law **law, char *msg, size_t msglen)
-{
-  granucal_params *p = nullptr;
-  if (granucal_params_new(&p) || granucal_params_copy(p, params)) {
-    granucal_params_free(p);
-    snprintf(msg, msglen, "out of memory");
-    return GRANUCAL_ENOMEM;
-  }
-  int st = granucal_params_set(p, "R1", R, msg, msglen);
-  if (!st) st = granucal_params_set(p, "R2", 0.0, msg, msglen);
-  if (!st && meff > 0) st = granucal_params_set(p, "m_eff", meff, msg, msglen);
-  auto name = [](const std::string &s) { return s.empty() ? nullptr : s.c_str(); };
-  if (!st)
-    st = granucal_law_new(law, p, name(normal), name(tangential), name(rolling), name(twisting),
-                          msg, msglen);
-  granucal_params_free(p);
-  return st;
-}
-
 granucal_law *FixWallGranucal::law_for(double R, double meff)
 {
   if (last_hit < laws.size() && laws[last_hit].R == R && laws[last_hit].meff == meff)
@@ -186,7 +147,7 @@ granucal_law *FixWallGranucal::law_for(double R, double meff)
   char msg[512];
   granucal_law *law = nullptr;
   /* a radius or mass met on this rank only: error->one (rank_error) */
-  if (build_law(R, meff, &law, msg, sizeof msg))
+  if (models.build(params, R, 0.0, meff, &law, msg, sizeof msg))
     rank_error(lmp, FLERR, "fix wall/granucal {}, radius {}: {}", id, R, msg);
   laws.push_back({R, meff, law});
   last_hit = laws.size() - 1;
@@ -227,7 +188,7 @@ void FixWallGranucal::contacts(int advance)
         for (size_t m = 0; m < state_size; m++)
           used |= state[m] != 0.0;
         if (!used) continue; /* apart, a virgin record */
-        if (!keep_history) {
+        if (!models.keep_history) {
           /* apart: the contact is virgin again (granucal's default, src/chute.c) */
           for (size_t m = 0; m < state_size; m++)
             state[m] = 0.0;
@@ -255,20 +216,11 @@ void FixWallGranucal::contacts(int advance)
       double F[3] = {0, 0, 0}, M[3] = {0, 0, 0};
       int active = 0;
       if (!advance) {
-        /* the force the last step left (as pair granucal's setup) */
-        for (int e = 0; e < 3; e++)
-          F[e] = -state[3] * n[e] + state[e];
-        active = state[3] != 0.0 || state[0] != 0.0 || state[1] != 0.0 || state[2] != 0.0;
-        if (active && granucal_law_rotational(law)) {
-          for (size_t m = 0; m < state_size; m++)
-            scratch[m] = state[m];
-          double Fs[3];
-          granucal_contact_step(law, scratch.data(), alpha, n, vrel, wrel, dt, keep_history, Fs, M,
-                                nullptr, nullptr);
-        }
+        granucal_setup_force(law, state, scratch.data(), alpha, n, vrel, wrel, dt,
+                             models.keep_history, F, M, &active);
       } else {
-        int st = granucal_contact_step(law, state, alpha, n, vrel, wrel, dt, keep_history, F, M,
-                                       nullptr, &active);
+        int st = granucal_contact_step(law, state, alpha, n, vrel, wrel, dt, models.keep_history, F,
+                                       M, nullptr, &active);
         if (st)
           rank_error(lmp, FLERR,
                      "fix wall/granucal: contact of atom {} with the wall at {} (overlap {}): {}",

@@ -8,13 +8,10 @@
 #define LMP_FIX_WALL_GRANUCAL_H
 
 #include "fix.h"
+#include "granucal_lammps.h"
 
 #include <string>
 #include <vector>
-
-extern "C" {
-#include "granucal.h"
-}
 
 namespace LAMMPS_NS
 {
@@ -45,8 +42,7 @@ class FixWallGranucal : public Fix
   int axis;           /* 0, 1, 2: the walls are planes x, y or z = const */
   int has_lo, has_hi; /* a wall at lo / at hi (NULL in the fix command: none) */
   double lo, hi;
-  std::string normal, tangential, rolling, twisting; /* "" : the parameter file's */
-  int keep_history;
+  GranucalModels models;
   granucal_params *params; /* the parameter file with the fix's KEY VALUE overrides */
   size_t state_size;       /* doubles of history per contact (granucal_law_state_size) */
   double **history;        /* per atom: the lo wall's record, then the hi wall's */
@@ -60,7 +56,6 @@ class FixWallGranucal : public Fix
   class Fix *fix_rigid; /* a rigid-body fix: m_eff is then the body's mass */
   double wall_force[3], wall_force_all[3];
   int force_flag;
-  int build_law(double R, double meff, granucal_law **law, char *msg, size_t msglen);
   granucal_law *law_for(double R, double meff);
   void contacts(int advance);
 };

@@ -50,7 +50,6 @@ PairGranucal::PairGranucal(LAMMPS *lmp) : PairGranHookeHistory(lmp)
 {
   single_enable = 0;
   restartinfo = 0;
-  keep_history = 0;
   nondefault_history_transfer = 1;
   last_hit = 0;
   state_size = 0;
@@ -73,24 +72,14 @@ void PairGranucal::settings(int narg, char **arg)
 {
   if (narg % 2) error->all(FLERR, "pair_style granucal: keywords come in KEY VALUE pairs");
   for (int a = 0; a < narg; a += 2) {
-    std::string key = arg[a], val = arg[a + 1];
-    if (key == "normal")
-      normal = val;
-    else if (key == "tangential")
-      tangential = val;
-    else if (key == "rolling")
-      rolling = val;
-    else if (key == "twisting")
-      twisting = val;
-    else if (key == "keep_history") {
-      if (val != "yes" && val != "no")
-        error->all(FLERR, "pair_style granucal: keep_history yes or no, not '{}'", val);
-      keep_history = val == "yes";
-    } else
+    std::string why;
+    int known = models.set(arg[a], arg[a + 1], why);
+    if (known < 0) error->all(FLERR, "pair_style granucal: {}", why);
+    if (!known)
       error->all(FLERR,
                  "pair_style granucal: unknown keyword '{}' (normal, tangential, rolling, "
                  "twisting, keep_history)",
-                 key);
+                 arg[a]);
   }
 }
 
@@ -102,40 +91,17 @@ void PairGranucal::coeff(int narg, char **arg)
   if (pair_params.empty()) pair_params.assign((size_t) (atom->ntypes + 1) * (atom->ntypes + 1), nullptr);
 
   char msg[512];
+  std::vector<std::pair<std::string, double>> overrides;
+  for (int a = 3; a < narg; a += 2)
+    overrides.emplace_back(arg[a], utils::numeric(FLERR, arg[a + 1], false, lmp));
   granucal_params *p = nullptr;
-  if (granucal_params_new(&p)) error->all(FLERR, "granucal: out of memory");
-  int st = granucal_params_read(p, arg[2], msg, sizeof msg);
-  if (st) {
-    granucal_params_free(p);
+  if (granucal_params_load(&p, arg[2], overrides, msg, sizeof msg))
     error->all(FLERR, "pair_coeff granucal: {}", msg);
-  }
-  int e2_given = 0;
-  for (int a = 3; a < narg; a += 2) {
-    double v = utils::numeric(FLERR, arg[a + 1], false, lmp);
-    if (strcmp(arg[a], "E2") == 0) e2_given = 1;
-    if ((st = granucal_params_set(p, arg[a], v, msg, sizeof msg))) {
-      granucal_params_free(p);
-      error->all(FLERR, "pair_coeff granucal: {}", msg);
-    }
-  }
-  double E2 = 0.0;
-  granucal_params_get(p, "E2", &E2);
-  if (!e2_given && E2 == 0.0) granucal_params_like_bodies(p);
 
   /* check now that the models and the parameters compose (radius 1 mm as a placeholder: the
    * laws of the run are built with the atoms' radii) */
-  granucal_params *probe = nullptr;
-  if (granucal_params_new(&probe) || granucal_params_copy(probe, p))
-    error->all(FLERR, "granucal: out of memory");
-  granucal_params_set(probe, "R1", 1e-3, nullptr, 0);
-  granucal_params_set(probe, "R2", 1e-3, nullptr, 0);
-  granucal_params_set(probe, "m_eff", 1e-6, nullptr, 0);
   granucal_law *law = nullptr;
-  auto name = [](const std::string &s) { return s.empty() ? nullptr : s.c_str(); };
-  st = granucal_law_new(&law, probe, name(normal), name(tangential), name(rolling), name(twisting),
-                        msg, sizeof msg);
-  granucal_params_free(probe);
-  if (st) {
+  if (models.build(p, 1e-3, 1e-3, 1e-6, &law, msg, sizeof msg)) {
     granucal_params_free(p);
     error->all(FLERR, "pair_coeff granucal {}: {}", arg[2], msg);
   }
@@ -195,21 +161,11 @@ granucal_law *PairGranucal::law_for(int itype, int jtype, double Ri, double Rj, 
       return k.law;
     }
   }
-  granucal_params *base = params_of(itype, jtype), *p = nullptr;
+  granucal_params *base = params_of(itype, jtype);
   if (!base) rank_error(lmp, FLERR, "pair granucal: no pair_coeff for types {} {}", itype, jtype);
   char msg[512];
-  if (granucal_params_new(&p) || granucal_params_copy(p, base))
-    rank_error(lmp, FLERR, "granucal: out of memory");
-  int st = granucal_params_set(p, "R1", Ri, msg, sizeof msg);
-  if (!st) st = granucal_params_set(p, "R2", Rj, msg, sizeof msg);
-  if (!st && meff > 0) st = granucal_params_set(p, "m_eff", meff, msg, sizeof msg);
   granucal_law *law = nullptr;
-  auto name = [](const std::string &s) { return s.empty() ? nullptr : s.c_str(); };
-  if (!st)
-    st = granucal_law_new(&law, p, name(normal), name(tangential), name(rolling), name(twisting),
-                          msg, sizeof msg);
-  granucal_params_free(p);
-  if (st) rank_error(lmp, FLERR, "pair granucal, types {} {}, radii {} {}: {}", itype, jtype, Ri, Rj, msg);
+  if (models.build(base, Ri, Rj, meff, &law, msg, sizeof msg)) rank_error(lmp, FLERR, "pair granucal, types {} {}, radii {} {}: {}", itype, jtype, Ri, Rj, msg);
   laws.push_back({itype, jtype, Ri, Rj, meff, law});
   last_hit = laws.size() - 1;
   return law;
@@ -260,7 +216,7 @@ void PairGranucal::compute(int eflag, int vflag)
       double d[3] = {x[b2][0] - x[b1][0], x[b2][1] - x[b1][1], x[b2][2] - x[b1][2]};
       double r1 = radius[b1], r2 = radius[b2], rsum = r1 + r2;
       double rsq = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-      if (rsq >= rsum * rsum && !keep_history) {
+      if (rsq >= rsum * rsum && !models.keep_history) {
         /* apart: the contact is virgin again (granucal's default, src/chute.c) */
         touch[jj] = 0;
         for (size_t m = 0; m < state_size; m++) state[m] = 0.0;
@@ -296,26 +252,16 @@ void PairGranucal::compute(int eflag, int vflag)
       double F[3] = {0, 0, 0}, M[3] = {0, 0, 0};
       int active = 0;
       if (setup) {
-        /* the force the last step left, without advancing the state */
-        F[0] = -state[3] * n[0] + state[0];
-        F[1] = -state[3] * n[1] + state[1];
-        F[2] = -state[3] * n[2] + state[2];
-        active = state[3] != 0.0 || state[0] != 0.0 || state[1] != 0.0 || state[2] != 0.0;
-        if (active && granucal_law_rotational(law)) {
-          /* the couple is not part of the stored state: one step on a copy */
-          for (size_t m = 0; m < state_size; m++) scratch[m] = state[m];
-          double Fs[3];
-          granucal_contact_step(law, scratch.data(), alpha, n, vrel, wrel, dt, keep_history, Fs, M,
-                                nullptr, nullptr);
-        }
+        granucal_setup_force(law, state, scratch.data(), alpha, n, vrel, wrel, dt,
+                             models.keep_history, F, M, &active);
       } else {
-        int st = granucal_contact_step(law, state, alpha, n, vrel, wrel, dt, keep_history, F, M,
+        int st = granucal_contact_step(law, state, alpha, n, vrel, wrel, dt, models.keep_history, F, M,
                                        nullptr, &active);
         if (st)
           rank_error(lmp, FLERR, "pair granucal: contact of atoms {} and {} (overlap {}): {}", tag[b1],
                      tag[b2], alpha, granucal_strerror(st));
       }
-      touch[jj] = alpha > 0.0 || keep_history;
+      touch[jj] = alpha > 0.0 || models.keep_history;
       if (!active) continue;
       /* forces: F on body 1, -F on body 2; torques lever x force plus the couple */
       double t1v[3] = {l1[1] * F[2] - l1[2] * F[1] + M[0], l1[2] * F[0] - l1[0] * F[2] + M[1],

@@ -7,14 +7,11 @@
 #ifndef LMP_PAIR_GRANUCAL_H
 #define LMP_PAIR_GRANUCAL_H
 
+#include "granucal_lammps.h"
 #include "pair_gran_hooke_history.h"
 
 #include <string>
 #include <vector>
-
-extern "C" {
-#include "granucal.h"
-}
 
 namespace LAMMPS_NS {
 
@@ -35,8 +32,7 @@ class PairGranucal : public PairGranHookeHistory {
   double memory_usage() override;
 
  protected:
-  std::string normal, tangential, rolling, twisting; /* "" : the parameter file's */
-  int keep_history;
+  GranucalModels models;
   /* parameters of type pair (I, J), I <= J, body 1 of type I; nullptr if not set */
   std::vector<granucal_params *> pair_params;
   /* laws built on demand, per type pair, pair of radii and (if a sub-model reads it) m_eff */

@@ -1,0 +1,94 @@
+/* granucal_lammps.cpp - what pair granucal and fix wall/granucal share (granucal_lammps.h). */
+#include "granucal_lammps.h"
+
+#include <cstdio>
+#include <cstring>
+
+using namespace LAMMPS_NS;
+
+int GranucalModels::set(const std::string &key, const std::string &value, std::string &why)
+{
+  if (key == "normal")
+    normal = value;
+  else if (key == "tangential")
+    tangential = value;
+  else if (key == "rolling")
+    rolling = value;
+  else if (key == "twisting")
+    twisting = value;
+  else if (key == "keep_history") {
+    if (value != "yes" && value != "no") {
+      why = "keep_history yes or no, not '" + value + "'";
+      return -1;
+    }
+    keep_history = value == "yes";
+  } else
+    return 0;
+  return 1;
+}
+
+int GranucalModels::build(const granucal_params *p, double R1, double R2, double meff,
+                          granucal_law **law, char *msg, size_t msglen) const
+{
+  granucal_params *q = nullptr;
+  if (granucal_params_new(&q) || granucal_params_copy(q, p)) {
+    granucal_params_free(q);
+    snprintf(msg, msglen, "out of memory");
+    return GRANUCAL_ENOMEM;
+  }
+  int st = granucal_params_set(q, "R1", R1, msg, msglen);
+  if (!st) st = granucal_params_set(q, "R2", R2, msg, msglen);
+  if (!st && meff > 0) st = granucal_params_set(q, "m_eff", meff, msg, msglen);
+  auto name = [](const std::string &s) { return s.empty() ? nullptr : s.c_str(); };
+  if (!st)
+    st = granucal_law_new(law, q, name(normal), name(tangential), name(rolling), name(twisting),
+                          msg, msglen);
+  granucal_params_free(q);
+  return st;
+}
+
+int LAMMPS_NS::granucal_params_load(granucal_params **p, const char *path,
+                                    const std::vector<std::pair<std::string, double>> &overrides,
+                                    char *msg, size_t msglen)
+{
+  *p = nullptr;
+  if (granucal_params_new(p)) {
+    snprintf(msg, msglen, "out of memory");
+    return GRANUCAL_ENOMEM;
+  }
+  int st = granucal_params_read(*p, path, msg, msglen);
+  int e2_given = 0;
+  for (size_t k = 0; !st && k < overrides.size(); k++) {
+    e2_given |= overrides[k].first == "E2";
+    st = granucal_params_set(*p, overrides[k].first.c_str(), overrides[k].second, msg, msglen);
+  }
+  if (st) {
+    granucal_params_free(*p);
+    *p = nullptr;
+    return st;
+  }
+  double E2 = 0.0;
+  granucal_params_get(*p, "E2", &E2);
+  if (!e2_given && E2 == 0.0) granucal_params_like_bodies(*p);
+  return GRANUCAL_SUCCESS;
+}
+
+void LAMMPS_NS::granucal_setup_force(const granucal_law *law, const double *state, double *scratch,
+                                     double alpha, const double n[3], const double vrel[3],
+                                     const double wrel[3], double dt, int keep_history, double F[3],
+                                     double M[3], int *active)
+{
+  /* the state layout of granucal.h: Q on body 1 in [0..2], P in [3] */
+  for (int e = 0; e < 3; e++) {
+    F[e] = -state[3] * n[e] + state[e];
+    M[e] = 0.0;
+  }
+  *active = state[3] != 0.0 || state[0] != 0.0 || state[1] != 0.0 || state[2] != 0.0;
+  if (*active && granucal_law_rotational(law)) {
+    /* the couple is not part of the stored state: one step on a copy */
+    memcpy(scratch, state, granucal_law_state_size(law) * sizeof *scratch);
+    double Fs[3];
+    granucal_contact_step(law, scratch, alpha, n, vrel, wrel, dt, keep_history, Fs, M, nullptr,
+                          nullptr);
+  }
+}
