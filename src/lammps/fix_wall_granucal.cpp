@@ -14,10 +14,12 @@
 
 #include "atom.h"
 #include "comm.h"
+#include "domain.h"
 #include "error.h"
 #include "force.h"
 #include "memory.h"
 #include "modify.h"
+#include "neighbor.h"
 #include "update.h"
 #include "utils.h"
 
@@ -30,7 +32,7 @@ using namespace FixConst;
 
 FixWallGranucal::FixWallGranucal(LAMMPS *lmp, int narg, char **arg)
     : Fix(lmp, narg, arg), axis(-1), has_lo(0), has_hi(0), lo(0.0), hi(0.0), params(nullptr),
-      state_size(0), history(nullptr), last_hit(0), fix_rigid(nullptr), force_flag(0)
+      state_size(0), reads_meff(0), history(nullptr), last_hit(0), fix_rigid(nullptr), force_flag(0)
 {
   const char *usage = "fix wall/granucal PARAMFILE [KEY VALUE]... [normal M] [tangential M] "
                       "[rolling M] [twisting M] [keep_history yes|no] xplane|yplane|zplane LO HI";
@@ -65,6 +67,8 @@ FixWallGranucal::FixWallGranucal(LAMMPS *lmp, int narg, char **arg)
   if (!has_lo && !has_hi) error->all(FLERR, "fix wall/granucal: both walls NULL");
   if (has_lo && has_hi && !(lo < hi))
     error->all(FLERR, "fix wall/granucal: LO {} must be below HI {}", lo, hi);
+  if (domain->periodicity[axis])
+    error->all(FLERR, "fix wall/granucal: the walls' axis {} is periodic (boundary p)", arg[a]);
   char msg[512];
   if (granucal_params_load(&params, arg[3], overrides, msg, sizeof msg))
     error->all(FLERR, "fix wall/granucal: {}", msg);
@@ -75,6 +79,8 @@ FixWallGranucal::FixWallGranucal(LAMMPS *lmp, int narg, char **arg)
   if (models.build(params, 1e-3, 0.0, 1e-6, &probe, msg, sizeof msg))
     error->all(FLERR, "fix wall/granucal: {}", msg);
   state_size = granucal_law_state_size(probe);
+  /* m_eff, when the law reads it, is the atom's (or its rigid body's) mass, not the file's */
+  reads_meff = granucal_law_reads(probe, "m_eff");
   if (comm->me == 0)
     utils::logmesg(lmp,
                    "granucal: fix wall/granucal {}: {} ({} doubles of history per wall contact)\n",
@@ -84,6 +90,7 @@ FixWallGranucal::FixWallGranucal(LAMMPS *lmp, int narg, char **arg)
   /* the history is per atom: it migrates with the atom and goes into restart files */
   restart_peratom = 1;
   create_attribute = 1;
+  maxexchange = 2 * (int) state_size;
   vector_flag = 1;
   size_vector = 3;
   global_freq = 1;
@@ -113,6 +120,12 @@ int FixWallGranucal::setmask()
 
 void FixWallGranucal::init()
 {
+  /* the walls act in post_force, which neither rRESPA nor a minimisation calls: refused rather
+   * than letting atoms pass through them */
+  if (utils::strmatch(update->integrate_style, "^respa"))
+    error->all(FLERR, "fix wall/granucal: not with run_style respa (the walls would not act)");
+  if (update->whichflag == 2)
+    error->all(FLERR, "fix wall/granucal: not with minimize (the walls would not act)");
   /* m_eff of an atom of a rigid body is the body's mass, as in LAMMPS's wall/gran */
   fix_rigid = nullptr;
   for (int i = 0; i < modify->nfix; i++)
@@ -183,12 +196,15 @@ void FixWallGranucal::contacts(int advance)
       /* distance from the centre to the wall; n from the sphere to the wall */
       double d = side == 0 ? x[i][axis] - lo : hi - x[i][axis];
       double alpha = r - d;
+      /* keep_history: the record is kept while the sphere is within the neighbour skin of the
+       * wall (as granucal chute's wall records and a pair in the neighbour list), else reset */
+      const int keep = models.keep_history && alpha > -neighbor->skin;
       if (!(alpha > 0.0)) {
         int used = 0;
         for (size_t m = 0; m < state_size; m++)
           used |= state[m] != 0.0;
         if (!used) continue; /* apart, a virgin record */
-        if (!models.keep_history) {
+        if (!keep) {
           /* apart: the contact is virgin again (granucal's default, src/chute.c) */
           for (size_t m = 0; m < state_size; m++)
             state[m] = 0.0;
@@ -203,8 +219,7 @@ void FixWallGranucal::contacts(int advance)
       double meff = rmass[i];
       if (body && body[i] >= 0) meff = mass_body[body[i]];
       /* only laws that read m_eff are built per mass */
-      granucal_law *law = law_for(r, 0.0);
-      if (granucal_law_reads(law, "m_eff")) law = law_for(r, meff);
+      granucal_law *law = law_for(r, reads_meff ? meff : 0.0);
       /* the contact point at r - alpha/2 from the centre along n (eq. 4.12-4.13) */
       double a1 = r - 0.5 * alpha;
       double l1[3] = {a1 * n[0], a1 * n[1], a1 * n[2]};
@@ -217,9 +232,9 @@ void FixWallGranucal::contacts(int advance)
       int active = 0;
       if (!advance) {
         granucal_setup_force(law, state, scratch.data(), alpha, n, vrel, wrel, dt,
-                             models.keep_history, F, M, &active);
+                             keep, F, M, &active);
       } else {
-        int st = granucal_contact_step(law, state, alpha, n, vrel, wrel, dt, models.keep_history, F,
+        int st = granucal_contact_step(law, state, alpha, n, vrel, wrel, dt, keep, F,
                                        M, nullptr, &active);
         if (st)
           rank_error(lmp, FLERR,
@@ -299,6 +314,12 @@ void FixWallGranucal::unpack_restart(int nlocal, int nth)
   int m = 0;
   for (int k = 0; k < nth; k++)
     m += static_cast<int>(extra[nlocal][m]);
+  /* a fix given again after read_restart with other models has records of another size */
+  if (static_cast<int>(extra[nlocal][m]) != 2 * (int) state_size + 1)
+    rank_error(lmp, FLERR,
+               "fix wall/granucal {}: the restart file's wall history has {} doubles per atom, "
+               "these models {} (the same models as the run that wrote it are needed)",
+               id, static_cast<int>(extra[nlocal][m]) - 1, 2 * state_size);
   m++;
   for (size_t k = 0; k < 2 * state_size; k++)
     history[nlocal][k] = extra[nlocal][m++];

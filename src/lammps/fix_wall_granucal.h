@@ -45,6 +45,7 @@ class FixWallGranucal : public Fix
   GranucalModels models;
   granucal_params *params; /* the parameter file with the fix's KEY VALUE overrides */
   size_t state_size;       /* doubles of history per contact (granucal_law_state_size) */
+  int reads_meff;          /* the law reads m_eff: built per atom (or rigid body) mass */
   double **history;        /* per atom: the lo wall's record, then the hi wall's */
   /* laws built on demand per radius and (if a sub-model reads it) m_eff */
   struct LawKey {

@@ -53,6 +53,7 @@ PairGranucal::PairGranucal(LAMMPS *lmp) : PairGranHookeHistory(lmp)
   nondefault_history_transfer = 1;
   last_hit = 0;
   state_size = 0;
+  reads_meff = 0;
   size_history = 0;
 }
 
@@ -107,6 +108,8 @@ void PairGranucal::coeff(int narg, char **arg)
   }
   size_t ns = granucal_law_state_size(law);
   std::string lname = granucal_law_name(law);
+  /* m_eff, when the models read it, is the pair's reduced mass, not the file's */
+  reads_meff = granucal_law_reads(law, "m_eff");
   granucal_law_free(law);
   if (state_size && ns != state_size)
     error->all(FLERR, "pair_coeff granucal: all type pairs must use the same models");
@@ -236,8 +239,7 @@ void PairGranucal::compute(int eflag, int vflag)
       if (mask[b2] & freeze_group_bit) meff = m1;
       int t1 = type[b1], t2 = type[b2];
       /* only laws that read m_eff are built per reduced mass */
-      granucal_law *law = law_for(t1, t2, r1, r2, 0.0);
-      if (granucal_law_reads(law, "m_eff")) law = law_for(t1, t2, r1, r2, meff);
+      granucal_law *law = law_for(t1, t2, r1, r2, reads_meff ? meff : 0.0);
 
       /* the contact point at r1 - alpha/2 from body 1 along n (eq. 4.12-4.13) */
       double a1 = r1 - 0.5 * alpha, a2 = r2 - 0.5 * alpha;

@@ -44,6 +44,7 @@ class PairGranucal : public PairGranHookeHistory {
   std::vector<LawKey> laws;
   size_t last_hit;
   size_t state_size;
+  int reads_meff; /* the models read m_eff: a law per reduced mass */
   granucal_law *law_for(int itype, int jtype, double Ri, double Rj, double meff);
   granucal_params *&params_of(int i, int j);
 };
