@@ -25,7 +25,8 @@
 #     (1e-6), an oblique one against `granucal impact` (1e-6); spheres rolling on a tilted
 #     wall across a processor boundary (1 = 2 ranks to 1e-8), across a restart (the same
 #     bytes) and through a run split in two (1e-12); bad input refused with its message;
-#     keep_history within the skin only; Tsuji damping (m_eff from the atom) gives e = e_n.
+#     keep_history within the skin only; Tsuji damping (m_eff from the atom) gives e = e_n;
+#     the rolling-resistance couple on a wall as granucal impact.
 set -u
 lmp=${GC_LAMMPS:-}
 plugin=${GC_LAMMPS_PLUGIN:-}
@@ -277,10 +278,14 @@ fi
 # ---- 6. fix wall/granucal, oblique: v_n 1, v_t 0.5 m/s, spin 100 rad/s on a deformable plane
 # (E2 3.2e9, nu2 0.35: plexiglass) against `granucal impact --mid-point` with R2 = 0.  A plane
 # does not turn, so granucal impact's planar contact is the 3-D one: e, v_t and the spin after
-# to 1e-6 relative (seen: 1e-9, the CSV's 10 digits)
-"$g" impact -c "$tmp/soy.params" -s R2=0 -s m=$m -s E2=3.2e9 -s nu2=0.35 --vn 1 --vt 0.5 \
-  --omega 100 --dt $dt --mid-point -o "$tmp/wimpact.csv" -q || fail "granucal impact on a plane"
-cat >"$tmp/wobl.in" <<EOF
+# to 1e-6 relative (seen: 1e-9, the CSV's 10 digits), without and with rolling resistance (the
+# spring model, mu_r 0.1, beta_r 0.5: the wall's couple; seen 1e-10)
+wall_oblique() { # wall_oblique NAME "GRANUCAL IMPACT OPTIONS" "FIX KEYWORDS"
+  # shellcheck disable=SC2086 # the options are words
+  "$g" impact -c "$tmp/soy.params" -s R2=0 -s m=$m -s E2=3.2e9 -s nu2=0.35 $2 --vn 1 --vt 0.5 \
+    --omega 100 --dt $dt --mid-point -o "$tmp/wimpact-$1.csv" -q ||
+    { fail "granucal impact on a plane ($1)"; return; }
+  cat >"$tmp/wobl-$1.in" <<EOF
 $head
 boundary f f f
 region box block -0.01 0.01 -0.01 0.01 -0.01 0.01
@@ -291,13 +296,13 @@ set atom 1 mass $m
 velocity all set 1 0.5 0
 set atom 1 omega 0 0 100
 fix 1 all nve/sphere
-fix w all wall/granucal soy.params E2 3.2e9 nu2 0.35 xplane NULL $R
+fix w all wall/granucal soy.params E2 3.2e9 nu2 0.35 $3 xplane NULL $R
 timestep $dt
 run 3000
-write_dump all custom final-wall.txt id vx vy omegaz modify sort id format float %.17g
+write_dump all custom final-wall-$1.txt id vx vy omegaz modify sort id format float %.17g
 EOF
-if run_lmp 1 wobl.in wobl.log; then
-  echo "  oblique impact on a wall:"
+  run_lmp 1 "wobl-$1.in" "wobl-$1.log" || { fail "LAMMPS oblique wall run ($1) failed"; return; }
+  echo "  oblique impact on a wall, $1:"
   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     NR == FNR { g[1] = $c["e"]; g[2] = $c["v_t_out [m/s]"]; g[3] = $c["omega_out [rad/s]"]; next }
     FNR == 10 { split($0, r, " "); l[1] = -r[2]; l[2] = r[3]; l[3] = r[4]
@@ -308,11 +313,11 @@ if run_lmp 1 wobl.in wobl.log; then
         if (d > 1e-6) bad = 1
       }
       done = 1 }
-    END { exit bad || !done }' "$tmp/wimpact.csv" FS=" " "$tmp/final-wall.txt" ||
-    fail "oblique impact on a wall (fix wall/granucal) differs from granucal impact by more than 1e-6"
-else
-  fail "LAMMPS oblique wall run failed"
-fi
+    END { exit bad || !done }' "$tmp/wimpact-$1.csv" FS=" " "$tmp/final-wall-$1.txt" ||
+    fail "oblique impact on a wall ($1) differs from granucal impact by more than 1e-6"
+}
+wall_oblique sliding "" ""
+wall_oblique rolling "-s mu_r=0.1 -s beta_r=0.5 --rolling-model spring" "mu_r 0.1 beta_r 0.5 rolling spring"
 
 # ---- 7. fix wall/granucal keeps each sphere's history when it changes rank and across a
 # restart: 36 spheres rolling at 0.3 m/s on a wall tilted by 10 deg (static friction, held by

@@ -3,7 +3,7 @@
  * adapter, in the plugin beside pair style granucal: the contact is granucal_contact_step with
  * body 2 a plane (R2 = 0) at rest; each atom keeps one history record per wall (lo and hi), in
  * per-atom arrays that migrate with the atom and are written to restart files.  See
- * src/lammps/README. */
+ * src/lammps/README and granucal-lammps(7). */
 #ifndef LMP_FIX_WALL_GRANUCAL_H
 #define LMP_FIX_WALL_GRANUCAL_H
 

@@ -3,7 +3,7 @@
  * neighbour list, the per-contact history (FixNeighHistory), frozen particles and rigid-body
  * masses come from LAMMPS's pair gran/hooke/history, which this class extends; the force of a
  * contact is granucal_contact_step, the same code `granucal chute` runs.  See
- * src/lammps/README. */
+ * src/lammps/README and granucal-lammps(7). */
 #ifndef LMP_PAIR_GRANUCAL_H
 #define LMP_PAIR_GRANUCAL_H
 
