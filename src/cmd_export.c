@@ -320,6 +320,9 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
                "m (length x width),\n# angle %.6g deg, dt %.6g s, %ld steps (t_end %.6g s).\n",
             c->np, sh->nsph, sh->mass, c->nbeads, cfg->length, cfg->width, a * 180 / M_PI,
             cfg->dt, nsteps, run->t_end);
+    if (cfg->rolling) /* libgranucal's contact step has no rolling distance (ds_roll) */
+      fprintf(f, "# NOT REPRODUCED: the card's rolling correction (rolling = 1, sec. 5.2); LAMMPS "
+                 "steps the\n# contacts without it (granucal-lammps(7), LIMITS).\n");
     if (!fallback)
       fprintf(f, "# Side walls: fix wall/granucal (the plugin) with the calibrated particle-wall "
                  "law (pw.params).\n\nplugin load %s\n", plugin);

@@ -445,13 +445,21 @@ grep -q '^C_a' "$tmp/fea.params" && ok "fit from paths writes C_a" || ko "fit fr
 # granucal export lammps: the deck of a chute card; its bead and particle counts are granucal's
 expect "export lammps" 0 "wrote .*chute.in (24 particles" -- \
   "$G" export lammps -o "$tmp/deck" "$D/chute/tiny.chute"
-for f in chute.in chute-granular.in pp.params pb.params beads.lmp particles.lmp bodies.rigid README; do
+for f in chute.in chute-granular.in pp.params pb.params pw.params beads.lmp particles.lmp bodies.rigid README; do
   [ -s "$tmp/deck/$f" ] || ko "export lammps: $f missing"
 done
 n=$(grep -c '^create_atoms 1 ' "$tmp/deck/particles.lmp")
 [ "$n" = 96 ] && ok "export: 24 clusters of 4 spheres" || ko "export: $n sphere atoms, want 96"
 grep -q "^pair_style granucal normal ep tangential ep" "$tmp/deck/chute.in" && ok "export: plugin pair style" ||
   ko "export: no pair_style granucal line"
+grep -q "^fix walls grains wall/granucal pw.params normal ep tangential ep zplane 0 0.025" "$tmp/deck/chute.in" &&
+  ok "export: side walls by the plugin" || ko "export: no fix wall/granucal line"
+grep -q "^R2 *= *0 " "$tmp/deck/pw.params" && ok "export: pw.params a plane" || ko "export: pw.params R2 is not 0"
+if grep -q "NOT REPRODUCED" "$tmp/deck/chute.in"; then ko "export: rolling note without rolling = 1"
+else ok "export: no rolling note without rolling = 1"; fi
+"$G" export lammps -o "$tmp/deck3" -s rolling=1 "$D/chute/tiny.chute" 2>/dev/null &&
+  grep -q "NOT REPRODUCED: the card's rolling correction" "$tmp/deck3/chute.in" &&
+  ok "export: the rolling correction said not reproduced" || ko "export: rolling = 1 not stated"
 for f in chute.in chute-granular.in; do # ranks split the length and width, not the depth
   grep -q "^processors \* 1 \*$" "$tmp/deck/$f" && ok "export: $f splits along x, z" ||
     ko "export: $f has no 'processors * 1 *'"
