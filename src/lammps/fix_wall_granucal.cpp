@@ -32,7 +32,7 @@ using namespace FixConst;
 
 FixWallGranucal::FixWallGranucal(LAMMPS *lmp, int narg, char **arg)
     : Fix(lmp, narg, arg), axis(-1), has_lo(0), has_hi(0), lo(0.0), hi(0.0), params(nullptr),
-      state_size(0), reads_meff(0), history(nullptr), last_hit(0), fix_rigid(nullptr), force_flag(0)
+      state_size(0), reads_meff(0), history(nullptr), fix_rigid(nullptr), force_flag(0)
 {
   const char *usage = "fix wall/granucal PARAMFILE [KEY VALUE]... [normal M] [tangential M] "
                       "[rolling M] [twisting M] [keep_history yes|no] xplane|yplane|zplane LO HI";
@@ -79,6 +79,7 @@ FixWallGranucal::FixWallGranucal(LAMMPS *lmp, int narg, char **arg)
   if (models.build(params, 1e-3, 0.0, 1e-6, &probe, msg, sizeof msg))
     error->all(FLERR, "fix wall/granucal: {}", msg);
   state_size = granucal_law_state_size(probe);
+  scratch.resize(state_size);
   /* m_eff, when the law reads it, is the atom's (or its rigid body's) mass, not the file's */
   reads_meff = granucal_law_reads(probe, "m_eff");
   if (comm->me == 0)
@@ -108,8 +109,6 @@ FixWallGranucal::~FixWallGranucal()
   atom->delete_callback(id, Atom::GROW);
   atom->delete_callback(id, Atom::RESTART);
   memory->destroy(history);
-  for (auto &k : laws)
-    granucal_law_free(k.law);
   granucal_params_free(params);
 }
 
@@ -150,20 +149,13 @@ void FixWallGranucal::post_force(int /*vflag*/)
 
 granucal_law *FixWallGranucal::law_for(double R, double meff)
 {
-  if (last_hit < laws.size() && laws[last_hit].R == R && laws[last_hit].meff == meff)
-    return laws[last_hit].law;
-  for (size_t q = 0; q < laws.size(); q++)
-    if (laws[q].R == R && laws[q].meff == meff) {
-      last_hit = q;
-      return laws[q].law;
-    }
+  granucal_law *law = laws.find(0, 0, R, 0.0, meff);
+  if (law) return law;
   char msg[512];
-  granucal_law *law = nullptr;
   /* a radius or mass met on this rank only: error->one (rank_error) */
   if (models.build(params, R, 0.0, meff, &law, msg, sizeof msg))
     rank_error(lmp, FLERR, "fix wall/granucal {}, radius {}: {}", id, R, msg);
-  laws.push_back({R, meff, law});
-  last_hit = laws.size() - 1;
+  laws.add(0, 0, R, 0.0, meff, law);
   return law;
 }
 
@@ -183,7 +175,6 @@ void FixWallGranucal::contacts(int advance)
     body = (int *)fix_rigid->extract("body", tmp);
     mass_body = (double *)fix_rigid->extract("masstotal", tmp);
   }
-  std::vector<double> scratch(state_size);
   force_flag = 0;
   wall_force[0] = wall_force[1] = wall_force[2] = 0.0;
 

@@ -48,12 +48,8 @@ class FixWallGranucal : public Fix
   int reads_meff;          /* the law reads m_eff: built per atom (or rigid body) mass */
   double **history;        /* per atom: the lo wall's record, then the hi wall's */
   /* laws built on demand per radius and (if a sub-model reads it) m_eff */
-  struct LawKey {
-    double R, meff;
-    granucal_law *law;
-  };
-  std::vector<LawKey> laws;
-  size_t last_hit;
+  GranucalLawCache laws;
+  std::vector<double> scratch; /* a copy of a state at set-up (granucal_setup_force) */
   class Fix *fix_rigid; /* a rigid-body fix: m_eff is then the body's mass */
   double wall_force[3], wall_force_all[3];
   int force_flag;

@@ -92,3 +92,36 @@ void LAMMPS_NS::granucal_setup_force(const granucal_law *law, const double *stat
                           nullptr);
   }
 }
+
+granucal_law *GranucalLawCache::find(int itype, int jtype, double R1, double R2, double meff)
+{
+  auto same = [&](const Key &k) {
+    return k.itype == itype && k.jtype == jtype && k.R1 == R1 && k.R2 == R2 && k.meff == meff;
+  };
+  if (last_hit < laws.size() && same(laws[last_hit])) return laws[last_hit].law;
+  for (size_t q = 0; q < laws.size(); q++)
+    if (same(laws[q])) {
+      last_hit = q;
+      return laws[q].law;
+    }
+  return nullptr;
+}
+
+void GranucalLawCache::add(int itype, int jtype, double R1, double R2, double meff,
+                           granucal_law *law)
+{
+  laws.push_back({itype, jtype, R1, R2, meff, law});
+  last_hit = laws.size() - 1;
+}
+
+void GranucalLawCache::clear()
+{
+  for (auto &k : laws) granucal_law_free(k.law);
+  laws.clear();
+  last_hit = 0;
+}
+
+double GranucalLawCache::memory_usage() const
+{
+  return (double) laws.size() * sizeof(Key);
+}

@@ -29,6 +29,32 @@ struct GranucalModels {
             char *msg, size_t msglen) const;
 };
 
+/* The laws a style has built, kept for its run: one per type pair, pair of radii and m_eff (0
+ * when the models do not read it).  The last one found is tried first, since neighbouring
+ * contacts mostly share it.  Owns the laws. */
+class GranucalLawCache {
+ public:
+  GranucalLawCache() = default;
+  GranucalLawCache(const GranucalLawCache &) = delete;
+  GranucalLawCache &operator=(const GranucalLawCache &) = delete;
+  ~GranucalLawCache() { clear(); }
+  /* the law of the key, or nullptr if none was added */
+  granucal_law *find(int itype, int jtype, double R1, double R2, double meff);
+  void add(int itype, int jtype, double R1, double R2, double meff, granucal_law *law);
+  /* frees every law (stale coefficients) */
+  void clear();
+  double memory_usage() const;
+
+ private:
+  struct Key {
+    int itype, jtype;
+    double R1, R2, meff;
+    granucal_law *law;
+  };
+  std::vector<Key> laws;
+  size_t last_hit = 0;
+};
+
 /* *p (new) from the parameter file path and the KEY VALUE overrides, in order; body 2 of body
  * 1's material when neither gives E2 (granucal_params_like_bodies).  A granucal status; msg
  * says why (*p is then freed and null). */

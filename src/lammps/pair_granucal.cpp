@@ -51,7 +51,6 @@ PairGranucal::PairGranucal(LAMMPS *lmp) : PairGranHookeHistory(lmp)
   single_enable = 0;
   restartinfo = 0;
   nondefault_history_transfer = 1;
-  last_hit = 0;
   state_size = 0;
   reads_meff = 0;
   size_history = 0;
@@ -59,7 +58,6 @@ PairGranucal::PairGranucal(LAMMPS *lmp) : PairGranHookeHistory(lmp)
 
 PairGranucal::~PairGranucal()
 {
-  for (auto &k : laws) granucal_law_free(k.law);
   for (auto *p : pair_params) granucal_params_free(p);
 }
 
@@ -114,6 +112,7 @@ void PairGranucal::coeff(int narg, char **arg)
   if (state_size && ns != state_size)
     error->all(FLERR, "pair_coeff granucal: all type pairs must use the same models");
   state_size = ns;
+  scratch.resize(ns);
   size_history = (int) ns;
 
   int ilo, ihi, jlo, jhi, count = 0;
@@ -130,9 +129,7 @@ void PairGranucal::coeff(int narg, char **arg)
   granucal_params_free(p);
   if (count == 0) error->all(FLERR, "Incorrect args for pair coefficients");
   /* laws built with older coefficients are stale */
-  for (auto &k : laws) granucal_law_free(k.law);
   laws.clear();
-  last_hit = 0;
   if (comm->me == 0) utils::logmesg(lmp, "granucal: pair {} {}: {} ({} doubles of history per contact)\n", arg[0], arg[1], lname, ns);
 }
 
@@ -152,25 +149,13 @@ void PairGranucal::transfer_history(double *source, double *target)
 
 granucal_law *PairGranucal::law_for(int itype, int jtype, double Ri, double Rj, double meff)
 {
-  if (last_hit < laws.size()) {
-    const LawKey &k = laws[last_hit];
-    if (k.itype == itype && k.jtype == jtype && k.Ri == Ri && k.Rj == Rj && k.meff == meff)
-      return k.law;
-  }
-  for (size_t q = 0; q < laws.size(); q++) {
-    const LawKey &k = laws[q];
-    if (k.itype == itype && k.jtype == jtype && k.Ri == Ri && k.Rj == Rj && k.meff == meff) {
-      last_hit = q;
-      return k.law;
-    }
-  }
+  granucal_law *law = laws.find(itype, jtype, Ri, Rj, meff);
+  if (law) return law;
   granucal_params *base = params_of(itype, jtype);
   if (!base) rank_error(lmp, FLERR, "pair granucal: no pair_coeff for types {} {}", itype, jtype);
   char msg[512];
-  granucal_law *law = nullptr;
   if (models.build(base, Ri, Rj, meff, &law, msg, sizeof msg)) rank_error(lmp, FLERR, "pair granucal, types {} {}, radii {} {}: {}", itype, jtype, Ri, Rj, msg);
-  laws.push_back({itype, jtype, Ri, Rj, meff, law});
-  last_hit = laws.size() - 1;
+  laws.add(itype, jtype, Ri, Rj, meff, law);
   return law;
 }
 
@@ -200,7 +185,6 @@ void PairGranucal::compute(int eflag, int vflag)
   tagint *tag = atom->tag;
   const int nlocal = atom->nlocal;
   const double dt = update->dt;
-  std::vector<double> scratch(state_size);
 
   int inum = list->inum, *ilist = list->ilist, *numneigh = list->numneigh;
   int **firstneigh = list->firstneigh, **firsttouch = fix_history->firstflag;
@@ -298,5 +282,5 @@ double PairGranucal::single(int, int, int, int, double, double, double, double &
 
 double PairGranucal::memory_usage()
 {
-  return PairGranHookeHistory::memory_usage() + (double) laws.size() * sizeof(LawKey);
+  return PairGranHookeHistory::memory_usage() + laws.memory_usage();
 }

@@ -36,14 +36,9 @@ class PairGranucal : public PairGranHookeHistory {
   /* parameters of type pair (I, J), I <= J, body 1 of type I; nullptr if not set */
   std::vector<granucal_params *> pair_params;
   /* laws built on demand, per type pair, pair of radii and (if a sub-model reads it) m_eff */
-  struct LawKey {
-    int itype, jtype;
-    double Ri, Rj, meff;
-    granucal_law *law;
-  };
-  std::vector<LawKey> laws;
-  size_t last_hit;
+  GranucalLawCache laws;
   size_t state_size;
+  std::vector<double> scratch; /* a copy of a state at set-up (granucal_setup_force) */
   int reads_meff; /* the models read m_eff: a law per reduced mass */
   granucal_law *law_for(int itype, int jtype, double Ri, double Rj, double meff);
   granucal_params *&params_of(int i, int j);
