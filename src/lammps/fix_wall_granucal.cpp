@@ -221,17 +221,15 @@ void FixWallGranucal::contacts(int advance)
       double wrel[3] = {w1[0], w1[1], w1[2]}; /* the wall does not turn */
       double F[3] = {0, 0, 0}, M[3] = {0, 0, 0};
       int active = 0;
-      if (!advance) {
-        granucal_setup_force(law, state, scratch.data(), alpha, n, vrel, wrel, dt,
-                             keep, F, M, &active);
-      } else {
-        int st = granucal_contact_step(law, state, alpha, n, vrel, wrel, dt, keep, F,
-                                       M, nullptr, &active);
-        if (st)
-          rank_error(lmp, FLERR,
-                     "fix wall/granucal: contact of atom {} with the wall at {} (overlap {}): {}",
-                     tag[i], side == 0 ? lo : hi, alpha, granucal_strerror(st));
-      }
+      const int st =
+          advance ? granucal_contact_step(law, state, alpha, n, vrel, wrel, dt, keep, F, M,
+                                          nullptr, &active)
+                  : granucal_setup_force(law, state, scratch.data(), alpha, n, vrel, wrel, dt,
+                                         keep, F, M, &active);
+      if (st)
+        rank_error(lmp, FLERR,
+                   "fix wall/granucal: contact of atom {} with the wall at {} (overlap {}): {}",
+                   tag[i], side == 0 ? lo : hi, alpha, granucal_strerror(st));
       if (!active) continue;
       f[i][0] += F[0], f[i][1] += F[1], f[i][2] += F[2];
       torque[i][0] += l1[1] * F[2] - l1[2] * F[1] + M[0];

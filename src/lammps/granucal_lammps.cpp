@@ -73,12 +73,26 @@ int LAMMPS_NS::granucal_params_load(granucal_params **p, const char *path,
   return GRANUCAL_SUCCESS;
 }
 
-void LAMMPS_NS::granucal_setup_force(const granucal_law *law, const double *state, double *scratch,
-                                     double alpha, const double n[3], const double vrel[3],
-                                     const double wrel[3], double dt, int keep_history, double F[3],
-                                     double M[3], int *active)
+int LAMMPS_NS::granucal_setup_force(const granucal_law *law, const double *state, double *scratch,
+                                    double alpha, const double n[3], const double vrel[3],
+                                    const double wrel[3], double dt, int keep_history, double F[3],
+                                    double M[3], int *active)
 {
+  const size_t size = granucal_law_state_size(law);
   /* the state layout of granucal.h: Q on body 1 in [0..2], P in [3] */
+  if (state[3] == 0.0 && alpha > 0.0) {
+    /* an overlap whose state holds no normal force: a contact new at this set-up (the
+     * overlaps the first run starts with), or one unloaded to P = 0.  Its force at the present
+     * overlap is the law's: one step on a copy with the normal part of the relative velocity
+     * (the normal damping's), which adds no tangential travel.  Without it the first half-step
+     * would miss these contacts' forces (a sphere placed at rest on a wall at its static overlap
+     * then oscillates by (g dt / 2) / omega_n: 5e-10 m in tests/lammps.sh, section 11). */
+    memcpy(scratch, state, size * sizeof *scratch);
+    const double vn = vrel[0] * n[0] + vrel[1] * n[1] + vrel[2] * n[2];
+    const double vnn[3] = {vn * n[0], vn * n[1], vn * n[2]};
+    return granucal_contact_step(law, scratch, alpha, n, vnn, wrel, dt, keep_history, F, M,
+                                 nullptr, active);
+  }
   for (int e = 0; e < 3; e++) {
     F[e] = -state[3] * n[e] + state[e];
     M[e] = 0.0;
@@ -86,11 +100,12 @@ void LAMMPS_NS::granucal_setup_force(const granucal_law *law, const double *stat
   *active = state[3] != 0.0 || state[0] != 0.0 || state[1] != 0.0 || state[2] != 0.0;
   if (*active && granucal_law_rotational(law)) {
     /* the couple is not part of the stored state: one step on a copy */
-    memcpy(scratch, state, granucal_law_state_size(law) * sizeof *scratch);
+    memcpy(scratch, state, size * sizeof *scratch);
     double Fs[3];
-    granucal_contact_step(law, scratch, alpha, n, vrel, wrel, dt, keep_history, Fs, M, nullptr,
-                          nullptr);
+    return granucal_contact_step(law, scratch, alpha, n, vrel, wrel, dt, keep_history, Fs, M,
+                                 nullptr, nullptr);
   }
+  return GRANUCAL_SUCCESS;
 }
 
 granucal_law *GranucalLawCache::find(int itype, int jtype, double R1, double R2, double meff)

@@ -65,11 +65,13 @@ int granucal_params_load(granucal_params **p, const char *path,
 /* The force the last step left in a contact's state, without advancing it (the set-up at the
  * start of a run, when the positions are those of that step): F = -P n + Q on body 1, and the
  * rolling / twisting couple M from one step on a copy of the state in scratch (state_size
- * doubles).  *active: 1 if a force acts. */
-void granucal_setup_force(const granucal_law *law, const double *state, double *scratch,
-                          double alpha, const double n[3], const double vrel[3],
-                          const double wrel[3], double dt, int keep_history, double F[3],
-                          double M[3], int *active);
+ * doubles); an overlap whose state holds no normal force (new at this set-up) gets the law's
+ * force at the overlap from one step on a copy without tangential travel.  *active: 1 if a
+ * force acts.  A granucal status (of a step on the copy). */
+int granucal_setup_force(const granucal_law *law, const double *state, double *scratch,
+                         double alpha, const double n[3], const double vrel[3],
+                         const double wrel[3], double dt, int keep_history, double F[3],
+                         double M[3], int *active);
 
 } // namespace LAMMPS_NS
 

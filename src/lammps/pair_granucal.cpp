@@ -237,16 +237,14 @@ void PairGranucal::compute(int eflag, int vflag)
       double wrel[3] = {w1[0] - w2[0], w1[1] - w2[1], w1[2] - w2[2]};
       double F[3] = {0, 0, 0}, M[3] = {0, 0, 0};
       int active = 0;
-      if (setup) {
-        granucal_setup_force(law, state, scratch.data(), alpha, n, vrel, wrel, dt,
-                             models.keep_history, F, M, &active);
-      } else {
-        int st = granucal_contact_step(law, state, alpha, n, vrel, wrel, dt, models.keep_history, F, M,
-                                       nullptr, &active);
-        if (st)
-          rank_error(lmp, FLERR, "pair granucal: contact of atoms {} and {} (overlap {}): {}", tag[b1],
-                     tag[b2], alpha, granucal_strerror(st));
-      }
+      const int st =
+          setup ? granucal_setup_force(law, state, scratch.data(), alpha, n, vrel, wrel, dt,
+                                       models.keep_history, F, M, &active)
+                : granucal_contact_step(law, state, alpha, n, vrel, wrel, dt, models.keep_history,
+                                        F, M, nullptr, &active);
+      if (st)
+        rank_error(lmp, FLERR, "pair granucal: contact of atoms {} and {} (overlap {}): {}", tag[b1],
+                   tag[b2], alpha, granucal_strerror(st));
       touch[jj] = alpha > 0.0 || models.keep_history;
       if (!active) continue;
       /* forces: F on body 1, -F on body 2; torques lever x force plus the couple */
