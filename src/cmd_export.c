@@ -72,6 +72,7 @@ static void export_usage(FILE *f)
 
 typedef struct {
   const char *dir;
+  long nsteps; /* the deck's steps (from a checkpoint: from its time to t_end) */
   char msg[1024];
 } xctx;
 
@@ -284,6 +285,7 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
              run->t_end, c->t);
     return GC_EINVAL;
   }
+  x->nsteps = nsteps;
   long every_series = run->series_interval > 0 ? lround(run->series_interval / cfg->dt) : 1000;
   long every_dump = run->vtk_interval > 0 ? lround(run->vtk_interval / cfg->dt) : 0;
   if (every_series < 1)
@@ -320,6 +322,11 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
                "m (length x width),\n# angle %.6g deg, dt %.6g s, %ld steps (t_end %.6g s).\n",
             c->np, sh->nsph, sh->mass, c->nbeads, cfg->length, cfg->width, a * 180 / M_PI,
             cfg->dt, nsteps, run->t_end);
+    if (c->t > 0) /* a checkpoint holds the contacts' histories; a LAMMPS data file does not */
+      fprintf(f, "# From granucal's state at t = %.9g s: positions, orientations and velocities. "
+                 "The contacts'\n# histories (plastic dents, tangential springs) are NOT "
+                 "carried: each contact\n# starts from the law's virgin force at its overlap "
+                 "(granucal-lammps(7)).\n", c->t);
     if (cfg->rolling) /* libgranucal's contact step has no rolling distance (ds_roll) */
       fprintf(f, "# NOT REPRODUCED: the card's rolling correction (rolling = 1, sec. 5.2); LAMMPS "
                  "steps the\n# contacts without it (granucal-lammps(7), LIMITS).\n");
@@ -488,7 +495,7 @@ int gc_cmd_export(int argc, char **argv)
     goto out;
   }
   fprintf(stderr, "%s: wrote %s/chute.in (%zu particles, %zu beads, %ld steps of %.3g s)\n", prog,
-          dir, c->np, c->nbeads, run->n_steps, run->sim.dt);
+          dir, c->np, c->nbeads, x.nsteps, run->sim.dt);
   rc = 0;
 out:
   gc_chute_free(c);

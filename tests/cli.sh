@@ -460,6 +460,20 @@ else ok "export: no rolling note without rolling = 1"; fi
 "$G" export lammps -o "$tmp/deck3" -s rolling=1 "$D/chute/tiny.chute" 2>/dev/null &&
   grep -q "NOT REPRODUCED: the card's rolling correction" "$tmp/deck3/chute.in" &&
   ok "export: the rolling correction said not reproduced" || ko "export: rolling = 1 not stated"
+# from a checkpoint (0.05 s): the deck runs from there to t_end, the message gives those steps,
+# and the deck says that the contacts' histories are not carried
+if "$G" export lammps -o "$tmp/deck4" --state "$tmp/ch2/checkpoint.bin" -s t_end=0.06 "$T" \
+  2>"$tmp/deck4.err"; then
+  n=$(awk '/^run [0-9]+$/ { print $2; exit }' "$tmp/deck4/chute.in")
+  grep -q " $n steps of " "$tmp/deck4.err" && [ "$n" -gt 0 ] && [ "$n" -lt 100000 ] &&
+    ok "export --state: $n steps, in the deck and the message" ||
+    ko "export --state: deck 'run $n', message: $(cat "$tmp/deck4.err")"
+  grep -q "histories (plastic dents, tangential springs) are NOT carried" "$tmp/deck4/chute.in" &&
+    ok "export --state: histories said not carried" || ko "export --state: no histories note"
+  grep -q "NOT carried" "$tmp/deck/chute.in" && ko "export: histories note without --state"
+else
+  ko "export --state failed: $(cat "$tmp/deck4.err")"
+fi
 for f in chute.in chute-granular.in; do # ranks split the length and width, not the depth
   grep -q "^processors \* 1 \*$" "$tmp/deck/$f" && ok "export: $f splits along x, z" ||
     ko "export: $f has no 'processors * 1 *'"
