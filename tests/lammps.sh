@@ -28,7 +28,8 @@
 #     keep_history within the skin only; Tsuji damping (m_eff from the atom) gives e = e_n;
 #     the rolling-resistance couple on a wall as granucal impact;
 #  11. the twisting couple on a wall against its closed form, on x, y and z walls;
-#  12. a rigid body's mass as m_eff on a wall (Tsuji damping gives e = e_n).
+#  12. a rigid body's mass as m_eff on a wall (Tsuji damping gives e = e_n);
+#  13. the pair style from a static overlap: its twisting couple against the closed form.
 set -u
 lmp=${GC_LAMMPS:-}
 plugin=${GC_LAMMPS_PLUGIN:-}
@@ -547,6 +548,50 @@ if twist_wall z && twist_wall y && twist_wall x; then
     fail "wall: xplane, yplane and zplane walls give different spins"
 else
   fail "LAMMPS twisting runs on a wall failed"
+fi
+
+# ---- 13. the pair style's set-up with an overlap the run starts with, and its twisting
+# couple: a soybean sphere resting on a like frozen sphere at the static Hertz overlap under
+# gravity (P = m g; R* = R/2, E* = E / (2 (1 - nu^2))), spinning about the vertical at 10 rad/s
+# with the twisting model "const" (mu 0.267 of the file): the spin falls by (2/3) mu a P t /
+# (2/5 m R^2), a = sqrt(R* alpha), to 1e-6 relative (a set-up that gives the initial overlap no
+# force, a deliberate break then reverted, makes the sphere oscillate by (g dt / 2) / omega_n
+# and the fall differ by 8e-6; seen 1.3e-10)
+read -r tp_z tp_rate <<EOF
+$(awk -v R=$R -v m=$m -v E="$tw_E" -v nu="$tw_nu" 'BEGIN { g = 9.81; mu = 0.267; Rs = R / 2
+  Es = E / (2 * (1 - nu * nu)); k = 4 / 3 * Es * sqrt(Rs); P = m * g
+  alpha = (P / k) ^ (2 / 3); a = sqrt(Rs * alpha); M = 2 / 3 * mu * a * P
+  printf "%.17g %.17g\n", 2 * R - alpha, M / (0.4 * m * R * R) }')
+EOF
+cat >"$tmp/twist-pair.in" <<EOF
+$head
+boundary f f f
+region box block -0.01 0.01 -0.01 0.01 -0.01 0.02
+create_box 1 box
+create_atoms 1 single 0 0 0 units box
+create_atoms 1 single 0 0 $tp_z units box
+set atom * diameter $(echo "$R" | awk '{ printf "%.17g", 2 * $1 }')
+set atom * mass $m
+set atom 2 omega 0 0 10
+group bottom id 1
+group top id 2
+neighbor 5e-4 bin
+pair_style granucal twisting const
+pair_coeff 1 1 soy.params w_reg 0.01
+fix g top gravity 9.81 vector 0 0 -1
+fix 1 top nve/sphere
+fix f bottom freeze
+timestep 1e-6
+run 50000
+write_dump top custom twist-pair.dump omegaz z modify format float %.17g
+EOF
+if run_lmp 1 twist-pair.in twist-pair.log; then
+  awk -v rate="$tp_rate" 'NR == 10 { fall = 10 - $1; want = rate * 0.05; d = (fall - want) / want
+      printf "  twisting between two spheres (pair style, from a static overlap): the spin falls by %.9f rad/s in 0.05 s, closed form %.9f, rel %.1e\n", fall, want, d
+      if (d < 0) d = -d; ok = d < 1e-6 } END { exit !ok }' "$tmp/twist-pair.dump" ||
+    fail "pair: the twisting couple from a static overlap differs from (2/3) mu a P"
+else
+  fail "LAMMPS twisting run of the pair style failed"
 fi
 
 # ---- 4. the decks of `granucal export lammps` (tiny.chute: 24 soybean clusters over beads
