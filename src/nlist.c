@@ -88,6 +88,7 @@ struct gc_nlist {
   pairbuf *tb;        /* ntb: the pairs of each thread's range of spheres */
   size_t *toff;       /* ntb + 1: their offsets in the new list */
   size_t *tkeep;      /* ntb + 1: the payloads each thread packs, then their offsets */
+  size_t *tsph;       /* ntb + 1: each thread's range of seq (split_spheres) */
   size_t *seq;        /* nsph: the order in which a build takes the spheres i (its pairs come
                        * grouped by i in this order); the identity unless gc_nlist_set_order */
   size_t *blk[2];     /* 2 nsph per buffer: [blk[2 i], blk[2 i + 1]) are the pairs whose first
@@ -238,6 +239,7 @@ void gc_nlist_free(gc_nlist *nl)
   free(nl->tb);
   free(nl->toff);
   free(nl->tkeep);
+  free(nl->tsph);
   free(nl->young);
   free(nl->zero_row);
   free(nl->seq);
@@ -896,6 +898,28 @@ static int reserve_csr(gc_nlist *nl, size_t n)
   return GC_SUCCESS;
 }
 
+/* The threads' ranges of seq for the enumeration (tsph): equal numbers of the spheres that
+ * move.  A fixed sphere i has no pair with another fixed one, and the chute's beads come last
+ * in seq, with the highest ranks, so they find no pair at all: split by all spheres, the
+ * soybean chute's last thread took 525 particles and the 600 beads against the first's 675
+ * particles. */
+static void split_spheres(gc_nlist *nl, const unsigned char *fixed, int nt)
+{
+  size_t nmove = nl->nsph;
+  if (fixed)
+    for (size_t i = 0; i < nl->nsph; i++)
+      nmove -= fixed[i] != 0;
+  nl->tsph[0] = 0;
+  size_t m = 0, seen = 0;
+  for (int t = 1; t < nt; t++) {
+    const size_t want = nmove * (size_t)t / (size_t)nt;
+    while (m < nl->nsph && seen < want)
+      seen += !fixed || !fixed[nl->seq[m++]];
+    nl->tsph[t] = m;
+  }
+  nl->tsph[nt] = nl->nsph;
+}
+
 int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const double *r,
                    const long *group, const unsigned char *fixed, char *msg, size_t msglen)
 {
@@ -965,7 +989,10 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
     size_t *tkeep = toff ? realloc(nl->tkeep, ((size_t)nt + 1) * sizeof *tkeep) : NULL;
     if (tkeep)
       nl->tkeep = tkeep;
-    if (!tb || !toff || !tkeep) {
+    size_t *tsph = tkeep ? realloc(nl->tsph, ((size_t)nt + 1) * sizeof *tsph) : NULL;
+    if (tsph)
+      nl->tsph = tsph;
+    if (!tb || !toff || !tkeep || !tsph) {
       set_msg(msg, msglen, "nlist: out of memory (%d thread buffers)", nt);
       return GC_ENOMEM;
     }
@@ -982,11 +1009,12 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
     nl->toff[0] = 0;
     nl->toff[1] = n;
   } else {
+    split_spheres(nl, fixed, nt);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(static, 1) reduction(|| : fail)
 #endif
     for (int t = 0; t < nt; t++) {
-      size_t m0 = nl->nsph * (size_t)t / (size_t)nt, m1 = nl->nsph * (size_t)(t + 1) / (size_t)nt;
+      const size_t m0 = nl->tsph[t], m1 = nl->tsph[t + 1];
       size_t m = units ? enumerate_units(nl, &nl->tb[t], &g, box, x, r, group, fixed, m0, m1,
                                          nl->ucand + (size_t)t * nl->nsph)
                        : enumerate(nl, &nl->tb[t], &g, box, x, r, group, fixed, m0, m1);
