@@ -53,6 +53,8 @@ typedef struct {
 #define YOUNG 0x80000000u
 /* Pairs of a list with a payload: pool and young rows must fit below YOUNG */
 #define MAX_PAYLOAD_PAIRS ((size_t)YOUNG - 1)
+/* bytes of a cache line (x86-64, ARMv8), for what the threads write side by side */
+#define GC_NLIST_LINE 64
 
 struct gc_nlist {
   size_t nsph, payload_size, stride;
@@ -63,9 +65,14 @@ struct gc_nlist {
   size_t nbuilds;
   pairbuf buf[2];     /* current list buf[cur], spare buf[1 - cur] */
   unsigned char *young; /* youngcap payloads: rows taken since the build (nyoung; each pair
-                         * takes at most one, so nyoung <= npairs <= youngcap), zero beyond */
+                         * takes at most one, so nyoung <= npairs <= youngcap), zero beyond;
+                         * on cache lines of their own (young_stride bytes from a line's
+                         * start): the threads take rows in turns, and a line shared by two
+                         * threads' contacts, written by both at every step, went back and
+                         * forth between their cores */
+  unsigned char *young_mem; /* the allocation young lies in */
+  size_t young_stride;  /* stride rounded up to whole cache lines */
   size_t youngcap;
-  atomic_size_t nyoung; /* taken by gc_nlist_payload, which the force loop's threads call */
   unsigned char *zero_row; /* stride bytes of zeros: the payload of a pair without a row */
   int cur;
   size_t npairs;
@@ -117,6 +124,10 @@ struct gc_nlist {
   size_t ucell_cap;
   uint32_t *ucand;    /* ntb nsph: each thread's units near its current unit */
   int nucand;         /* threads ucand has room for */
+  /* the count of young rows taken, by gc_nlist_payload, which the force loop's threads call:
+   * on a cache line of its own (the last member), since each increment takes the line from
+   * the other cores, which read the members above at every pair */
+  _Alignas(GC_NLIST_LINE) atomic_size_t nyoung;
 };
 
 static const char axis_name[3] = { 'x', 'y', 'z' };
@@ -180,12 +191,15 @@ gc_nlist *gc_nlist_alloc(size_t nsph, size_t payload_size)
   if (payload_size > SIZE_MAX - A || nsph > SIZE_MAX / 4 / sizeof(double) - 1 ||
       nsph > GC_NLIST_MAX_SPHERES)
     return NULL;
-  gc_nlist *nl = calloc(1, sizeof *nl);
+  /* aligned as its last member, nyoung, asks */
+  gc_nlist *nl = aligned_alloc(_Alignof(gc_nlist), sizeof *nl);
   if (!nl)
     return NULL;
+  memset(nl, 0, sizeof *nl);
   nl->nsph = nsph;
   nl->payload_size = payload_size;
   nl->stride = (payload_size + A - 1) / A * A;
+  nl->young_stride = (nl->stride + GC_NLIST_LINE - 1) / GC_NLIST_LINE * GC_NLIST_LINE;
   atomic_init(&nl->nyoung, 0);
   nl->nthreads = 1;
   nl->units_on = 1;
@@ -240,7 +254,7 @@ void gc_nlist_free(gc_nlist *nl)
   free(nl->toff);
   free(nl->tkeep);
   free(nl->tsph);
-  free(nl->young);
+  free(nl->young_mem);
   free(nl->zero_row);
   free(nl->seq);
   free(nl->blk[0]);
@@ -844,7 +858,10 @@ static int reserve_young(const gc_nlist *nl, size_t n, unsigned char **fresh, si
   if (!nl->stride || (n <= nl->youngcap && nl->young))
     return GC_SUCCESS;
   *cap = next_cap(nl->youngcap, n);
-  *fresh = calloc(*cap, nl->stride); /* untouched pages of zeros cost no memory */
+  if (*cap > (SIZE_MAX - GC_NLIST_LINE) / nl->young_stride)
+    return GC_ENOMEM;
+  /* untouched pages of zeros cost no memory; a line more for the alignment (set_young) */
+  *fresh = calloc(*cap * nl->young_stride + GC_NLIST_LINE, 1);
   return *fresh ? GC_SUCCESS : GC_ENOMEM;
 }
 
@@ -853,11 +870,12 @@ static int reserve_young(const gc_nlist *nl, size_t n, unsigned char **fresh, si
 static void set_young(gc_nlist *nl, unsigned char *fresh, size_t cap)
 {
   if (fresh) {
-    free(nl->young);
-    nl->young = fresh;
+    free(nl->young_mem);
+    nl->young_mem = fresh;
+    nl->young = fresh + (GC_NLIST_LINE - (uintptr_t)fresh % GC_NLIST_LINE) % GC_NLIST_LINE;
     nl->youngcap = cap;
   } else if (nl->young) {
-    memset(nl->young, 0, atomic_load(&nl->nyoung) * nl->stride);
+    memset(nl->young, 0, atomic_load(&nl->nyoung) * nl->young_stride);
   }
   atomic_store(&nl->nyoung, 0);
 }
@@ -868,7 +886,7 @@ static inline unsigned char *payload_at(const gc_nlist *nl, const pairbuf *b, si
   const uint32_t s = b->slot[k];
   if (s == NO_SLOT)
     return nl->zero_row;
-  return s & YOUNG ? nl->young + (size_t)(s & ~YOUNG) * nl->stride
+  return s & YOUNG ? nl->young + (size_t)(s & ~YOUNG) * nl->young_stride
                    : b->pool + (size_t)s * nl->stride;
 }
 
@@ -1323,7 +1341,7 @@ void *gc_nlist_payload(gc_nlist *nl, size_t k)
    * by the one thread that handles the pair; the rows are shared out atomically) */
   const size_t y = atomic_fetch_add_explicit(&nl->nyoung, 1, memory_order_relaxed);
   b->slot[k] = YOUNG | (uint32_t)y;
-  return nl->young + y * nl->stride;
+  return nl->young + y * nl->young_stride;
 }
 
 const void *gc_nlist_payload_const(const gc_nlist *nl, size_t k)
