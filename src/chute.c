@@ -119,6 +119,8 @@ enum { CEN_PN, CEN_PT, CEN_BN, CEN_BT, CEN_N };
  * independent of the threads.  32 particles: small enough that two threads' shares differ by
  * ~3 % of the soybean chute's 38 chunks. */
 #define CHUNK 32
+/* steps whose walk times decide a move of the threads' shares (balance_shares) */
+enum { BALANCE_STEPS = 16 };
 /* pairs the walk sorts out at a time (gc_chute_step) */
 enum { WALK_BATCH = 256 };
 
@@ -227,10 +229,12 @@ typedef struct {
    * thread's side (by the threads' walk times of the last step), since the chute's regions
    * differ in work (the flowing layer, the bottom).  Results do not depend on it. */
   int nbnd;                    /* threads the boundaries are for (0: none yet) */
-  int maxthreads;              /* room in bnd, tph, tpo and ndefer */
+  int maxthreads;              /* room in bnd, tph, tsum, tpo and ndefer */
   size_t *bnd;                 /* maxthreads + 1 */
   double *tph;                 /* maxthreads: each thread's walk time in the last step, up to
                                 * the barrier [s] */
+  double *tsum;                /* maxthreads: the walk times summed over the last nsum steps */
+  int nsum;
   /* After the barrier a thread moves the particles of its share that waited for another
    * share's pairs.  They are all in the shares of the later threads (a pair is in the block of
    * its lower-ranked particle), so thread 0 would idle there while the others gather: instead
@@ -565,6 +569,7 @@ void gc_chute_free(gc_chute *c)
     free(w->bnd);
     free(w->tph);
     free(w->tpo);
+    free(w->tsum);
     free(w->ndefer);
     free(w->plo);
     free(w->phi);
@@ -714,6 +719,7 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->bnd = calloc((size_t)w->maxthreads + 1, sizeof *w->bnd);
   w->tph = calloc((size_t)w->maxthreads, sizeof *w->tph);
   w->tpo = calloc((size_t)w->maxthreads, sizeof *w->tpo);
+  w->tsum = calloc((size_t)w->maxthreads, sizeof *w->tsum);
   w->ndefer = calloc((size_t)w->maxthreads, sizeof *w->ndefer);
   w->plo = calloc(c->np + 1, sizeof *w->plo);
   w->phi = calloc(c->np + 1, sizeof *w->phi);
@@ -744,7 +750,7 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
       !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
       !w->cpp || !w->cpe || !w->porder || !w->pstart || !w->path || !w->rpath || !w->pkeys ||
       !w->wact || !w->sto || !w->pbuf || !c->id || !c->index_of || !c->nl || !w->bnd ||
-      !w->tph || !w->tpo || !w->ndefer || !w->plo || !w->phi || !w->acc ||
+      !w->tph || !w->tpo || !w->tsum || !w->ndefer || !w->plo || !w->phi || !w->acc ||
       grow_scratch(w, 8 * c->ns)) {
     free(beads);
     gc_chute_free(c);
@@ -2058,23 +2064,35 @@ typedef struct {
   double reach; /* rpath below which a particle cannot call for a rebuild (gc_chute_step) */
 } lanes;
 
-/* Move each boundary between two threads' shares one chunk towards the thread whose walk took
- * more than 2 % longer in the last step (a chunk is 1 / 19 of a thread's share in the soybean
- * chute on 2 threads, so the shares settle within ~3 % of balance).  A step lasts the longest
- * walk (the barrier) plus the longest part after it, so the two parts are balanced each on its
- * own: the walks by the boundaries, the parts after the barrier by the moves each thread
- * defers to it (ndefer, LANES more per step while its part is below 90 % of the longest, LANES
- * fewer while it is the longest).  Balanced on whole times instead, the walk of the thread
- * with fewer waiting particles was ~6 % the longer on the soybean chute on 2 threads. */
+/* Move each boundary between two threads' shares one chunk towards the thread whose walks took
+ * more than 2 % longer in the last BALANCE_STEPS steps (a chunk is 1 / 19 of a thread's share
+ * in the soybean chute on 2 threads, so the shares settle within ~3 % of balance).  Not after
+ * each step: one step's walk times differ by as much by chance, and the boundary moved in 86 %
+ * of the steps of the dilute soybean flow; each move hands a chunk's particles, pairs and
+ * contact records to the other core, whose first reads of them then miss its caches (the
+ * threads' walks took 1.14x, their contact laws 1.41x, the processor time of one thread).
+ * A step lasts the longest walk (the barrier) plus the longest part after it, so the two parts
+ * are balanced each on its own: the walks by the boundaries, the parts after the barrier by
+ * the moves each thread defers to it (ndefer, LANES more per step while its part is below 90 %
+ * of the longest, LANES fewer while it is the longest; that moves no data between the cores).
+ * Balanced on whole times instead, the walk of the thread with fewer waiting particles was
+ * ~6 % the longer on the soybean chute on 2 threads. */
 static void balance_shares(chute_work *w, size_t np)
 {
   size_t *b = w->bnd;
-  const double *tp = w->tph;
-  for (int t = 0; t + 1 < w->nbnd; t++) {
-    if (tp[t] > 1.02 * tp[t + 1] && b[t + 1] > b[t] + 1)
-      b[t + 1]--;
-    else if (tp[t + 1] > 1.02 * tp[t] && b[t + 1] + 1 < b[t + 2])
-      b[t + 1]++;
+  double *tp = w->tsum;
+  for (int t = 0; t < w->nbnd; t++)
+    tp[t] += w->tph[t];
+  if (++w->nsum == BALANCE_STEPS) {
+    for (int t = 0; t + 1 < w->nbnd; t++) {
+      if (tp[t] > 1.02 * tp[t + 1] && b[t + 1] > b[t] + 1)
+        b[t + 1]--;
+      else if (tp[t + 1] > 1.02 * tp[t] && b[t + 1] + 1 < b[t + 2])
+        b[t + 1]++;
+    }
+    for (int t = 0; t < w->nbnd; t++)
+      tp[t] = 0.0;
+    w->nsum = 0;
   }
   double longest = 0.0;
   for (int t = 0; t < w->nbnd; t++)
@@ -2390,8 +2408,11 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   if (w->nbnd != nt) { /* equal shares to begin with, no moves deferred */
     for (int t = 0; t <= nt; t++)
       w->bnd[t] = nch * (size_t)t / (size_t)nt;
-    for (int t = 0; t < nt; t++)
+    for (int t = 0; t < nt; t++) {
       w->ndefer[t] = 0;
+      w->tsum[t] = 0.0;
+    }
+    w->nsum = 0;
     w->nbnd = nt;
   }
   long bad_pair = npr, bad_p = np;
