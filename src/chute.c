@@ -1489,12 +1489,12 @@ static void tangential_part(const double v[3], const double n[3], double o[3])
 }
 
 /* Pair k of the list: writes the caller's pf[9] (its force on i, torque on owner(i), torque
- * on owner(j); set with PACT_FORCE), pact[k] and hist[k], and its payload, and adds its work
- * of the step to the chunk's sums ce (in the walk's pair order).  L: the list's periods
- * (gc_nlist_periods). */
+ * on owner(j); set with PACT_FORCE), pact[k] and hist[k], and its payload (a new one from
+ * thread tid's rows, gc_nlist_payload_on), and adds its work of the step to the chunk's sums
+ * ce (in the walk's pair order).  L: the list's periods (gc_nlist_periods). */
 static int pair_contact(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
                         const double d[3], double dist2, double ri, double rj,
-                        double ce[CEN_N], double pf[9]);
+                        double ce[CEN_N], double pf[9], int tid);
 
 /* d = x_j - x_i of pair pr (x_j's periodic image) from the sphere centres sx; returns |d|^2.
  * The one statement of a pair's separation, for pair_force and the check of the records
@@ -1513,7 +1513,7 @@ static inline double pair_separation(const double *sx, const gc_npair *pr, const
 __attribute__((always_inline)) /* into both paths of the walk (walk_pair) */
 #endif
 static inline int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
-                             const double L[3], double ce[CEN_N], double pf[9])
+                             const double L[3], double ce[CEN_N], double pf[9], int tid)
 {
   size_t i = pr->i, j = pr->j;
   double d[3];
@@ -1524,7 +1524,7 @@ static inline int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npai
     /* re-armed: apart while the paths grow by less than the gap (as at the build) */
     w->apart_until[k] = (sqrt(dist2) - rr * (1.0 + 1e-9)) + (w->path[i] + w->path[j]);
     if (w->hist[k]) {
-      gc_chute_contact *ct = gc_nlist_payload(c->nl, k);
+      gc_chute_contact *ct = gc_nlist_payload_on(c->nl, k, tid);
       /* the last part of the unloading, from alpha_{n-1} to 0 (see contact) */
       double wn = -0.5 * ct->P * ct->alpha;
       if (wn != 0.0) {
@@ -1539,7 +1539,7 @@ static inline int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npai
     }
     return dist2 == dist2 ? GC_SUCCESS : GC_ENAN;
   }
-  return pair_contact(c, w, k, pr, d, dist2, ri, rj, ce, pf);
+  return pair_contact(c, w, k, pr, d, dist2, ri, rj, ce, pf, tid);
 }
 
 /* The rest of pair_force for two spheres that overlap: d = x_j - x_i (its periodic image),
@@ -1550,11 +1550,11 @@ __attribute__((noinline))
 #endif
 static int pair_contact(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
                         const double d[3], double dist2, double ri, double rj,
-                        double ce[CEN_N], double pf[9])
+                        double ce[CEN_N], double pf[9], int tid)
 {
   const size_t i = pr->i, j = pr->j;
   const double rr = ri + rj;
-  gc_chute_contact *ct = gc_nlist_payload(c->nl, k);
+  gc_chute_contact *ct = gc_nlist_payload_on(c->nl, k, tid);
   double dist = sqrt(dist2);
   if (!(dist > 0.0))
     return GC_ENAN;
@@ -2352,7 +2352,7 @@ static inline int moves_in_walk(const chute_work *w, size_t m, size_t m0, size_t
   return w->plo[m] >= m0 && w->phi[m] < m1;
 }
 
-/* Pair k in the walk of the thread whose share is particles m0 .. m1 - 1: its force
+/* Pair k in the walk of thread tid, whose share is particles m0 .. m1 - 1: its force
  * (pair_force; *bad_pair takes the least k of a non-finite one) into the sums of its particles
  * that move in the walk, in pair order, and into its slot pf only if one of them gathers
  * after the barrier (none on one thread). */
@@ -2361,10 +2361,10 @@ __attribute__((always_inline))
 #endif
 static inline void walk_pair(gc_chute *c, chute_work *w, const gc_npair *pairs, size_t k,
                              const double L[3], size_t m0, size_t m1, double ce[CEN_N],
-                             long *bad_pair)
+                             long *bad_pair, int tid)
 {
   double f[9];
-  if (pair_force(c, w, k, &pairs[k], L, ce, f) && (long)k < *bad_pair)
+  if (pair_force(c, w, k, &pairs[k], L, ce, f, tid) && (long)k < *bad_pair)
     *bad_pair = (long)k;
   if (!(w->pact[k] & PACT_FORCE))
     return;
@@ -2494,7 +2494,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
             pact[k] = 0;
           }
           for (size_t q = 0; q < ntodo; q++)
-            walk_pair(c, w, pairs, kb + todo[q], L, m0, m1, ce, &bad_pair);
+            walk_pair(c, w, pairs, kb + todo[q], L, m0, m1, ce, &bad_pair, (int)tid);
           npass = ntodo;
         } else {
           for (size_t k = kb; k < ke; k++) {
@@ -2503,7 +2503,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
               continue;
             }
             npass++;
-            walk_pair(c, w, pairs, k, L, m0, m1, ce, &bad_pair);
+            walk_pair(c, w, pairs, k, L, m0, m1, ce, &bad_pair, (int)tid);
           }
         }
         sparse = 2 * npass < ke - kb;

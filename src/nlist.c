@@ -56,6 +56,19 @@ typedef struct {
 /* bytes of a cache line (x86-64, ARMv8), for what the threads write side by side */
 #define GC_NLIST_LINE 64
 
+/* The young rows taken from one region: a count its thread increments (atomically: the
+ * regions are shared out modulo their number), on a cache line of its own. */
+struct young_count {
+  _Alignas(GC_NLIST_LINE) atomic_size_t n;
+};
+
+/* Young rows reserved for a list (reserve_young), for set_young to put in place. */
+typedef struct {
+  unsigned char *mem; /* NULL: the current rows have room */
+  size_t cap, nyr;
+  struct young_count *taken;
+} young_rows;
+
 struct gc_nlist {
   size_t nsph, payload_size, stride;
   gc_nlist_box box;   /* box of the last build */
@@ -64,15 +77,20 @@ struct gc_nlist {
   int built;          /* a list is present (build or read) */
   size_t nbuilds;
   pairbuf buf[2];     /* current list buf[cur], spare buf[1 - cur] */
-  unsigned char *young; /* youngcap payloads: rows taken since the build (nyoung; each pair
-                         * takes at most one, so nyoung <= npairs <= youngcap), zero beyond;
-                         * on cache lines of their own (young_stride bytes from a line's
-                         * start): the threads take rows in turns, and a line shared by two
-                         * threads' contacts, written by both at every step, went back and
-                         * forth between their cores */
+  /* The rows taken since the build, in nyr regions of youngcap rows, one per thread of the
+   * force loop (gc_nlist_payload_on; region t % nyr): region r's first ytaken[r].n rows are
+   * taken, the rest zero (each pair takes at most one row, so ytaken[r].n <= npairs <=
+   * youngcap).  Each row on cache lines of its own (young_stride bytes from a line's start),
+   * each thread's rows together: rows taken in turns by two threads from one sequence, each
+   * written by its thread at every step of its contact, made the contact law's first read of
+   * its record miss 5x as often as on one thread (the prefetchers fetch the neighbouring rows
+   * the other core is writing) */
+  unsigned char *young;
   unsigned char *young_mem; /* the allocation young lies in */
   size_t young_stride;  /* stride rounded up to whole cache lines */
   size_t youngcap;
+  size_t nyr;           /* regions (0 before the first reservation) */
+  struct young_count *ytaken; /* nyr */
   unsigned char *zero_row; /* stride bytes of zeros: the payload of a pair without a row */
   int cur;
   size_t npairs;
@@ -124,10 +142,6 @@ struct gc_nlist {
   size_t ucell_cap;
   uint32_t *ucand;    /* ntb nsph: each thread's units near its current unit */
   int nucand;         /* threads ucand has room for */
-  /* the count of young rows taken, by gc_nlist_payload, which the force loop's threads call:
-   * on a cache line of its own (the last member), since each increment takes the line from
-   * the other cores, which read the members above at every pair */
-  _Alignas(GC_NLIST_LINE) atomic_size_t nyoung;
 };
 
 static const char axis_name[3] = { 'x', 'y', 'z' };
@@ -191,16 +205,13 @@ gc_nlist *gc_nlist_alloc(size_t nsph, size_t payload_size)
   if (payload_size > SIZE_MAX - A || nsph > SIZE_MAX / 4 / sizeof(double) - 1 ||
       nsph > GC_NLIST_MAX_SPHERES)
     return NULL;
-  /* aligned as its last member, nyoung, asks */
-  gc_nlist *nl = aligned_alloc(_Alignof(gc_nlist), sizeof *nl);
+  gc_nlist *nl = calloc(1, sizeof *nl);
   if (!nl)
     return NULL;
-  memset(nl, 0, sizeof *nl);
   nl->nsph = nsph;
   nl->payload_size = payload_size;
   nl->stride = (payload_size + A - 1) / A * A;
   nl->young_stride = (nl->stride + GC_NLIST_LINE - 1) / GC_NLIST_LINE * GC_NLIST_LINE;
-  atomic_init(&nl->nyoung, 0);
   nl->nthreads = 1;
   nl->units_on = 1;
   size_t n = nsph ? nsph : 1;
@@ -255,6 +266,7 @@ void gc_nlist_free(gc_nlist *nl)
   free(nl->tkeep);
   free(nl->tsph);
   free(nl->young_mem);
+  free(nl->ytaken);
   free(nl->zero_row);
   free(nl->seq);
   free(nl->blk[0]);
@@ -848,36 +860,60 @@ static int reserve_pool(const gc_nlist *nl, pairbuf *pb, size_t n)
   return GC_SUCCESS;
 }
 
-/* Young rows for a list of n pairs, all zero beyond those taken: NULL in *fresh if the current
- * ones have room (the caller then zeroes the rows taken), else new ones of *cap rows for the
- * caller to put in place (set_young) or free. */
-static int reserve_young(const gc_nlist *nl, size_t n, unsigned char **fresh, size_t *cap)
+/* Young rows for a list of n pairs, all zero beyond those taken, a region for each thread of
+ * the builds (gc_nlist_set_threads) where the row numbers fit below YOUNG: y->mem NULL if the
+ * current ones will do (the caller then zeroes the rows taken), else new ones for the caller to
+ * put in place (set_young) or free (free_young). */
+static int reserve_young(const gc_nlist *nl, size_t n, young_rows *y)
 {
-  *fresh = NULL;
-  *cap = nl->youngcap;
-  if (!nl->stride || (n <= nl->youngcap && nl->young))
+  *y = (young_rows){ NULL, nl->youngcap, nl->nyr, NULL };
+  size_t nyr = nl->nthreads > 1 ? (size_t)nl->nthreads : 1;
+  if (!nl->stride || (n <= nl->youngcap && nl->young && nyr == nl->nyr))
     return GC_SUCCESS;
-  *cap = next_cap(nl->youngcap, n);
-  if (*cap > (SIZE_MAX - GC_NLIST_LINE) / nl->young_stride)
+  const size_t cap = n <= nl->youngcap ? nl->youngcap : next_cap(nl->youngcap, n);
+  while (nyr > 1 && nyr * cap > MAX_PAYLOAD_PAIRS)
+    nyr--;
+  if (nyr * cap > (SIZE_MAX - GC_NLIST_LINE) / nl->young_stride)
     return GC_ENOMEM;
   /* untouched pages of zeros cost no memory; a line more for the alignment (set_young) */
-  *fresh = calloc(*cap * nl->young_stride + GC_NLIST_LINE, 1);
-  return *fresh ? GC_SUCCESS : GC_ENOMEM;
+  y->mem = calloc(nyr * cap * nl->young_stride + GC_NLIST_LINE, 1);
+  y->taken = aligned_alloc(_Alignof(struct young_count), nyr * sizeof *y->taken);
+  if (!y->mem || !y->taken) {
+    free(y->mem);
+    free(y->taken);
+    y->mem = NULL;
+    return GC_ENOMEM;
+  }
+  y->cap = cap;
+  y->nyr = nyr;
+  return GC_SUCCESS;
 }
 
-/* The young rows of the list now current, none taken: fresh (reserve_young) in place of the
- * old ones, or the old ones with the rows taken zeroed. */
-static void set_young(gc_nlist *nl, unsigned char *fresh, size_t cap)
+static void free_young(young_rows *y)
 {
-  if (fresh) {
+  free(y->mem);
+  free(y->taken);
+}
+
+/* The young rows of the list now current, none taken: y's (reserve_young) in place of the
+ * old ones, or the old ones with the rows taken zeroed (y NULL or y->mem NULL). */
+static void set_young(gc_nlist *nl, const young_rows *y)
+{
+  if (y && y->mem) {
     free(nl->young_mem);
-    nl->young_mem = fresh;
-    nl->young = fresh + (GC_NLIST_LINE - (uintptr_t)fresh % GC_NLIST_LINE) % GC_NLIST_LINE;
-    nl->youngcap = cap;
-  } else if (nl->young) {
-    memset(nl->young, 0, atomic_load(&nl->nyoung) * nl->young_stride);
+    free(nl->ytaken);
+    nl->young_mem = y->mem;
+    nl->young = y->mem + (GC_NLIST_LINE - (uintptr_t)y->mem % GC_NLIST_LINE) % GC_NLIST_LINE;
+    nl->youngcap = y->cap;
+    nl->nyr = y->nyr;
+    nl->ytaken = y->taken;
+  } else {
+    for (size_t r = 0; r < nl->nyr; r++)
+      memset(nl->young + r * nl->youngcap * nl->young_stride, 0,
+             atomic_load(&nl->ytaken[r].n) * nl->young_stride);
   }
-  atomic_store(&nl->nyoung, 0);
+  for (size_t r = 0; r < nl->nyr; r++)
+    atomic_init(&nl->ytaken[r].n, 0);
 }
 
 /* The payload of pair k of buffer b (a row of zeros if it has none). */
@@ -1063,10 +1099,8 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
             nl->stride ? "2^31 - 1" : "2^32 - 1", nl->stride ? "with payloads " : "");
     return GC_ENOMEM;
   }
-  unsigned char *fresh = NULL;
-  size_t youngcap = 0;
-  if (fail || reserve_meta(nl, nb, n) || reserve_csr(nl, n) ||
-      reserve_young(nl, n, &fresh, &youngcap)) {
+  young_rows fresh = { 0 };
+  if (fail || reserve_meta(nl, nb, n) || reserve_csr(nl, n) || reserve_young(nl, n, &fresh)) {
     set_msg(msg, msglen, "nlist: out of memory (%zu spheres)", nl->nsph);
     return GC_ENOMEM;
   }
@@ -1104,7 +1138,7 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
     for (int t = 0; t < nt; t++)
       nl->tkeep[t + 1] += nl->tkeep[t];
     if (reserve_pool(nl, nb, nl->tkeep[nt])) {
-      free(fresh);
+      free_young(&fresh);
       set_msg(msg, msglen, "nlist: out of memory (%zu spheres)", nl->nsph);
       return GC_ENOMEM;
     }
@@ -1121,7 +1155,7 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
         nb->slot[k] = (uint32_t)s++;
       }
     }
-    set_young(nl, fresh, youngcap);
+    set_young(nl, &fresh);
   }
   index_blocks(nl->blk[1 - nl->cur], nl->nsph, nl->rank, nb->p, n);
   nl->cur = 1 - nl->cur;
@@ -1291,7 +1325,7 @@ int gc_nlist_renumber_for_build(gc_nlist *nl, const size_t *to)
 
 void gc_nlist_clear(gc_nlist *nl)
 {
-  set_young(nl, NULL, 0);
+  set_young(nl, NULL);
   nl->built = 0;
   nl->npairs = 0;
   for (size_t i = 0; i < nl->nsph; i++) {
@@ -1330,18 +1364,25 @@ const gc_npair *gc_nlist_pairs(const gc_nlist *nl)
   return nl->buf[nl->cur].p;
 }
 
-void *gc_nlist_payload(gc_nlist *nl, size_t k)
+void *gc_nlist_payload_on(gc_nlist *nl, size_t k, int thread)
 {
   if (!nl->stride)
     return NULL;
   pairbuf *b = &nl->buf[nl->cur];
   if (b->slot[k] != NO_SLOT)
     return payload_at(nl, b, k);
-  /* the pair's first row since the build: the next young one (a pair's slot is written only
-   * by the one thread that handles the pair; the rows are shared out atomically) */
-  const size_t y = atomic_fetch_add_explicit(&nl->nyoung, 1, memory_order_relaxed);
+  /* the pair's first row since the build: the next young one of the thread's region (a
+   * pair's slot is written only by the one thread that handles the pair) */
+  const size_t r = thread > 0 ? (size_t)thread % nl->nyr : 0;
+  const size_t y = r * nl->youngcap +
+                   atomic_fetch_add_explicit(&nl->ytaken[r].n, 1, memory_order_relaxed);
   b->slot[k] = YOUNG | (uint32_t)y;
   return nl->young + y * nl->young_stride;
+}
+
+void *gc_nlist_payload(gc_nlist *nl, size_t k)
+{
+  return gc_nlist_payload_on(nl, k, 0);
 }
 
 const void *gc_nlist_payload_const(const gc_nlist *nl, size_t k)
@@ -1464,7 +1505,7 @@ static int rd(void *p, size_t sz, size_t n, FILE *f, const char *what, char *msg
 }
 
 static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *bx,
-                      uint64_t npairs, uint32_t *rank, unsigned char **fresh, size_t *youngcap,
+                      uint64_t npairs, uint32_t *rank, young_rows *fresh,
                       char *msg, size_t msglen);
 
 int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
@@ -1541,16 +1582,15 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
     set_msg(msg, msglen, "nlist checkpoint: out of memory (%zu spheres)", ns);
     return GC_ENOMEM;
   }
-  unsigned char *fresh = NULL;
-  size_t youngcap = 0;
-  st = read_pairs(nl, f, ver, &box, npairs, rank, &fresh, &youngcap, msg, msglen);
+  young_rows fresh = { 0 };
+  st = read_pairs(nl, f, ver, &box, npairs, rank, &fresh, msg, msglen);
   if (st) {
     free(rank);
-    free(fresh);
+    free_young(&fresh);
     return st;
   }
   /* commit */
-  set_young(nl, fresh, youngcap);
+  set_young(nl, &fresh);
   double *t = nl->x0;
   nl->x0 = nl->xs;
   nl->xs = t;
@@ -1571,7 +1611,7 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
  * rows must grow, new ones in *fresh (the caller's to set or free): on any error the current
  * list stays intact.  The non-zero payloads are packed, as by a build. */
 static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *bx,
-                      uint64_t npairs, uint32_t *rank, unsigned char **fresh, size_t *youngcap,
+                      uint64_t npairs, uint32_t *rank, young_rows *fresh,
                       char *msg, size_t msglen)
 {
   const size_t ns = nl->nsph;
@@ -1605,7 +1645,7 @@ static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *b
     }
     pb->cap = c;
   }
-  if (reserve_meta(nl, pb, n) || reserve_csr(nl, n) || reserve_young(nl, n, fresh, youngcap)) {
+  if (reserve_meta(nl, pb, n) || reserve_csr(nl, n) || reserve_young(nl, n, fresh)) {
     set_msg(msg, msglen, "nlist checkpoint: out of memory (%zu pairs)", n);
     return GC_ENOMEM;
   }

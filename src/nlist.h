@@ -191,6 +191,10 @@ void gc_nlist_shift(const gc_nlist *nl, const gc_npair *p, double shift[3]);
  * through a cast) and costs a build nothing.  So a force loop should ask for the writable
  * record only for a pair it writes. */
 void *gc_nlist_payload(gc_nlist *nl, size_t k);
+/* gc_nlist_payload for a force loop on threads: thread (0, 1, ...) takes a pair's new record
+ * from rows of its own, so that no cache line holds two threads' records (the same records
+ * otherwise; thread 0 is gc_nlist_payload). */
+void *gc_nlist_payload_on(gc_nlist *nl, size_t k, int thread);
 const void *gc_nlist_payload_const(const gc_nlist *nl, size_t k);
 /* 1 if pair k has no record of its own (none kept by the last build or read, and not handed out
  * writable since): it is all zero, and a reader may skip it without touching its memory. */

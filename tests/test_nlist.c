@@ -338,6 +338,13 @@ typedef struct {
   char tail[5];
 } marker;
 
+/* qsort order of (cache line, thread) rows */
+static int cmp_line(const void *a, const void *b)
+{
+  const uintptr_t *x = a, *y = b;
+  return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
 /* 1 if the n bytes at p are all zero */
 static int all_zero(const void *p, size_t n)
 {
@@ -446,7 +453,13 @@ static void test_history(void)
  *   only.  A rebuild at the same positions keeps every marker, and the zero ones read zero
  *   with gc_nlist_payload_zero 1 (they were dropped).
  * - Markers then written into pairs that were not packed (young rows, asked for from the
- *   threads of an OpenMP loop): each pair reads its own marker (no two share a row).  The
+ *   threads of an OpenMP loop, or in the first round for three threads in turn with
+ *   gc_nlist_payload_on):
+ *   each pair reads its own marker (no two share a row), no cache line (64 bytes) holds rows
+ *   of two threads (the marker is 29 bytes: rows one stride apart would share lines), and on
+ *   a list built on 3 threads each thread's rows lie together (ordered by address, the rows
+ *   change thread at most twice; taken in turns from one sequence they would change ~n
+ *   times).  The
  *   spheres moved and the list rebuilt: persisting pairs carry their markers, every pair new
  *   to the list is all zero, also once handed out writable (a young row taken before the build
  *   must not show through).
@@ -495,15 +508,43 @@ static void test_packed_payloads(void)
        * drawn together (round 1) */
       n = gc_nlist_npairs(nl);
       const long nl_n = (long)n;
+      int *who = malloc(n * sizeof *who); /* the thread that took the pair's row */
+      CU_ASSERT_PTR_NOT_NULL_FATAL(who);
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(3) schedule(static, 7)
+#pragma omp parallel for num_threads(3) schedule(static, 7) if (round)
 #endif
-      for (long k = 0; k < nl_n; k++)
+      for (long k = 0; k < nl_n; k++) {
+        const int t = (int)(k / 7 % 3); /* round 0: for the threads of such a loop in turn */
+        who[k] = -1;
         if (k % 3 != 0 || round) {
-          marker *m = gc_nlist_payload(nl, (size_t)k);
+          marker *m = round ? gc_nlist_payload(nl, (size_t)k) : gc_nlist_payload_on(nl, (size_t)k, t);
+          who[k] = round ? 0 : t;
           m->i = gc_nlist_pairs(nl)[k].i, m->j = gc_nlist_pairs(nl)[k].j, m->mark = 7.0 + (double)k;
           memcpy(m->tail, "yng", 4);
         }
+      }
+      if (!round) { /* a line holds the rows of one thread: its rows' lines, sorted */
+        uintptr_t(*line)[2] = malloc(n * sizeof *line);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+        size_t nrow = 0, shared = 0, turns = 0;
+        for (size_t k = 0; k < n; k++)
+          if (who[k] >= 0) {
+            const uintptr_t a = (uintptr_t)gc_nlist_payload_const(nl, k);
+            for (uintptr_t l = a / 64; l <= (a + sizeof(marker) - 1) / 64; l++)
+              line[nrow][0] = l, line[nrow++][1] = (uintptr_t)who[k];
+          }
+        qsort(line, nrow, sizeof *line, cmp_line);
+        for (size_t q = 1; q < nrow; q++) {
+          shared += line[q][0] == line[q - 1][0] && line[q][1] != line[q - 1][1];
+          turns += line[q][1] != line[q - 1][1];
+        }
+        CU_ASSERT(nrow > n / 2);
+        CU_ASSERT_EQUAL(shared, 0);
+        if (nt == 3)
+          CU_ASSERT(turns <= 2); /* a region of rows per thread of the build */
+        free(line);
+      }
+      free(who);
       for (size_t k = 0; k < n; k++) {
         const marker *m = gc_nlist_payload_const(nl, k);
         bad += m->mark != 7.0 + (double)k || m->i != gc_nlist_pairs(nl)[k].i ||
