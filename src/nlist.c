@@ -22,9 +22,10 @@
  * cache lines of its own, and a build copied or zeroed all of them.  So a pair has a payload
  * row only once it has been handed out writable (gc_nlist_payload): a build packs the rows
  * that are not all zero into `pool`, in pair order; a pair given a row after the build takes
- * the next row of `young` (all zero beyond the rows taken; in the order the force loop asks,
- * so also compact); every other pair reads a shared row of zeros.  A build copies only the
- * rows that are not all zero and zeroes the young rows taken. */
+ * the next row of its thread's region of `young` (gc_nlist_payload_on; all zero beyond the
+ * rows taken; in the order the thread asks, so also compact, and apart from the other
+ * threads' rows); every other pair reads a shared row of zeros.  A build copies only the rows
+ * that are not all zero and zeroes the young rows taken. */
 #include "nlist.h"
 
 #include <float.h>
