@@ -3114,6 +3114,9 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
       goto done;
     }
   char m2[200] = "";
+  /* the list's young rows in a region for each thread the steps may run on (gc_nlist_payload_on;
+   * the pairs' count, which decides it, is not known before the read) */
+  gc_nlist_set_threads(c->nl, nthreads(c, SIZE_MAX));
   if ((st = gc_nlist_read(c->nl, f, m2, sizeof m2))) {
     snprintf(msg, msglen, "%s: neighbour list: %s", path, m2);
     goto done;
