@@ -225,9 +225,10 @@ typedef struct {
                                 * in the list (grow_gather, at each build) */
   size_t gcap;
   /* The threads' shares of the chunks: thread t takes chunks bnd[t] .. bnd[t + 1] - 1.  Equal
-   * counts at first, then each boundary moves by one chunk per step towards the slower
-   * thread's side (by the threads' walk times of the last step), since the chute's regions
-   * differ in work (the flowing layer, the bottom).  Results do not depend on it. */
+   * counts at first, then each boundary moves by one chunk at most once in BALANCE_STEPS
+   * steps towards the slower thread's side (by the threads' walk times summed over them:
+   * balance_shares), since the chute's regions differ in work (the flowing layer, the
+   * bottom).  Results do not depend on it. */
   int nbnd;                    /* threads the boundaries are for (0: none yet) */
   int maxthreads;              /* room in bnd, tph, tsum, tpo and ndefer */
   size_t *bnd;                 /* maxthreads + 1 */
@@ -758,6 +759,9 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
              (size_t)(cfg->n_particles * cfg->shape.nsph));
     return GC_ENOMEM;
   }
+  /* a region of young contact rows for each thread the steps may run on (gc_nlist_payload_on
+   * in pair_contact; a build's own thread count follows its pairs, the steps' their pairs) */
+  gc_nlist_set_writers(c->nl, w->maxthreads);
   for (size_t p = 0; p < c->np; p++) {
     gc_quat_identity(c->rot[p].q);
     c->id[p] = c->index_of[p] = p;
@@ -3114,9 +3118,6 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
       goto done;
     }
   char m2[200] = "";
-  /* the list's young rows in a region for each thread the steps may run on (gc_nlist_payload_on;
-   * the pairs' count, which decides it, is not known before the read) */
-  gc_nlist_set_threads(c->nl, nthreads(c, SIZE_MAX));
   if ((st = gc_nlist_read(c->nl, f, m2, sizeof m2))) {
     snprintf(msg, msglen, "%s: neighbour list: %s", path, m2);
     goto done;

@@ -65,8 +65,8 @@ struct young_count {
 
 /* Young rows reserved for a list (reserve_young), for set_young to put in place. */
 typedef struct {
-  unsigned char *mem; /* NULL: the current rows have room */
-  size_t cap, nyr;
+  unsigned char *mem; /* NULL: the current rows will do */
+  size_t cap, nyr, rcap;
   struct young_count *taken;
 } young_rows;
 
@@ -78,20 +78,23 @@ struct gc_nlist {
   int built;          /* a list is present (build or read) */
   size_t nbuilds;
   pairbuf buf[2];     /* current list buf[cur], spare buf[1 - cur] */
-  /* The rows taken since the build, in nyr regions of youngcap rows, one per thread of the
-   * force loop (gc_nlist_payload_on; region t % nyr): region r's first ytaken[r].n rows are
-   * taken, the rest zero (each pair takes at most one row, so ytaken[r].n <= npairs <=
-   * youngcap).  Each row on cache lines of its own (young_stride bytes from a line's start),
-   * each thread's rows together: rows taken in turns by two threads from one sequence, each
-   * written by its thread at every step of its contact, made the contact law's first read of
-   * its record miss 5x as often as on one thread (the prefetchers fetch the neighbouring rows
-   * the other core is writing) */
+  /* The rows taken since the build: nyr regions of yrcap rows, one for each thread of the
+   * force loop (gc_nlist_payload_on; region t % nyr), then, with more than one region, one of
+   * youngcap rows that all threads share once their own is full.  A region's first
+   * min(ytaken[r].n, yrcap) rows are taken (ytaken[nyr].n of the shared one), the rest zero;
+   * each pair takes at most one row, and youngcap >= npairs.  Each row on cache lines of its
+   * own (young_stride bytes from a line's start), each thread's rows together: rows taken in
+   * turns by two threads from one sequence, each written by its thread at every step of its
+   * contact, made the contact law's first read of its record miss 5x as often as on one thread
+   * (the prefetchers fetch the neighbouring rows the other core is writing).  nyr yrcap +
+   * youngcap rows in all (youngcap with one region), whatever the thread count. */
   unsigned char *young;
   unsigned char *young_mem; /* the allocation young lies in */
   size_t young_stride;  /* stride rounded up to whole cache lines */
-  size_t youngcap;
+  size_t youngcap, yrcap;
   size_t nyr;           /* regions (0 before the first reservation) */
-  struct young_count *ytaken; /* nyr */
+  struct young_count *ytaken; /* nyr + 1 */
+  int writers;          /* gc_nlist_set_writers (0: the build threads) */
   unsigned char *zero_row; /* stride bytes of zeros: the payload of a pair without a row */
   int cur;
   size_t npairs;
@@ -861,32 +864,39 @@ static int reserve_pool(const gc_nlist *nl, pairbuf *pb, size_t n)
   return GC_SUCCESS;
 }
 
-/* Young rows for a list of n pairs, all zero beyond those taken, a region for each thread of
- * the builds (gc_nlist_set_threads) where the row numbers fit below YOUNG: y->mem NULL if the
- * current ones will do (the caller then zeroes the rows taken), else new ones for the caller to
- * put in place (set_young) or free (free_young). */
+/* Young rows for a list of n pairs, all zero beyond those taken, a region for each writer
+ * (gc_nlist_set_writers, else each build thread) where the row numbers fit below YOUNG: y->mem
+ * NULL if the current ones will do (the caller then zeroes the rows taken), else new ones for
+ * the caller to put in place (set_young) or free (free_young). */
 static int reserve_young(const gc_nlist *nl, size_t n, young_rows *y)
 {
-  *y = (young_rows){ NULL, nl->youngcap, nl->nyr, NULL };
-  size_t nyr = nl->nthreads > 1 ? (size_t)nl->nthreads : 1;
-  if (!nl->stride || (n <= nl->youngcap && nl->young && nyr == nl->nyr))
+  *y = (young_rows){ NULL, nl->youngcap, nl->nyr, nl->yrcap, NULL };
+  if (!nl->stride)
     return GC_SUCCESS;
-  const size_t cap = n <= nl->youngcap ? nl->youngcap : next_cap(nl->youngcap, n);
-  while (nyr > 1 && nyr * cap > MAX_PAYLOAD_PAIRS)
-    nyr--;
-  if (nyr * cap > (SIZE_MAX - GC_NLIST_LINE) / nl->young_stride)
+  const size_t cap = n <= nl->youngcap && nl->young ? nl->youngcap : next_cap(nl->youngcap, n);
+  const int want = nl->writers > 0 ? nl->writers : nl->nthreads;
+  size_t nyr = want > 1 ? (size_t)want : 1, rcap = cap;
+  if (nyr > 1) {
+    rcap = cap / nyr + 1;
+    /* the rows in all, nyr rcap + cap <= 3 cap, numbered below YOUNG */
+    if (cap > MAX_PAYLOAD_PAIRS / 3)
+      nyr = 1, rcap = cap;
+  }
+  if (cap == nl->youngcap && nl->young && nyr == nl->nyr)
+    return GC_SUCCESS;
+  const size_t rows = nyr * rcap + (nyr > 1 ? cap : 0);
+  if (rows > (SIZE_MAX - GC_NLIST_LINE) / nl->young_stride)
     return GC_ENOMEM;
   /* untouched pages of zeros cost no memory; a line more for the alignment (set_young) */
-  y->mem = calloc(nyr * cap * nl->young_stride + GC_NLIST_LINE, 1);
-  y->taken = aligned_alloc(_Alignof(struct young_count), nyr * sizeof *y->taken);
-  if (!y->mem || !y->taken) {
-    free(y->mem);
-    free(y->taken);
-    y->mem = NULL;
+  unsigned char *mem = calloc(rows * nl->young_stride + GC_NLIST_LINE, 1);
+  struct young_count *taken =
+      aligned_alloc(_Alignof(struct young_count), (nyr + 1) * sizeof *taken);
+  if (!mem || !taken) {
+    free(mem);
+    free(taken);
     return GC_ENOMEM;
   }
-  y->cap = cap;
-  y->nyr = nyr;
+  *y = (young_rows){ mem, cap, nyr, rcap, taken };
   return GC_SUCCESS;
 }
 
@@ -894,6 +904,8 @@ static void free_young(young_rows *y)
 {
   free(y->mem);
   free(y->taken);
+  y->mem = NULL;
+  y->taken = NULL;
 }
 
 /* The young rows of the list now current, none taken: y's (reserve_young) in place of the
@@ -906,14 +918,19 @@ static void set_young(gc_nlist *nl, const young_rows *y)
     nl->young_mem = y->mem;
     nl->young = y->mem + (GC_NLIST_LINE - (uintptr_t)y->mem % GC_NLIST_LINE) % GC_NLIST_LINE;
     nl->youngcap = y->cap;
+    nl->yrcap = y->rcap;
     nl->nyr = y->nyr;
     nl->ytaken = y->taken;
-  } else {
-    for (size_t r = 0; r < nl->nyr; r++)
-      memset(nl->young + r * nl->youngcap * nl->young_stride, 0,
-             atomic_load(&nl->ytaken[r].n) * nl->young_stride);
+  } else if (nl->nyr > 0) {
+    for (size_t r = 0; r < nl->nyr; r++) {
+      const size_t t = atomic_load(&nl->ytaken[r].n);
+      memset(nl->young + r * nl->yrcap * nl->young_stride, 0,
+             (t < nl->yrcap ? t : nl->yrcap) * nl->young_stride);
+    }
+    memset(nl->young + nl->nyr * nl->yrcap * nl->young_stride, 0,
+           atomic_load(&nl->ytaken[nl->nyr].n) * nl->young_stride);
   }
-  for (size_t r = 0; r < nl->nyr; r++)
+  for (size_t r = 0; r < nl->nyr + (nl->nyr > 0); r++)
     atomic_init(&nl->ytaken[r].n, 0);
 }
 
@@ -1350,6 +1367,11 @@ int gc_nlist_used_units(const gc_nlist *nl)
   return nl->used_units;
 }
 
+void gc_nlist_set_writers(gc_nlist *nl, int n)
+{
+  nl->writers = n > 0 ? n : 0;
+}
+
 void gc_nlist_set_threads(gc_nlist *nl, int n)
 {
   nl->nthreads = n > 1 ? n : 1;
@@ -1372,11 +1394,15 @@ void *gc_nlist_payload_on(gc_nlist *nl, size_t k, int thread)
   pairbuf *b = &nl->buf[nl->cur];
   if (b->slot[k] != NO_SLOT)
     return payload_at(nl, b, k);
-  /* the pair's first row since the build: the next young one of the thread's region (a
-   * pair's slot is written only by the one thread that handles the pair) */
+  /* the pair's first row since the build: the next young one of the thread's region, else of
+   * the shared one (a pair's slot is written only by the one thread that handles the pair) */
   const size_t r = thread > 0 ? (size_t)thread % nl->nyr : 0;
-  const size_t y = r * nl->youngcap +
-                   atomic_fetch_add_explicit(&nl->ytaken[r].n, 1, memory_order_relaxed);
+  size_t y = atomic_fetch_add_explicit(&nl->ytaken[r].n, 1, memory_order_relaxed);
+  if (y < nl->yrcap)
+    y += r * nl->yrcap;
+  else
+    y = nl->nyr * nl->yrcap +
+        atomic_fetch_add_explicit(&nl->ytaken[nl->nyr].n, 1, memory_order_relaxed);
   b->slot[k] = YOUNG | (uint32_t)y;
   return nl->young + y * nl->young_stride;
 }

@@ -166,8 +166,13 @@ void gc_nlist_clear(gc_nlist *nl);
  * the first.  Pairs are oriented and ordered within a sphere's block by rank. */
 const uint32_t *gc_nlist_ranks(const gc_nlist *nl);
 
-/* Threads of the next builds (default 1; n < 1 counts as 1).  The list does not depend on it. */
+/* Threads of the next builds (default 1; n < 1 counts as 1).  The list does not depend on it;
+ * unless gc_nlist_set_writers says otherwise, they are also the writers. */
 void gc_nlist_set_threads(gc_nlist *nl, int n);
+/* Threads that will ask for records (gc_nlist_payload_on, thread 0 .. n - 1) after the next
+ * builds and reads: each gets a region of rows (n < 1: the build threads).  Where records lie,
+ * not what they hold, depends on it. */
+void gc_nlist_set_writers(gc_nlist *nl, int n);
 /* How the next builds scan (on: 1, the default): spheres that form units (runs of consecutive
  * indices with one group >= 0, a rigid cluster's spheres, at most 3 units per 4 spheres) are
  * scanned by unit, a bounding sphere per unit ruling out all pairs of two far units at once;
@@ -192,8 +197,9 @@ void gc_nlist_shift(const gc_nlist *nl, const gc_npair *p, double shift[3]);
  * record only for a pair it writes. */
 void *gc_nlist_payload(gc_nlist *nl, size_t k);
 /* gc_nlist_payload for a force loop on threads: thread (0, 1, ...) takes a pair's new record
- * from rows of its own, so that no cache line holds two threads' records (the same records
- * otherwise; thread 0 is gc_nlist_payload). */
+ * from a region of rows of its own (region thread % the writers of the last build or read,
+ * gc_nlist_set_writers; past its region's end, from rows all threads share), so that no cache
+ * line holds two threads' records.  The same records otherwise; thread 0 is gc_nlist_payload. */
 void *gc_nlist_payload_on(gc_nlist *nl, size_t k, int thread);
 const void *gc_nlist_payload_const(const gc_nlist *nl, size_t k);
 /* 1 if pair k has no record of its own (none kept by the last build or read, and not handed out

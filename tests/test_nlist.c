@@ -456,7 +456,7 @@ static void test_history(void)
  *   threads of an OpenMP loop, or in the first round for three threads in turn with
  *   gc_nlist_payload_on):
  *   each pair reads its own marker (no two share a row), no cache line (64 bytes) holds rows
- *   of two threads (the marker is 29 bytes: rows one stride apart would share lines), and on
+ *   of two threads (a marker is 32 bytes: rows one stride apart would share lines), and on
  *   a list built on 3 threads each thread's rows lie together (ordered by address, the rows
  *   change thread at most twice; taken in turns from one sequence they would change ~n
  *   times).  The
@@ -524,7 +524,7 @@ static void test_packed_payloads(void)
         }
       }
       if (!round) { /* a line holds the rows of one thread: its rows' lines, sorted */
-        uintptr_t(*line)[2] = malloc(n * sizeof *line);
+        uintptr_t(*line)[2] = malloc(2 * n * sizeof *line); /* a row on at most 2 lines */
         CU_ASSERT_PTR_NOT_NULL_FATAL(line);
         size_t nrow = 0, shared = 0, turns = 0;
         for (size_t k = 0; k < n; k++)
@@ -623,6 +623,80 @@ static void test_packed_payloads(void)
     spheres_free(&s);
     gsl_rng_free(rng);
   }
+}
+
+/* The young rows' regions (gc_nlist_payload_on): on a list built on 3 threads, one thread asks
+ * for the record of every pair, more than its region holds (a third of the rows, which are
+ * fewer than 2 n): each pair gets a row of its own (the records' addresses all differ by at
+ * least a record) and reads its own marker, and a build at the same positions keeps every
+ * marker; after gc_nlist_clear and a build the same rows, taken again, read zero.  With 2
+ * writers set (gc_nlist_set_writers) after gc_nlist_clear and a build, rows
+ * asked for by threads 0 and 1 in turn lie in two runs (ordered by address, one change of
+ * thread). */
+static int cmp_uptr(const void *a, const void *b)
+{
+  const uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void test_young_regions(void)
+{
+  gsl_rng *rng;
+  gc_nlist_box b;
+  spheres s;
+  gc_nlist *nl = marker_list(2024, 3, &rng, &b, &s);
+  const size_t n = gc_nlist_npairs(nl);
+  CU_ASSERT_FATAL(n > 100);
+  uintptr_t *at = malloc(n * sizeof *at);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+  size_t bad = 0;
+  for (size_t k = 0; k < n; k++) {
+    marker *m = gc_nlist_payload_on(nl, k, 1);
+    bad += !all_zero(m, sizeof *m);
+    m->i = gc_nlist_pairs(nl)[k].i, m->j = gc_nlist_pairs(nl)[k].j, m->mark = 3.0 + (double)k;
+    at[k] = (uintptr_t)m;
+  }
+  for (size_t k = 0; k < n; k++) {
+    const marker *m = gc_nlist_payload_const(nl, k);
+    bad += m->mark != 3.0 + (double)k || m->i != gc_nlist_pairs(nl)[k].i;
+  }
+  qsort(at, n, sizeof *at, cmp_uptr);
+  for (size_t k = 1; k < n; k++)
+    bad += at[k] - at[k - 1] < sizeof(marker);
+  CU_ASSERT_EQUAL(bad, 0);
+  CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(nl), n);
+  for (size_t k = 0; k < n; k++)
+    bad += ((const marker *)gc_nlist_payload_const(nl, k))->mark != 3.0 + (double)k;
+  CU_ASSERT_EQUAL(bad, 0);
+  /* the rows taken were zeroed by that build (the markers went to the pool): taken again
+   * after gc_nlist_clear, the region's and the shared ones read zero */
+  gc_nlist_clear(nl);
+  CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+  for (size_t k = 0; k < n; k++)
+    bad += !all_zero(gc_nlist_payload_on(nl, k, 1), sizeof(marker));
+  CU_ASSERT_EQUAL(bad, 0);
+
+  gc_nlist_set_writers(nl, 2);
+  gc_nlist_clear(nl);
+  CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(nl), n);
+  uintptr_t(*row)[2] = malloc(n * sizeof *row);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+  for (size_t k = 0; k < n; k++) {
+    row[k][0] = (uintptr_t)gc_nlist_payload_on(nl, k, (int)(k % 2));
+    row[k][1] = k % 2;
+  }
+  qsort(row, n, sizeof *row, cmp_line);
+  size_t turns = 0;
+  for (size_t k = 1; k < n; k++)
+    turns += row[k][1] != row[k - 1][1];
+  CU_ASSERT_EQUAL(turns, 1);
+  free(row);
+  free(at);
+  gc_nlist_free(nl);
+  spheres_free(&s);
+  gsl_rng_free(rng);
 }
 
 /* The criterion in a moving frame (gc_nlist_needs_rebuild_shifted), skin 0.2: a pair's
@@ -1610,6 +1684,8 @@ int gc_test_add_nlist(void)
       !CU_add_test(s, "periodic images and shifts, spheres outside the box",
                    test_periodic_images) ||
       !CU_add_test(s, "history survives rebuilds", test_history) ||
+      !CU_add_test(s, "young rows: a region per thread, shared rows past its end",
+                   test_young_regions) ||
       !CU_add_test(s, "payloads packed, zero ones dropped, young rows clean",
                    test_packed_payloads) ||
       !CU_add_test(s, "displacement criterion (eq. 2.29)", test_needs_rebuild) ||
