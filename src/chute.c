@@ -237,11 +237,13 @@ typedef struct {
   double *tsum;                /* maxthreads: the walk times summed over the last nsum steps */
   int nsum;
   /* After the barrier a thread moves the particles of its share that waited for another
-   * share's pairs.  They are all in the shares of the later threads (a pair is in the block of
-   * its lower-ranked particle), so thread 0 would idle there while the others gather: instead
-   * each thread leaves the moves of the last ndefer[t] particles of its share that could move
-   * in the walk until after the barrier, ndefer balanced between steps by the threads' times
-   * there (balance_shares).  Results do not depend on it. */
+   * share's pairs.  They lie near the shares' boundaries, in unequal numbers: a pair is in the
+   * block of its lower-ranked sphere, and the ranks are the spheres' first numbers, not the
+   * spatial order (stop 40 found waiting particles in both threads' shares at every step of the
+   * dilute soybean flow).  So a thread with few would idle there while another gathers:
+   * instead each thread leaves the moves of the last ndefer[t] particles of its share that
+   * could move in the walk until after the barrier, ndefer balanced between steps by the
+   * threads' times there (balance_shares).  Results do not depend on it. */
   double *tpo;                 /* maxthreads: each thread's time after the barrier [s] */
   size_t *ndefer;              /* maxthreads */
   gc_nlist_box box;
