@@ -63,12 +63,25 @@ struct young_count {
   _Alignas(GC_NLIST_LINE) atomic_size_t n;
 };
 
-/* Young rows reserved for a list (reserve_young), for set_young to put in place. */
+/* A list's young rows (gc_nlist.yr), or those reserve_young made for set_young to put in
+ * place: nyr regions of rcap rows, one for each thread of the force loop (gc_nlist_payload_on;
+ * region t % nyr), then, with more than one region, one of cap rows that all threads share
+ * once their own is full.  A region's first min(taken[r].n, rcap) rows are taken (taken[nyr].n
+ * of the shared one), the rest zero; each pair takes at most one row, and cap >= npairs.
+ * nyr rcap + cap rows in all (cap with one region), whatever the thread count. */
 typedef struct {
-  unsigned char *mem; /* NULL: the current rows will do */
-  size_t cap, nyr, rcap;
-  struct young_count *taken;
+  unsigned char *mem; /* the allocation (reserve_young: NULL if the current rows will do) */
+  size_t cap, nyr, rcap; /* nyr 0: none yet */
+  struct young_count *taken; /* nyr + 1 */
 } young_rows;
+
+static void free_young(young_rows *y)
+{
+  free(y->mem);
+  free(y->taken);
+  y->mem = NULL;
+  y->taken = NULL;
+}
 
 struct gc_nlist {
   size_t nsph, payload_size, stride;
@@ -78,22 +91,14 @@ struct gc_nlist {
   int built;          /* a list is present (build or read) */
   size_t nbuilds;
   pairbuf buf[2];     /* current list buf[cur], spare buf[1 - cur] */
-  /* The rows taken since the build: nyr regions of yrcap rows, one for each thread of the
-   * force loop (gc_nlist_payload_on; region t % nyr), then, with more than one region, one of
-   * youngcap rows that all threads share once their own is full.  A region's first
-   * min(ytaken[r].n, yrcap) rows are taken (ytaken[nyr].n of the shared one), the rest zero;
-   * each pair takes at most one row, and youngcap >= npairs.  Each row on cache lines of its
-   * own (young_stride bytes from a line's start), each thread's rows together: rows taken in
-   * turns by two threads from one sequence, each written by its thread at every step of its
+  /* The rows taken since the build (young_rows).  Each row on cache lines of its own
+   * (young_stride bytes from a line's start), each thread's rows together: rows taken in turns
+   * by two threads from one sequence, each written by its thread at every step of its
    * contact, made the contact law's first read of its record miss 5x as often as on one thread
-   * (the prefetchers fetch the neighbouring rows the other core is writing).  nyr yrcap +
-   * youngcap rows in all (youngcap with one region), whatever the thread count. */
-  unsigned char *young;
-  unsigned char *young_mem; /* the allocation young lies in */
+   * (the prefetchers fetch the neighbouring rows the other core is writing). */
+  young_rows yr;
+  unsigned char *young; /* yr.mem from its first line's start */
   size_t young_stride;  /* stride rounded up to whole cache lines */
-  size_t youngcap, yrcap;
-  size_t nyr;           /* regions (0 before the first reservation) */
-  struct young_count *ytaken; /* nyr + 1 */
   int writers;          /* gc_nlist_set_writers (0: the build threads) */
   unsigned char *zero_row; /* stride bytes of zeros: the payload of a pair without a row */
   int cur;
@@ -269,8 +274,7 @@ void gc_nlist_free(gc_nlist *nl)
   free(nl->toff);
   free(nl->tkeep);
   free(nl->tsph);
-  free(nl->young_mem);
-  free(nl->ytaken);
+  free_young(&nl->yr);
   free(nl->zero_row);
   free(nl->seq);
   free(nl->blk[0]);
@@ -870,10 +874,11 @@ static int reserve_pool(const gc_nlist *nl, pairbuf *pb, size_t n)
  * the caller to put in place (set_young) or free (free_young). */
 static int reserve_young(const gc_nlist *nl, size_t n, young_rows *y)
 {
-  *y = (young_rows){ NULL, nl->youngcap, nl->nyr, nl->yrcap, NULL };
+  *y = (young_rows){ 0 };
   if (!nl->stride)
     return GC_SUCCESS;
-  const size_t cap = n <= nl->youngcap && nl->young ? nl->youngcap : next_cap(nl->youngcap, n);
+  const young_rows *cur = &nl->yr;
+  const size_t cap = n <= cur->cap && cur->mem ? cur->cap : next_cap(cur->cap, n);
   const int want = nl->writers > 0 ? nl->writers : nl->nthreads;
   size_t nyr = want > 1 ? (size_t)want : 1, rcap = cap;
   if (nyr > 1) {
@@ -882,7 +887,7 @@ static int reserve_young(const gc_nlist *nl, size_t n, young_rows *y)
     if (cap > MAX_PAYLOAD_PAIRS / 3)
       nyr = 1, rcap = cap;
   }
-  if (cap == nl->youngcap && nl->young && nyr == nl->nyr)
+  if (cap == cur->cap && cur->mem && nyr == cur->nyr)
     return GC_SUCCESS;
   const size_t rows = nyr * rcap + (nyr > 1 ? cap : 0);
   if (rows > (SIZE_MAX - GC_NLIST_LINE) / nl->young_stride)
@@ -900,38 +905,26 @@ static int reserve_young(const gc_nlist *nl, size_t n, young_rows *y)
   return GC_SUCCESS;
 }
 
-static void free_young(young_rows *y)
-{
-  free(y->mem);
-  free(y->taken);
-  y->mem = NULL;
-  y->taken = NULL;
-}
-
 /* The young rows of the list now current, none taken: y's (reserve_young) in place of the
  * old ones, or the old ones with the rows taken zeroed (y NULL or y->mem NULL). */
 static void set_young(gc_nlist *nl, const young_rows *y)
 {
+  young_rows *cur = &nl->yr;
   if (y && y->mem) {
-    free(nl->young_mem);
-    free(nl->ytaken);
-    nl->young_mem = y->mem;
+    free_young(cur);
+    *cur = *y;
     nl->young = y->mem + (GC_NLIST_LINE - (uintptr_t)y->mem % GC_NLIST_LINE) % GC_NLIST_LINE;
-    nl->youngcap = y->cap;
-    nl->yrcap = y->rcap;
-    nl->nyr = y->nyr;
-    nl->ytaken = y->taken;
-  } else if (nl->nyr > 0) {
-    for (size_t r = 0; r < nl->nyr; r++) {
-      const size_t t = atomic_load(&nl->ytaken[r].n);
-      memset(nl->young + r * nl->yrcap * nl->young_stride, 0,
-             (t < nl->yrcap ? t : nl->yrcap) * nl->young_stride);
+  } else if (cur->nyr > 0) {
+    for (size_t r = 0; r < cur->nyr; r++) {
+      const size_t t = atomic_load(&cur->taken[r].n);
+      memset(nl->young + r * cur->rcap * nl->young_stride, 0,
+             (t < cur->rcap ? t : cur->rcap) * nl->young_stride);
     }
-    memset(nl->young + nl->nyr * nl->yrcap * nl->young_stride, 0,
-           atomic_load(&nl->ytaken[nl->nyr].n) * nl->young_stride);
+    memset(nl->young + cur->nyr * cur->rcap * nl->young_stride, 0,
+           atomic_load(&cur->taken[cur->nyr].n) * nl->young_stride);
   }
-  for (size_t r = 0; r < nl->nyr + (nl->nyr > 0); r++)
-    atomic_init(&nl->ytaken[r].n, 0);
+  for (size_t r = 0; r < cur->nyr + (cur->nyr > 0); r++)
+    atomic_init(&cur->taken[r].n, 0);
 }
 
 /* The payload of pair k of buffer b (a row of zeros if it has none). */
@@ -1396,13 +1389,14 @@ void *gc_nlist_payload_on(gc_nlist *nl, size_t k, int thread)
     return payload_at(nl, b, k);
   /* the pair's first row since the build: the next young one of the thread's region, else of
    * the shared one (a pair's slot is written only by the one thread that handles the pair) */
-  const size_t r = thread > 0 ? (size_t)thread % nl->nyr : 0;
-  size_t y = atomic_fetch_add_explicit(&nl->ytaken[r].n, 1, memory_order_relaxed);
-  if (y < nl->yrcap)
-    y += r * nl->yrcap;
+  const young_rows *yr = &nl->yr;
+  const size_t r = thread > 0 ? (size_t)thread % yr->nyr : 0;
+  size_t y = atomic_fetch_add_explicit(&yr->taken[r].n, 1, memory_order_relaxed);
+  if (y < yr->rcap)
+    y += r * yr->rcap;
   else
-    y = nl->nyr * nl->yrcap +
-        atomic_fetch_add_explicit(&nl->ytaken[nl->nyr].n, 1, memory_order_relaxed);
+    y = yr->nyr * yr->rcap +
+        atomic_fetch_add_explicit(&yr->taken[yr->nyr].n, 1, memory_order_relaxed);
   b->slot[k] = YOUNG | (uint32_t)y;
   return nl->young + y * nl->young_stride;
 }
