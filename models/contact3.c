@@ -5,6 +5,8 @@
 #include "gc_internal.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 static inline double dot3(const double a[3], const double b[3])
@@ -262,4 +264,267 @@ int gc_contact3_step(const gc_law *law, gc_contact3 *ct, double alpha, const dou
   if (law->hertz_mindlin)
     return contact3_hm(law, ct, alpha, n, vrel, wrel, dt, ds_roll, keep, F, M, active, work);
   return contact3_table(law, ct, alpha, n, vrel, wrel, dt, ds_roll, keep, F, M, active, work);
+}
+
+/* ------------------------------------------------------------------ lanes */
+
+#define CL GC_CONTACT3_LANES
+
+/* contact3_step with hm = 1 for CL contacts that touch (alpha > 0, the record's first touch
+ * already set up), one array per quantity and lane: hm_normal, tangential and hm_tangential
+ * written out with every test a select, each lane's operations those of the scalar step in
+ * its order (the scalar's early returns on a non-finite number become the lane's flag ok). */
+typedef struct {
+  /* in */
+  double alpha[CL], n[3][CL], vrel[3][CL];
+  double R_star[CL], k_hertz[CL], E_star[CL], kt0_c[CL], tsuji_c[CL], mu[CL], tension[CL];
+  double Q[3][CL], P[CL], a[CL];                    /* the record's head */
+  double P_max[CL], alpha_max[CL];                  /* gc_hist_normal */
+  double tQ[CL], Q_star[CL], delta[CL], q_dir[CL], n_steps[CL]; /* gc_hist_tangential */
+  /* out (P, P_max, alpha_max, tQ ... n_steps updated in place) */
+  double Qn[3][CL], F[3][CL], work[2][CL], sliding[CL], active[CL], ok[CL];
+} hm_lanes;
+
+/* c ? a : b as a blend of the bits: a select the compiler does not turn back into a branch
+ * of operations (it moved a division of a selected number into each arm, one division per
+ * arm, the dearest operation of this loop) */
+static inline double pick(int c, double a, double b)
+{
+  uint64_t ua, ub;
+  memcpy(&ua, &a, sizeof ua);
+  memcpy(&ub, &b, sizeof ub);
+  const uint64_t m = (uint64_t)0 - (uint64_t)(c != 0);
+  const uint64_t r = (ua & m) | (ub & ~m);
+  double x;
+  memcpy(&x, &r, sizeof x);
+  return x;
+}
+
+static void hm_lanes_step(hm_lanes *restrict z, double dt)
+{
+  for (int l = 0; l < CL; l++) {
+    const double alpha = z->alpha[l];
+    const double n0 = z->n[0][l], n1 = z->n[1][l], n2 = z->n[2][l];
+    const double v0 = z->vrel[0][l], v1 = z->vrel[1][l], v2 = z->vrel[2][l];
+    const double vn = v0 * n0 + v1 * n1 + v2 * n2;
+    /* hm_normal: gc_hertz_normal_step (gc_hertz_fill, the record) */
+    const double x = alpha > 0 ? alpha : 0.0;
+    const double a = sqrt(z->R_star[l] * x);
+    const double P_el = z->k_hertz[l] * x * sqrt(x);
+    const double k_t0 = z->kt0_c[l] * a * z->E_star[l];
+    const int peak1 = P_el > z->P_max[l];
+    const double P_max1 = peak1 ? P_el : z->P_max[l];
+    const double alpha_max1 = peak1 ? alpha : z->alpha_max[l];
+    /* gc_tsuji_damping_step */
+    const double alpha_dot = -vn;
+    const double S_n = 2.0 * z->E_star[l] * a;
+    double P = P_el + z->tsuji_c[l] * sqrt(S_n) * alpha_dot;
+    P = P > 0 ? P : z->tension[l] != 0.0 ? P : 0.0;
+    const int peak2 = P > P_max1;
+    z->P_max[l] = peak2 ? P : P_max1;
+    z->alpha_max[l] = peak2 ? alpha : alpha_max1;
+    /* x - x is 0 for a finite x, NaN for an infinite or NaN one */
+    const double bad_normal = (alpha - alpha) + (alpha_dot - alpha_dot) + (P - P) + (a - a) +
+                              (k_t0 - k_t0);
+    const double P0 = z->P[l], a0 = z->a[l];
+    z->P[l] = P;
+    z->work[0][l] = 0.5 * (P0 + P) * (alpha - a0);
+    const double d0 = (v0 - vn * n0) * dt, d1 = (v1 - vn * n1) * dt, d2 = (v2 - vn * n2) * dt;
+    /* tangential (eq. 4.10-4.21) */
+    const double q0 = z->Q[0][l], q1 = z->Q[1][l], q2 = z->Q[2][l];
+    const double qn = q0 * n0 + q1 * n1 + q2 * n2;
+    const double c0 = q0 - qn * n0, c1 = q1 - qn * n1, c2 = q2 - qn * n2;
+    /* The square roots and divisions share one unit, which bounds this loop: the ones the
+     * scalar step takes on one branch only are taken once here on the selected operands
+     * (the same operation on the same numbers, so the same result).  sqrt(x) > 0 just when
+     * x > 0, so the tests need no root: carried (m0 > 0 and mold > 0) is cc > 0 and qq > 0,
+     * Delta delta's direction (md > 0) dd > 0. */
+    const double cc = c0 * c0 + c1 * c1 + c2 * c2, qq = q0 * q0 + q1 * q1 + q2 * q2;
+    const double dd = d0 * d0 + d1 * d1 + d2 * d2;
+    const double mold = sqrt(qq);
+    const int carried = (cc > 0.0) & (qq > 0.0), along = dd > 0.0;
+    /* t = Q0 / m0 when carried, else Delta delta / md, else 0 (0 / 1) */
+    const double m_dir = sqrt(pick(carried, cc, dd)); /* m0 or md */
+    const double den = pick(carried | along, m_dir, 1.0);
+    const double t0 = pick(carried, c0, pick(along, d0, 0.0)) / den;
+    const double t1 = pick(carried, c1, pick(along, d1, 0.0)) / den;
+    const double t2 = pick(carried, c2, pick(along, d2, 0.0)) / den;
+    const int mirror = carried & (z->tQ[l] < 0.0);
+    z->Q_star[l] = mirror ? -z->Q_star[l] : z->Q_star[l];
+    const double delta = mirror ? -z->delta[l] : z->delta[l];
+    z->q_dir[l] = mirror ? -z->q_dir[l] : z->q_dir[l];
+    const double qc = pick(carried, mold, 0.0);
+    const double dpar = d0 * t0 + d1 * t1 + d2 * t2;
+    const double e0 = d0 - dpar * t0, e1 = d1 - dpar * t1, e2 = d2 - dpar * t2;
+    /* hm_tangential: gc_friction_normal, gc_tsuji_tangential_step */
+    const double P_f = P < 0 ? 0.0 : P;
+    const double limit = z->mu[l] * P_f;
+    const double delta_dot = dpar / dt;
+    const double c_t = z->tsuji_c[l] * sqrt(k_t0);
+    double Qs = qc + k_t0 * dpar;
+    const int over1 = fabs(Qs) > limit;
+    Qs = over1 ? copysign(limit, Qs) : Qs;
+    z->tQ[l] = Qs;
+    z->delta[l] = delta + dpar;
+    double Qd = Qs + c_t * delta_dot;
+    const int over2 = fabs(Qd) > limit;
+    Qd = over2 ? copysign(limit, Qd) : Qd;
+    const double sliding = over1 ? 1.0 : over2 ? 1.0 : 0.0;
+    z->n_steps[l] = z->n_steps[l] + 1;
+    z->sliding[l] = sliding;
+    const double K_T = sliding != 0.0 ? 0.0 : k_t0;
+    const double bad_tangential =
+        (dpar - dpar) + (delta_dot - delta_dot) + (Qd - Qd) + (K_T - K_T);
+    /* Q' = Q_par t + K_T0 Delta delta_perp, capped at mu P along the trial force (eq. 4.21) */
+    const double Q0 = Qd * t0 + k_t0 * e0, Q1 = Qd * t1 + k_t0 * e1, Q2 = Qd * t2 + k_t0 * e2;
+    const double mq = sqrt(Q0 * Q0 + Q1 * Q1 + Q2 * Q2), lim = z->mu[l] * P;
+    const double T0 = qc * t0 + k_t0 * d0, T1 = qc * t1 + k_t0 * d1, T2 = qc * t2 + k_t0 * d2;
+    const double mt = sqrt(T0 * T0 + T1 * T1 + T2 * T2);
+    const double tr = mt > 0.0 ? T0 * Q0 + T1 * Q1 + T2 * Q2 : 0.0;
+    const int trial = tr > 0.0; /* mt > 0 and Q_tr . Q' > 0 */
+    const double f = lim / (trial ? mt : mq), fq = mq > 0 ? f : 0.0; /* lim / mt, lim / mq */
+    const int cap = mq > lim;
+    const double Qf0 = cap ? (trial ? T0 * f : Q0 * fq) : Q0;
+    const double Qf1 = cap ? (trial ? T1 * f : Q1 * fq) : Q1;
+    const double Qf2 = cap ? (trial ? T2 * f : Q2 * fq) : Q2;
+    z->Qn[0][l] = Qf0;
+    z->Qn[1][l] = Qf1;
+    z->Qn[2][l] = Qf2;
+    z->work[1][l] = 0.5 * ((q0 + Qf0) * d0 + (q1 + Qf1) * d1 + (q2 + Qf2) * d2);
+    const double active = P > 0.0    ? 1.0
+                          : Qf0 != 0.0 ? 1.0
+                          : Qf1 != 0.0 ? 1.0
+                          : Qf2 != 0.0 ? 1.0
+                                       : 0.0;
+    z->active[l] = active;
+    z->F[0][l] = active != 0.0 ? -P * n0 + Qf0 : 0.0;
+    z->F[1][l] = active != 0.0 ? -P * n1 + Qf1 : 0.0;
+    z->F[2][l] = active != 0.0 ? -P * n2 + Qf2 : 0.0;
+    z->ok[l] = bad_normal + bad_tangential == 0.0 ? 1.0 : 0.0;
+  }
+}
+
+/* row[v] = the double at byte offset off of base[v], for the CL lanes: with GCC's vector
+ * extension one vector formed in registers and stored whole, since the step's vector loads of
+ * a row stored as CL scalars could not take it from the store buffer and would wait for the
+ * stores to reach the cache; elsewhere CL stores. */
+#define AT(v) (*(const double *)(base[v] + off))
+#define FLAG(v) (*(const int *)(base[v] + off) ? 1.0 : 0.0)
+_Static_assert(CL == 8, "lane_row takes eight numbers");
+#if defined(__GNUC__)
+typedef double lane_vec __attribute__((vector_size(CL * sizeof(double))));
+static inline void lane_row(double row[CL], const char *const base[CL], size_t off)
+{
+  *(lane_vec *)row = (lane_vec){ AT(0), AT(1), AT(2), AT(3), AT(4), AT(5), AT(6), AT(7) };
+}
+/* the same for an int flag at off: 1.0 where it is set, else 0.0 */
+static inline void lane_flags(double row[CL], const char *const base[CL], size_t off)
+{
+  *(lane_vec *)row =
+      (lane_vec){ FLAG(0), FLAG(1), FLAG(2), FLAG(3), FLAG(4), FLAG(5), FLAG(6), FLAG(7) };
+}
+#define LANE_ALIGN _Alignas(sizeof(lane_vec))
+#else
+static inline void lane_row(double row[CL], const char *const base[CL], size_t off)
+{
+  for (int v = 0; v < CL; v++)
+    row[v] = AT(v);
+}
+static inline void lane_flags(double row[CL], const char *const base[CL], size_t off)
+{
+  for (int v = 0; v < CL; v++)
+    row[v] = FLAG(v);
+}
+#define LANE_ALIGN
+#endif
+#undef AT
+#undef FLAG
+
+void gc_contact3_step_lanes(gc_contact3_lanes *b, int n, double dt, int keep)
+{
+  LANE_ALIGN hm_lanes z;
+  int src[CL], m = 0;
+  for (int l = 0; l < n; l++) {
+    const gc_law *law = b->law[l];
+    gc_contact3 *ct = b->ct[l];
+    if (!law->hertz_mindlin || !(b->alpha[l] > 0.0)) {
+      b->status[l] = gc_contact3_step(law, ct, b->alpha[l], b->nvec[l], b->vrel[l], b->wrel[l],
+                                      dt, b->ds_roll[l], keep, b->F[l], b->M[l],
+                                      &b->active[l], b->work[l]);
+      continue;
+    }
+    if (gc_law_hist_normal(law, ct->h)->in_contact == 0.0) { /* first touch, as contact3_step */
+      gc_law_history_init(law, ct->h);
+      ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
+    }
+    src[m++] = l;
+  }
+  if (m == 0)
+    return;
+  /* the lanes beyond m repeat the first one's numbers and are not written back; each row of
+   * z from the lanes' sources (lane_row) */
+  const char *in_a[CL], *in_n[CL], *in_v[CL], *rec[CL], *hn[CL], *ts[CL], *pr[CL];
+  for (int v = 0; v < CL; v++) {
+    const int l = src[v < m ? v : 0];
+    const gc_law *law = b->law[l];
+    in_a[v] = (const char *)&b->alpha[l];
+    in_n[v] = (const char *)b->nvec[l];
+    in_v[v] = (const char *)b->vrel[l];
+    rec[v] = (const char *)b->ct[l];
+    hn[v] = (const char *)gc_law_hist_normal(law, b->ct[l]->h);
+    ts[v] = (const char *)gc_law_hist_tangential(law, b->ct[l]->h);
+    pr[v] = (const char *)&law->pair;
+  }
+  lane_row(z.alpha, in_a, 0);
+  for (int e = 0; e < 3; e++) {
+    lane_row(z.n[e], in_n, e * sizeof(double));
+    lane_row(z.vrel[e], in_v, e * sizeof(double));
+    lane_row(z.Q[e], rec, offsetof(gc_contact3, Q) + e * sizeof(double));
+  }
+  lane_row(z.R_star, pr, offsetof(gc_pair, R_star));
+  lane_row(z.k_hertz, pr, offsetof(gc_pair, k_hertz));
+  lane_row(z.E_star, pr, offsetof(gc_pair, E_star));
+  lane_row(z.kt0_c, pr, offsetof(gc_pair, kt0_c));
+  lane_row(z.tsuji_c, pr, offsetof(gc_pair, tsuji_c));
+  lane_row(z.mu, pr, offsetof(gc_pair, p) + offsetof(gc_params, mu));
+  lane_flags(z.tension, pr, offsetof(gc_pair, p) + offsetof(gc_params, tension));
+  lane_row(z.P, rec, offsetof(gc_contact3, P));
+  lane_row(z.a, rec, offsetof(gc_contact3, alpha));
+  lane_row(z.P_max, hn, offsetof(gc_hist_normal, P_max));
+  lane_row(z.alpha_max, hn, offsetof(gc_hist_normal, alpha_max));
+  lane_row(z.tQ, ts, offsetof(gc_hist_tangential, Q));
+  lane_row(z.Q_star, ts, offsetof(gc_hist_tangential, Q_star));
+  lane_row(z.delta, ts, offsetof(gc_hist_tangential, delta));
+  lane_row(z.q_dir, ts, offsetof(gc_hist_tangential, q_dir));
+  lane_row(z.n_steps, ts, offsetof(gc_hist_tangential, n_steps_t));
+  hm_lanes_step(&z, dt);
+  for (int v = 0; v < m; v++) {
+    const int l = src[v];
+    const gc_law *law = b->law[l];
+    gc_contact3 *ct = b->ct[l];
+    gc_hist_normal *hn = gc_law_hist_normal(law, ct->h);
+    gc_hist_tangential *s = gc_law_hist_tangential(law, ct->h);
+    hn->in_contact = 1.0;
+    hn->alpha = z.alpha[v];
+    hn->P = z.P[v];
+    hn->P_max = z.P_max[v];
+    hn->alpha_max = z.alpha_max[v];
+    s->Q = z.tQ[v];
+    s->Q_star = z.Q_star[v];
+    s->delta = z.delta[v];
+    s->q_dir = z.q_dir[v];
+    s->sliding = z.sliding[v];
+    s->n_steps_t = z.n_steps[v];
+    ct->P = z.P[v];
+    ct->alpha = z.alpha[v];
+    for (int e = 0; e < 3; e++) {
+      ct->Q[e] = z.Qn[e][v];
+      b->F[l][e] = z.F[e][v];
+      b->M[l][e] = 0.0;
+    }
+    b->work[l][0] = z.work[0][v];
+    b->work[l][1] = z.work[1][v];
+    b->active[l] = z.active[v] != 0.0;
+    b->status[l] = z.ok[v] != 0.0 ? GC_SUCCESS : GC_ENAN;
+  }
 }

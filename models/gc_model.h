@@ -433,6 +433,27 @@ int gc_contact3_step(const gc_law *law, gc_contact3 *ct, double alpha, const dou
                      const double vrel[3], const double wrel[3], double dt, double ds_roll,
                      int keep, double F[3], double M[3], int *active, double work[2]);
 
+/* GC_CONTACT3_LANES contacts stepped at once, each exactly as gc_contact3_step steps it (the
+ * same numbers to the bit, whatever the other lanes hold).  The Hertz-Mindlin contacts that
+ * touch (law->hertz_mindlin, alpha > 0) go side by side through one loop over the lanes, which
+ * the compiler turns into vector operations: their steps are long chains of square roots and
+ * divisions that one contact after another cannot overlap, and their data-dependent tests
+ * (slip, the peak force) become selects; every other lane is stepped by gc_contact3_step.  In: n lanes
+ * (n <= GC_CONTACT3_LANES) of law, ct, alpha, nvec, vrel, wrel, ds_roll; dt and keep as for
+ * gc_contact3_step.  Out: F, M, active, work and status of each lane (status GC_ENAN: a
+ * non-finite input or result, the lane's record and outputs then not to be used). */
+enum { GC_CONTACT3_LANES = 8 };
+typedef struct {
+  const gc_law *law[GC_CONTACT3_LANES];
+  gc_contact3 *ct[GC_CONTACT3_LANES];
+  double alpha[GC_CONTACT3_LANES];
+  double nvec[GC_CONTACT3_LANES][3], vrel[GC_CONTACT3_LANES][3], wrel[GC_CONTACT3_LANES][3];
+  double ds_roll[GC_CONTACT3_LANES];
+  double F[GC_CONTACT3_LANES][3], M[GC_CONTACT3_LANES][3], work[GC_CONTACT3_LANES][2];
+  int active[GC_CONTACT3_LANES], status[GC_CONTACT3_LANES];
+} gc_contact3_lanes;
+void gc_contact3_step_lanes(gc_contact3_lanes *b, int n, double dt, int keep);
+
 /* ------------------------------------------------------------------ shared physics */
 
 /* Hertz constants of a pair: E*, R*, G*, C, k_hertz; validates the elastic parameters. */

@@ -1494,13 +1494,38 @@ static void tangential_part(const double v[3], const double n[3], double o[3])
     o[e] = v[e] - vn * n[e];
 }
 
-/* Pair k of the list: writes the caller's pf[9] (its force on i, torque on owner(i), torque
- * on owner(j); set with PACT_FORCE), pact[k] and hist[k], and its payload (a new one from
- * thread tid's rows, gc_nlist_payload_on), and adds its work of the step to the chunk's sums
- * ce (in the walk's pair order).  L: the list's periods (gc_nlist_periods). */
+/* The walk's pairs that touch, stepped GC_CONTACT3_LANES at a time (gc_contact3_step_lanes,
+ * which puts the Hertz-Mindlin contacts side by side in vector lanes: one contact's step is a
+ * chain of square roots and divisions, and its slip test a branch at the chain's end that the
+ * processor guesses wrong in a flowing contact; contacts of other laws are stepped one by one
+ * as before).  pair_contact queues a pair with its geometry; contact_flush steps the queue and
+ * finishes its pairs in queue order, which is pair order: every sum (the particles' in acc,
+ * the chunk's work in ce) takes its terms in the order the walk met the pairs, as when each
+ * pair was finished at once, so the numbers are the same to the bit.  The queue is flushed
+ * when full, before a pair that adds to ce without touching (a separation), and at the end of
+ * each chunk's pairs, before any particle of the chunk moves. */
+typedef struct {
+  gc_contact3_lanes b;
+  size_t k[GC_CONTACT3_LANES];                         /* the pairs */
+  size_t I[GC_CONTACT3_LANES];                         /* owner of sphere i */
+  long J[GC_CONTACT3_LANES];                           /* owner of sphere j, -1: a bead */
+  /* the contact point from the centre of i's particle, of j's (0 for a bead) */
+  double li[GC_CONTACT3_LANES][3], lj[GC_CONTACT3_LANES][3];
+  int n;
+  size_t m0, m1;   /* the walk's share (moves_in_walk) */
+  double *ce;      /* the chunk's work sums, CEN_N */
+  long *bad_pair;  /* the least pair with a non-finite force */
+} contact_queue;
+
+/* Pair k of the list, whose spheres overlap (d, dist2 as pair_separation): its payload (a new
+ * one from thread tid's rows, gc_nlist_payload_on) and geometry into the queue q; GC_ENAN on
+ * a non-finite separation. */
 static int pair_contact(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
                         const double d[3], double dist2, double ri, double rj,
-                        double ce[CEN_N], double pf[9], int tid);
+                        contact_queue *q, int tid);
+static void contact_flush(gc_chute *c, chute_work *w, contact_queue *q);
+static inline void add_pair_parts(const double f[3], const double t[3], int is_i, double F[3],
+                                  double T[3]);
 
 /* d = x_j - x_i of pair pr (x_j's periodic image) from the sphere centres sx; returns |d|^2.
  * The one statement of a pair's separation, for pair_force and the check of the records
@@ -1519,7 +1544,7 @@ static inline double pair_separation(const double *sx, const gc_npair *pr, const
 __attribute__((always_inline)) /* into both paths of the walk (walk_pair) */
 #endif
 static inline int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
-                             const double L[3], double ce[CEN_N], double pf[9], int tid)
+                             const double L[3], contact_queue *q, int tid)
 {
   size_t i = pr->i, j = pr->j;
   double d[3];
@@ -1530,11 +1555,12 @@ static inline int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npai
     /* re-armed: apart while the paths grow by less than the gap (as at the build) */
     w->apart_until[k] = (sqrt(dist2) - rr * (1.0 + 1e-9)) + (w->path[i] + w->path[j]);
     if (w->hist[k]) {
+      contact_flush(c, w, q); /* the queued pairs' work first, in pair order */
       gc_chute_contact *ct = gc_nlist_payload_on(c->nl, k, tid);
       /* the last part of the unloading, from alpha_{n-1} to 0 (see contact) */
       double wn = -0.5 * ct->P * ct->alpha;
       if (wn != 0.0) {
-        ce[c->owner[j] < 0 ? CEN_BN : CEN_PN] += wn;
+        q->ce[c->owner[j] < 0 ? CEN_BN : CEN_PN] += wn;
       }
       if (!c->cfg.keep_history)
         memset(ct->h, 0, c->nhist * sizeof *ct->h);
@@ -1545,7 +1571,7 @@ static inline int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npai
     }
     return dist2 == dist2 ? GC_SUCCESS : GC_ENAN;
   }
-  return pair_contact(c, w, k, pr, d, dist2, ri, rj, ce, pf, tid);
+  return pair_contact(c, w, k, pr, d, dist2, ri, rj, q, tid);
 }
 
 /* The rest of pair_force for two spheres that overlap: d = x_j - x_i (its periodic image),
@@ -1556,19 +1582,29 @@ __attribute__((noinline))
 #endif
 static int pair_contact(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
                         const double d[3], double dist2, double ri, double rj,
-                        double ce[CEN_N], double pf[9], int tid)
+                        contact_queue *q, int tid)
 {
   const size_t i = pr->i, j = pr->j;
   const double rr = ri + rj;
-  gc_chute_contact *ct = gc_nlist_payload_on(c->nl, k, tid);
   double dist = sqrt(dist2);
   if (!(dist > 0.0))
     return GC_ENAN;
+  gc_contact3_lanes *b = &q->b;
+  const int l = q->n;
+  b->ct[l] = gc_nlist_payload_on(c->nl, k, tid);
+#if defined(__GNUC__)
+  /* its record is read when the queue is stepped, a few pairs on: fetched from here */
+  for (size_t o = 0; o < c->rec_size; o += 64)
+    __builtin_prefetch((const char *)b->ct[l] + o, 1);
+#endif
+  /* in locals, copied to the queue at the end: read back from the queue, a vector load of
+   * numbers just stored one by one would wait for the stores to reach the cache */
   double n[3] = { d[0] / dist, d[1] / dist, d[2] / dist }; /* eq. 4.9 */
+  double li[3], lj[3];
   double alpha = rr - dist;
   size_t I = (size_t)c->owner[i];
   const double *soi = w->soff + 3 * i;
-  double li[3], lj[3], vi[3], vj[3], tmp[3];
+  double vi[3], vj[3], tmp[3];
   double ai = ri - 0.5 * alpha, aj = rj - 0.5 * alpha;
   for (int e = 0; e < 3; e++)
     li[e] = soi[e] + ai * n[e];
@@ -1591,8 +1627,7 @@ static int pair_contact(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr
     lj[0] = lj[1] = lj[2] = 0.0;
     law = &w->law_pb[ki];
   }
-  double vrel[3] = { vj[0] - vi[0], vj[1] - vi[1], vj[2] - vi[2] }, F[3], M[3];
-  double wrel[3] = { 0, 0, 0 };
+  double vrel[3] = { vj[0] - vi[0], vj[1] - vi[1], vj[2] - vi[2] }, wrel[3] = { 0, 0, 0 };
   if (gc_law_rolls(law) || gc_law_twists(law))
     for (int e = 0; e < 3; e++)
       wrel[e] = w->wsp[3 * I + e] - (J >= 0 ? w->wsp[3 * J + e] : 0.0);
@@ -1622,29 +1657,86 @@ static int pair_contact(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr
     tangential_part(tmp, n, u2);
     ds_roll = rolling_distance(u1, u2, c->cfg.dt);
   }
-  int active;
-  double work[2];
-  int st = gc_contact3_step(law, ct, alpha, n, vrel, wrel, c->cfg.dt, ds_roll, c->cfg.keep_history, F, M,
-                   &active, work);
-  w->hist[k] = ct->h[0] != 0.0 || ct->alpha != 0.0; /* the normal header's alpha */
-  const int bead = J < 0;
-  ce[bead ? CEN_BN : CEN_PN] += work[0];
-  ce[bead ? CEN_BT : CEN_PT] += work[1];
-  if (st || !active)
-    return st;
-  pf[0] = F[0];
-  pf[1] = F[1];
-  pf[2] = F[2];
-  cross3(li, F, pf + 3);
-  double mF[3] = { -F[0], -F[1], -F[2] };
-  cross3(lj, mF, pf + 6);
-  if (M[0] != 0.0 || M[1] != 0.0 || M[2] != 0.0) /* the rolling / twisting couple */
-    for (int e = 0; e < 3; e++) {
-      pf[3 + e] += M[e];
-      pf[6 + e] -= M[e];
-    }
-  w->pact[k] = PACT_FORCE;
+  b->law[l] = law;
+  b->alpha[l] = alpha;
+  b->ds_roll[l] = ds_roll;
+  memcpy(b->nvec[l], n, sizeof n);
+  memcpy(b->vrel[l], vrel, sizeof vrel);
+  memcpy(b->wrel[l], wrel, sizeof wrel);
+  memcpy(q->li[l], li, sizeof li);
+  memcpy(q->lj[l], lj, sizeof lj);
+  q->k[l] = k;
+  q->I[l] = I;
+  q->J[l] = J;
+  if (++q->n == GC_CONTACT3_LANES)
+    contact_flush(c, w, q);
   return GC_SUCCESS;
+}
+
+/* 1 if particle m moves in the walk of the thread whose share is particles m0 .. m1 - 1: all
+ * its pairs are in that share (chute_work.plo, phi) */
+static inline int moves_in_walk(const chute_work *w, size_t m, size_t m0, size_t m1)
+{
+  return w->plo[m] >= m0 && w->phi[m] < m1;
+}
+
+/* Steps the queued contacts (gc_contact3_step_lanes) and finishes each in queue order: hist[k],
+ * its work into q->ce, a non-finite one into *q->bad_pair; one that carries a force sets
+ * PACT_FORCE in pact[k], and its force on i, torque on owner(i) and on owner(j) go into the
+ * sums acc of its particles that move in the walk, in pair order, and into its slot pf only
+ * if one of them gathers after the barrier (none on one thread). */
+static void contact_flush(gc_chute *c, chute_work *w, contact_queue *q)
+{
+  if (q->n == 0)
+    return;
+  gc_contact3_lanes *b = &q->b;
+  gc_contact3_step_lanes(b, q->n, c->cfg.dt, c->cfg.keep_history);
+  for (int l = 0; l < q->n; l++) {
+    const size_t k = q->k[l];
+    const gc_chute_contact *ct = b->ct[l];
+    w->hist[k] = ct->h[0] != 0.0 || ct->alpha != 0.0; /* the normal header's alpha */
+    const long J = q->J[l];
+    const int bead = J < 0;
+    q->ce[bead ? CEN_BN : CEN_PN] += b->work[l][0];
+    q->ce[bead ? CEN_BT : CEN_PT] += b->work[l][1];
+    if (b->status[l]) {
+      if ((long)k < *q->bad_pair)
+        *q->bad_pair = (long)k;
+      continue;
+    }
+    if (!b->active[l])
+      continue;
+    /* the force on i, the torques on i's and j's particles, in locals (an array written one
+     * by one and read back as vectors by add_pair waited for its stores) */
+    const double F[3] = { b->F[l][0], b->F[l][1], b->F[l][2] }, *M = b->M[l];
+    const double mF[3] = { -F[0], -F[1], -F[2] };
+    double ti[3], tj[3];
+    cross3(q->li[l], F, ti);
+    cross3(q->lj[l], mF, tj);
+    if (M[0] != 0.0 || M[1] != 0.0 || M[2] != 0.0) /* the rolling / twisting couple */
+      for (int e = 0; e < 3; e++) {
+        ti[e] += M[e];
+        tj[e] -= M[e];
+      }
+    w->pact[k] = PACT_FORCE;
+    const size_t I = q->I[l];
+    int slot = 0;
+    if (moves_in_walk(w, I, q->m0, q->m1))
+      add_pair_parts(F, ti, 1, w->acc + 6 * I, w->acc + 6 * I + 3);
+    else
+      slot = 1;
+    if (J >= 0 && moves_in_walk(w, (size_t)J, q->m0, q->m1))
+      add_pair_parts(F, tj, 0, w->acc + 6 * J, w->acc + 6 * J + 3);
+    else if (J >= 0)
+      slot = 1;
+    if (slot) {
+      double *pf = w->pf + 9 * k;
+      memcpy(pf, F, sizeof F);
+      memcpy(pf + 3, ti, sizeof ti);
+      memcpy(pf + 6, tj, sizeof tj);
+    }
+  }
+  q->n = 0;
 }
 
 /* The law of wall record k (0, 1: the side walls z = 0 and z = width; 2: the flat bottom) of
@@ -1903,18 +1995,26 @@ static int nthreads(const gc_chute *c, size_t work)
 #endif
 }
 
-/* Adds pair slot f (pf of a pair with PACT_FORCE) to the sums F, T of the particle of its
- * sphere i (is_i) or of its sphere j.  The walk (into acc) and gather_pairs both sum through
- * it, so that a particle's sum is the same to the bit whichever forms it. */
-static inline void add_pair(const double *f, int is_i, double F[3], double T[3])
+/* Adds a pair's force f on its sphere i and the torque t on the particle of sphere i (is_i)
+ * or of sphere j to that particle's sums F, T.  The walk (into acc, contact_flush) and
+ * gather_pairs (add_pair) both sum through it, so that a particle's sum is the same to the
+ * bit whichever forms it. */
+static inline void add_pair_parts(const double f[3], const double t[3], int is_i, double F[3],
+                                  double T[3])
 {
   if (is_i) {
     F[0] += f[0], F[1] += f[1], F[2] += f[2];
-    T[0] += f[3], T[1] += f[4], T[2] += f[5];
   } else {
     F[0] -= f[0], F[1] -= f[1], F[2] -= f[2];
-    T[0] += f[6], T[1] += f[7], T[2] += f[8];
   }
+  T[0] += t[0], T[1] += t[1], T[2] += t[2];
+}
+
+/* The same for pair slot f (pf of a pair with PACT_FORCE: the force on i, the torque on the
+ * particle of i, on the particle of j). */
+static inline void add_pair(const double *f, int is_i, double F[3], double T[3])
+{
+  add_pair_parts(f, is_i ? f + 3 : f + 6, is_i, F, T);
 }
 
 /* The pair forces and torques on particle p in pair order (the order of the walk's sums in
@@ -2351,42 +2451,17 @@ static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lan
   }
 }
 
-/* 1 if particle m moves in the walk of the thread whose share is particles m0 .. m1 - 1: all
- * its pairs are in that share (chute_work.plo, phi) */
-static inline int moves_in_walk(const chute_work *w, size_t m, size_t m0, size_t m1)
-{
-  return w->plo[m] >= m0 && w->phi[m] < m1;
-}
-
-/* Pair k in the walk of thread tid, whose share is particles m0 .. m1 - 1: its force
- * (pair_force; *bad_pair takes the least k of a non-finite one) into the sums of its particles
- * that move in the walk, in pair order, and into its slot pf only if one of them gathers
- * after the barrier (none on one thread). */
+/* Pair k in the walk of thread tid (the queue q's): its force (pair_force, contact_flush;
+ * *q->bad_pair takes the least k of a non-finite one) into the sums of its particles that move
+ * in the walk, in pair order. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline void walk_pair(gc_chute *c, chute_work *w, const gc_npair *pairs, size_t k,
-                             const double L[3], size_t m0, size_t m1, double ce[CEN_N],
-                             long *bad_pair, int tid)
+                             const double L[3], contact_queue *q, int tid)
 {
-  double f[9];
-  if (pair_force(c, w, k, &pairs[k], L, ce, f, tid) && (long)k < *bad_pair)
-    *bad_pair = (long)k;
-  if (!(w->pact[k] & PACT_FORCE))
-    return;
-  const size_t I = (size_t)c->owner[pairs[k].i];
-  const long J = c->owner[pairs[k].j];
-  int slot = 0;
-  if (moves_in_walk(w, I, m0, m1))
-    add_pair(f, 1, w->acc + 6 * I, w->acc + 6 * I + 3);
-  else
-    slot = 1;
-  if (J >= 0 && moves_in_walk(w, (size_t)J, m0, m1))
-    add_pair(f, 0, w->acc + 6 * J, w->acc + 6 * J + 3);
-  else if (J >= 0)
-    slot = 1;
-  if (slot)
-    memcpy(w->pf + 9 * k, f, sizeof f);
+  if (pair_force(c, w, k, &pairs[k], L, q, tid) && (long)k < *q->bad_pair)
+    *q->bad_pair = (long)k;
 }
 
 /* Queue particle m for move_lanes, which runs when LANES are queued. */
@@ -2477,11 +2552,19 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     /* particles queued to move (move_queued) */
     lanes mv = { .n = 0, .gq = w->gq + tid * w->gcap, .gside = w->gside + tid * w->gcap,
                  .reach = reach };
+    /* the pairs that touch, queued for the contact lanes (contact_flush) */
+    contact_queue cq;
+    cq.n = 0;
+    cq.m0 = m0;
+    cq.m1 = m1;
+    cq.ce = NULL;
+    cq.bad_pair = &bad_pair;
     for (size_t b = b0; b < b1; b++) {
       const size_t e = chunk_end(b, (size_t)np);
       const size_t k0 = w->pstart[b * CHUNK];
       const size_t k1 = w->pstart[e];
       double ce[CEN_N] = { 0, 0, 0, 0 };
+      cq.ce = ce;
       for (size_t kb = k0; kb < k1; kb += WALK_BATCH) {
         const size_t ke = kb + WALK_BATCH < k1 ? kb + WALK_BATCH : k1;
         /* The skip test (pair_may_touch) passes over the pairs apart for certain.  Where
@@ -2500,7 +2583,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
             pact[k] = 0;
           }
           for (size_t q = 0; q < ntodo; q++)
-            walk_pair(c, w, pairs, kb + todo[q], L, m0, m1, ce, &bad_pair, (int)tid);
+            walk_pair(c, w, pairs, kb + todo[q], L, &cq, (int)tid);
           npass = ntodo;
         } else {
           for (size_t k = kb; k < ke; k++) {
@@ -2509,11 +2592,13 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
               continue;
             }
             npass++;
-            walk_pair(c, w, pairs, k, L, m0, m1, ce, &bad_pair, (int)tid);
+            walk_pair(c, w, pairs, k, L, &cq, (int)tid);
           }
         }
         sparse = 2 * npass < ke - kb;
       }
+      contact_flush(c, w, &cq); /* the chunk's last contacts, before its particles move */
+      cq.ce = NULL;
       memcpy(w->cpe + CEN_N * b, ce, sizeof ce);
       /* the blocks up to e - 1 are done: queue the particles in order while they may move
        * (moved four at a time, move_queued; the rest of the queue before the barrier) */

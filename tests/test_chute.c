@@ -602,15 +602,18 @@ static void small_chute_cfg(gc_chute_cfg *cfg, size_t n)
  * term left out 50), and every 5th step no overlapping pair may be missing from the list,
  * tested pair by pair (gc_chute_check_list_complete; measuring only at 4x the reach misses
  * 4804 rebuilds and leaves 838 touching pairs unlisted); a fifth run keeps the histories at
- * separation (keep_history). */
+ * separation (keep_history).  A sixth and seventh run, on 1 and 3 threads, step the
+ * Hertz-Mindlin law (presets tsuji / tsuji), whose contacts go through the vector lanes of
+ * gc_contact3_step_lanes (the ep law's are stepped one by one): the same to the bit. */
 static void test_threads(void)
 {
 #ifndef _OPENMP
   CU_PASS("compiled without OpenMP: thread-count independence not tested");
 #else
-  /* the fifth run keeps the histories at separation (not compared: another model) */
-  enum { NRUN = 5, NCMP = 4 };
-  const int threads[NRUN] = { 1, 2, 3, 5, 2 };
+  /* the fifth run keeps the histories at separation, the sixth and seventh step the
+   * Hertz-Mindlin law (compared with each other) */
+  enum { NRUN = 7, NCMP = 4, HM = 5 };
+  const int threads[NRUN] = { 1, 2, 3, 5, 2, 1, 3 };
   gc_chute *c[NRUN];
   size_t maxc = 0, nbound = 0, nlate = 0, nmissing = 0;
   int nchecked = 0;
@@ -619,7 +622,14 @@ static void test_threads(void)
     small_chute_cfg(&cfg, 128);
     cfg.fill_height = 0.045;
     cfg.threads = threads[k];
-    cfg.keep_history = k >= NCMP;
+    cfg.keep_history = k == NCMP;
+    if (k >= HM) { /* restitution 0.6 with every partner, as bench-chute's matched case */
+      cfg.nfd = gc_preset_lookup("tsuji");
+      cfg.tfd = gc_preset_lookup("tsuji");
+      cfg.pp.e_n = cfg.pw.e_n = cfg.pb.e_n = 0.6;
+      cfg.pp.m_eff = 0.5 * cfg.shape.mass; /* as the card reader sets them (chute_io.c) */
+      cfg.pw.m_eff = cfg.pb.m_eff = cfg.shape.mass;
+    }
     c[k] = alloc_ok(&cfg);
     char msg[512] = "";
     int st = gc_chute_place_random(c[k], msg, sizeof msg);
@@ -690,12 +700,17 @@ static void test_threads(void)
   /* the wall flags moved with the particles at each build's renumbering */
   for (int k = 0; k < NRUN; k++)
     CU_ASSERT_EQUAL(gc_chute_check_wall_flags(c[k]), 0);
-  for (int k = 1; k < NCMP; k++) {
-    CU_ASSERT(memcmp(c[0]->x, c[k]->x, 3 * c[0]->np * sizeof(double)) == 0);
-    CU_ASSERT(memcmp(c[0]->v, c[k]->v, 3 * c[0]->np * sizeof(double)) == 0);
-    CU_ASSERT(memcmp(c[0]->rot, c[k]->rot, c[0]->np * sizeof(gc_rot)) == 0);
-    CU_ASSERT(memcmp(&c[0]->energy, &c[k]->energy, sizeof c[0]->energy) == 0);
+  for (int k = 1; k < NRUN; k++) {
+    if (k == NCMP || k == HM)
+      continue;
+    const int r = k > HM ? HM : 0; /* the 1-thread run of the same law */
+    CU_ASSERT(memcmp(c[r]->x, c[k]->x, 3 * c[r]->np * sizeof(double)) == 0);
+    CU_ASSERT(memcmp(c[r]->v, c[k]->v, 3 * c[r]->np * sizeof(double)) == 0);
+    CU_ASSERT(memcmp(c[r]->rot, c[k]->rot, c[r]->np * sizeof(gc_rot)) == 0);
+    CU_ASSERT(memcmp(&c[r]->energy, &c[k]->energy, sizeof c[r]->energy) == 0);
   }
+  /* the Hertz-Mindlin runs did step contacts, and another flow than the ep law's */
+  CU_ASSERT(memcmp(c[0]->x, c[HM]->x, 3 * c[0]->np * sizeof(double)) != 0);
   for (int k = 0; k < NRUN; k++)
     gc_chute_free(c[k]);
 #endif
