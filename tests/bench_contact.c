@@ -16,7 +16,10 @@
  * restarts are included and are the same for every law), the number of contact steps, the
  * fraction of them that were plastic (P_max > P_Y after the step; ep only) and a checksum of
  * the forces (sum over steps of F . (1, 2, 3)) which shows whether a change of the code
- * changed the results.  Not a test: `make` builds it, scripts/bench-contact runs it. */
+ * changed the results.  The rows "-lanes" step the same pairs GC_CONTACT3_LANES at a time
+ * with gc_contact3_step_lanes, as the chute does (the Hertz-Mindlin ones side by side in
+ * vector lanes, the others one by one), and must give the same checksum as their one-by-one
+ * rows.  Not a test: `make` builds it, scripts/bench-contact runs it. */
 #include "gc_io.h"
 #include "gc_model.h"
 
@@ -35,12 +38,16 @@
 
 typedef struct {
   const char *label, *nfd, *tfd;
+  int lanes; /* 1: stepped GC_CONTACT3_LANES pairs at a time (gc_contact3_step_lanes), as the
+              * chute steps its contacts; the same numbers, so the same checksum */
 } law_def;
 
 static const law_def laws[] = {
-  { "ep/ep", "ep", "ep" },
-  { "hertz/md", "hertz", "md" },
-  { "tsuji/tsuji", "tsuji", "tsuji" },
+  { "ep/ep", "ep", "ep", 0 },
+  { "hertz/md", "hertz", "md", 0 },
+  { "tsuji/tsuji", "tsuji", "tsuji", 0 },
+  { "ep/ep-lanes", "ep", "ep", 1 },
+  { "tsuji-lanes", "tsuji", "tsuji", 1 },
 };
 #define NLAWS (sizeof laws / sizeof laws[0])
 
@@ -91,8 +98,10 @@ static double now_ns(void)
 }
 
 /* One repetition: every pair from its start, nsteps steps each (pairs stepped in turn, as a
- * simulator sweeps its contact list). */
-static int run_once(const gc_law *law, const bench_cfg *c, double m_eff, double *rec,
+ * simulator sweeps its contact list; with lanes, GC_CONTACT3_LANES pairs at a time: their
+ * overlaps, then their steps, then each one's restart or velocity in pair order, which gives
+ * every pair the same numbers). */
+static int run_once(const gc_law *law, int lanes, const bench_cfg *c, double m_eff, double *rec,
                     pair_state *ps, gsl_rng *r, bench_result *res, double *ns)
 {
   const size_t stride = GC_CONTACT3_HEAD + gc_law_history_size(law);
@@ -105,7 +114,47 @@ static int run_once(const gc_law *law, const bench_cfg *c, double m_eff, double 
   size_t ncontact = 0, nplastic = 0;
   double sum = 0.0;
   double t0 = now_ns();
-  for (size_t k = 0; k < c->nsteps; k++) {
+  for (size_t k = 0; k < c->nsteps && lanes; k++) {
+    for (size_t i0 = 0; i0 < c->npairs; i0 += GC_CONTACT3_LANES) {
+      const int nl = c->npairs - i0 < GC_CONTACT3_LANES ? (int)(c->npairs - i0)
+                                                         : GC_CONTACT3_LANES;
+      gc_contact3_lanes b;
+      for (int l = 0; l < nl; l++) {
+        pair_state *p = &ps[i0 + l];
+        double vn = p->v[0] * p->n[0] + p->v[1] * p->n[1] + p->v[2] * p->n[2];
+        p->alpha -= vn * c->dt;
+        b.law[l] = law;
+        b.ct[l] = (gc_contact3 *)(rec + (i0 + l) * stride);
+        b.alpha[l] = p->alpha;
+        b.ds_roll[l] = 0.0;
+        memcpy(b.nvec[l], p->n, sizeof p->n);
+        memcpy(b.vrel[l], p->v, sizeof p->v);
+        memcpy(b.wrel[l], zero, sizeof zero);
+      }
+      gc_contact3_step_lanes(&b, nl, c->dt, 0);
+      for (int l = 0; l < nl; l++) {
+        pair_state *p = &ps[i0 + l];
+        if (b.status[l]) {
+          fprintf(stderr, "bench_contact: %s at pair %zu, step %zu\n", gc_strerror(b.status[l]),
+                  i0 + l, k);
+          return b.status[l];
+        }
+        if (!(p->alpha > 0.0)) {
+          pair_start(r, c, p);
+          continue;
+        }
+        ncontact++;
+        nplastic += gc_law_hist_normal(law, b.ct[l]->h)->P_max > P_Y;
+        if (b.active[l]) {
+          const double *F = b.F[l];
+          sum += F[0] + 2.0 * F[1] + 3.0 * F[2];
+          for (int d = 0; d < 3; d++)
+            p->v[d] -= F[d] / m_eff * c->dt;
+        }
+      }
+    }
+  }
+  for (size_t k = 0; k < c->nsteps && !lanes; k++) {
     for (size_t i = 0; i < c->npairs; i++) {
       pair_state *p = &ps[i];
       gc_contact3 *ct = (gc_contact3 *)(rec + i * stride);
@@ -176,7 +225,8 @@ static void usage(FILE *f)
           "  -t VTMAX    largest tangential speed [m/s] (default 0.5)\n"
           "  -e E_N      restitution of the tsuji law (default 0.6, as bench-chute)\n"
           "  -S SEED     seed of the GSL mt19937 generator (default 1)\n"
-          "  -l LAW      only this law (ep/ep, hertz/md, tsuji/tsuji), e.g. under a profiler\n");
+          "  -l LAW      only this law (ep/ep, hertz/md, tsuji/tsuji, ep/ep-lanes, tsuji-lanes),\n"
+          "              e.g. under a profiler\n");
 }
 
 static int parse_pos(const char *s, double *v) { return gc_parse_double(s, v) == 0 && *v > 0; }
@@ -286,7 +336,8 @@ int main(int argc, char **argv)
     for (i = 0; i < NLAWS && strcmp(laws[i].label, only) != 0; i++)
       ;
     if (i == NLAWS) {
-      fprintf(stderr, "bench_contact: -l: unknown law '%s' (ep/ep, hertz/md, tsuji/tsuji)\n", only);
+      fprintf(stderr, "bench_contact: -l: unknown law '%s' (ep/ep, hertz/md, tsuji/tsuji, "
+              "ep/ep-lanes, tsuji-lanes)\n", only);
       gsl_rng_free(r);
       return 2;
     }
@@ -307,10 +358,11 @@ int main(int argc, char **argv)
   }
   for (size_t k = 0; k < c.reps && !st; k++)
     for (size_t i = 0; i < NLAWS && !st; i++) {
-      double ns;
+      double ns = 0.0;
       if (!use[i])
         continue;
-      st = run_once(&lr[i].law, &c, p.m_eff, lr[i].rec, lr[i].ps, r, &res[i], &ns);
+      st = run_once(&lr[i].law, laws[i].lanes, &c, p.m_eff, lr[i].rec, lr[i].ps, r, &res[i],
+                    &ns);
       if (!st && res[i].contact_steps > 0 && ns / (double)res[i].contact_steps < res[i].ns_per_step)
         res[i].ns_per_step = ns / (double)res[i].contact_steps;
     }
@@ -336,5 +388,12 @@ int main(int argc, char **argv)
     return 0;
   printf("ratio ep/ep / hertz/md:       %.2f\n", res[0].ns_per_step / res[1].ns_per_step);
   printf("ratio tsuji/tsuji / hertz/md: %.2f\n", res[2].ns_per_step / res[1].ns_per_step);
+  /* as the chute steps them (ep's lanes go to the scalar step; the checksums must equal the
+   * one-by-one rows') */
+  printf("ratio ep/ep-lanes / tsuji-lanes: %.2f; lanes against one by one: ep %.2f, tsuji %.2f; "
+         "checksums %s\n", res[3].ns_per_step / res[4].ns_per_step,
+         res[3].ns_per_step / res[0].ns_per_step, res[4].ns_per_step / res[2].ns_per_step,
+         res[3].checksum == res[0].checksum && res[4].checksum == res[2].checksum ? "equal"
+                                                                                    : "DIFFER");
   return 0;
 }
