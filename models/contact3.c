@@ -286,8 +286,10 @@ typedef struct {
 } hm_lanes;
 
 /* c ? a : b as a blend of the bits: a select the compiler does not turn back into a branch
- * of operations (it moved a division of a selected number into each arm, one division per
- * arm, the dearest operation of this loop) */
+ * of operations.  It moved a division of a selected number into each arm (one division per
+ * arm, the dearest operation of this loop), and without AVX-512's masks it would not vectorise
+ * a loop in which an operation that may raise an exception (an inf - inf, a product that
+ * overflows) is taken on one arm only: here both operands are always computed. */
 static inline double pick(int c, double a, double b)
 {
   uint64_t ua, ub;
@@ -319,7 +321,7 @@ static void hm_lanes_step(hm_lanes *restrict z, double dt)
     const double alpha_dot = -vn;
     const double S_n = 2.0 * z->E_star[l] * a;
     double P = P_el + z->tsuji_c[l] * sqrt(S_n) * alpha_dot;
-    P = P > 0 ? P : z->tension[l] != 0.0 ? P : 0.0;
+    P = pick((P > 0) | (z->tension[l] != 0.0), P, 0.0);
     const int peak2 = P > P_max1;
     z->P_max[l] = peak2 ? P : P_max1;
     z->alpha_max[l] = peak2 ? alpha : alpha_max1;
@@ -380,13 +382,13 @@ static void hm_lanes_step(hm_lanes *restrict z, double dt)
     const double mq = sqrt(Q0 * Q0 + Q1 * Q1 + Q2 * Q2), lim = z->mu[l] * P;
     const double T0 = qc * t0 + k_t0 * d0, T1 = qc * t1 + k_t0 * d1, T2 = qc * t2 + k_t0 * d2;
     const double mt = sqrt(T0 * T0 + T1 * T1 + T2 * T2);
-    const double tr = mt > 0.0 ? T0 * Q0 + T1 * Q1 + T2 * Q2 : 0.0;
+    const double tr = pick(mt > 0.0, T0 * Q0 + T1 * Q1 + T2 * Q2, 0.0);
     const int trial = tr > 0.0; /* mt > 0 and Q_tr . Q' > 0 */
-    const double f = lim / (trial ? mt : mq), fq = mq > 0 ? f : 0.0; /* lim / mt, lim / mq */
+    const double f = lim / pick(trial, mt, mq), fq = pick(mq > 0, f, 0.0); /* lim/mt, lim/mq */
     const int cap = mq > lim;
-    const double Qf0 = cap ? (trial ? T0 * f : Q0 * fq) : Q0;
-    const double Qf1 = cap ? (trial ? T1 * f : Q1 * fq) : Q1;
-    const double Qf2 = cap ? (trial ? T2 * f : Q2 * fq) : Q2;
+    const double Qf0 = pick(cap, pick(trial, T0 * f, Q0 * fq), Q0);
+    const double Qf1 = pick(cap, pick(trial, T1 * f, Q1 * fq), Q1);
+    const double Qf2 = pick(cap, pick(trial, T2 * f, Q2 * fq), Q2);
     z->Qn[0][l] = Qf0;
     z->Qn[1][l] = Qf1;
     z->Qn[2][l] = Qf2;
@@ -397,9 +399,9 @@ static void hm_lanes_step(hm_lanes *restrict z, double dt)
                           : Qf2 != 0.0 ? 1.0
                                        : 0.0;
     z->active[l] = active;
-    z->F[0][l] = active != 0.0 ? -P * n0 + Qf0 : 0.0;
-    z->F[1][l] = active != 0.0 ? -P * n1 + Qf1 : 0.0;
-    z->F[2][l] = active != 0.0 ? -P * n2 + Qf2 : 0.0;
+    z->F[0][l] = pick(active != 0.0, -P * n0 + Qf0, 0.0);
+    z->F[1][l] = pick(active != 0.0, -P * n1 + Qf1, 0.0);
+    z->F[2][l] = pick(active != 0.0, -P * n2 + Qf2, 0.0);
     z->ok[l] = bad_normal + bad_tangential == 0.0 ? 1.0 : 0.0;
   }
 }
@@ -407,7 +409,8 @@ static void hm_lanes_step(hm_lanes *restrict z, double dt)
 /* row[v] = the double at byte offset off of base[v], for the CL lanes: with GCC's vector
  * extension one vector formed in registers and stored whole, since the step's vector loads of
  * a row stored as CL scalars could not take it from the store buffer and would wait for the
- * stores to reach the cache; elsewhere CL stores. */
+ * stores to reach the cache; elsewhere CL stores.  row must be aligned as a lane_vec (the rows
+ * of an hm_lanes declared LANE_ALIGN are: each is CL doubles). */
 #define AT(v) (*(const double *)(base[v] + off))
 #define FLAG(v) (*(const int *)(base[v] + off) ? 1.0 : 0.0)
 _Static_assert(CL == 8, "lane_row takes eight numbers");
