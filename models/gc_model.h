@@ -438,9 +438,10 @@ int gc_contact3_step(const gc_law *law, gc_contact3 *ct, double alpha, const dou
  * touch (law->hertz_mindlin, alpha > 0) go side by side through one loop over the lanes, which
  * the compiler turns into vector operations: their steps are long chains of square roots and
  * divisions that one contact after another cannot overlap, and their data-dependent tests
- * (slip, the peak force) become selects; every other lane is stepped by gc_contact3_step.  In: n lanes
- * (n <= GC_CONTACT3_LANES) of law, ct, alpha, nvec, vrel, wrel, ds_roll; dt and keep as for
- * gc_contact3_step.  Out: F, M, active, work and status of each lane (status GC_ENAN: a
+ * (slip, the peak force) become selects; every other lane is stepped by gc_contact3_step.
+ * In: n lanes (n <= GC_CONTACT3_LANES) of law, ct, alpha, nvec, vrel, wrel, ds_roll, each lane
+ * its own record ct (two lanes of one contact would not be two steps of it); dt and keep as
+ * for gc_contact3_step.  Out: F, M, active, work and status of each lane (status GC_ENAN: a
  * non-finite input or result, the lane's record and outputs then not to be used). */
 enum { GC_CONTACT3_LANES = 8 };
 typedef struct {
