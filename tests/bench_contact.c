@@ -114,24 +114,31 @@ static int run_once(const gc_law *law, int lanes, const bench_cfg *c, double m_e
   size_t ncontact = 0, nplastic = 0;
   double sum = 0.0;
   double t0 = now_ns();
-  for (size_t k = 0; k < c->nsteps && lanes; k++) {
-    for (size_t i0 = 0; i0 < c->npairs; i0 += GC_CONTACT3_LANES) {
-      const int nl = c->npairs - i0 < GC_CONTACT3_LANES ? (int)(c->npairs - i0)
-                                                         : GC_CONTACT3_LANES;
+  /* groups of GC_CONTACT3_LANES pairs for the lanes, else of one pair stepped alone */
+  const size_t width = lanes ? GC_CONTACT3_LANES : 1;
+  for (size_t k = 0; k < c->nsteps; k++) {
+    for (size_t i0 = 0; i0 < c->npairs; i0 += width) {
+      const int nl = (int)(c->npairs - i0 < width ? c->npairs - i0 : width);
       gc_contact3_lanes b;
       for (int l = 0; l < nl; l++) {
         pair_state *p = &ps[i0 + l];
         double vn = p->v[0] * p->n[0] + p->v[1] * p->n[1] + p->v[2] * p->n[2];
         p->alpha -= vn * c->dt;
-        b.law[l] = law;
         b.ct[l] = (gc_contact3 *)(rec + (i0 + l) * stride);
+        if (!lanes) {
+          b.status[l] = gc_contact3_step(law, b.ct[l], p->alpha, p->n, p->v, zero, c->dt, 0.0, 0,
+                                         b.F[l], b.M[l], &b.active[l], b.work[l]);
+          continue;
+        }
+        b.law[l] = law;
         b.alpha[l] = p->alpha;
         b.ds_roll[l] = 0.0;
         memcpy(b.nvec[l], p->n, sizeof p->n);
         memcpy(b.vrel[l], p->v, sizeof p->v);
         memcpy(b.wrel[l], zero, sizeof zero);
       }
-      gc_contact3_step_lanes(&b, nl, c->dt, 0);
+      if (lanes)
+        gc_contact3_step_lanes(&b, nl, c->dt, 0);
       for (int l = 0; l < nl; l++) {
         pair_state *p = &ps[i0 + l];
         if (b.status[l]) {
@@ -151,33 +158,6 @@ static int run_once(const gc_law *law, int lanes, const bench_cfg *c, double m_e
           for (int d = 0; d < 3; d++)
             p->v[d] -= F[d] / m_eff * c->dt;
         }
-      }
-    }
-  }
-  for (size_t k = 0; k < c->nsteps && !lanes; k++) {
-    for (size_t i = 0; i < c->npairs; i++) {
-      pair_state *p = &ps[i];
-      gc_contact3 *ct = (gc_contact3 *)(rec + i * stride);
-      double vn = p->v[0] * p->n[0] + p->v[1] * p->n[1] + p->v[2] * p->n[2];
-      p->alpha -= vn * c->dt;
-      double F[3], M[3], work[2];
-      int active;
-      int st = gc_contact3_step(law, ct, p->alpha, p->n, p->v, zero, c->dt, 0.0, 0, F, M,
-                                &active, work);
-      if (st) {
-        fprintf(stderr, "bench_contact: %s at pair %zu, step %zu\n", gc_strerror(st), i, k);
-        return st;
-      }
-      if (!(p->alpha > 0.0)) {
-        pair_start(r, c, p);
-        continue;
-      }
-      ncontact++;
-      nplastic += gc_law_hist_normal(law, ct->h)->P_max > P_Y;
-      if (active) {
-        sum += F[0] + 2.0 * F[1] + 3.0 * F[2];
-        for (int d = 0; d < 3; d++)
-          p->v[d] -= F[d] / m_eff * c->dt;
       }
     }
   }
