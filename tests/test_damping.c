@@ -315,6 +315,28 @@ static void test_brendel_dippel_incline(void)
   }
 }
 
+/* One step k of a random 3-D contact path (the Hertz-Mindlin tests below): the normal n turns
+ * slowly; the tangential velocity oscillates (~0.01 m/s with phase ph0: the spring mostly
+ * sticks) and wanders in vt (slip, also as P falls towards separation); the overlap follows a
+ * sine of period steps, lowered by lift amplitudes amp (the contact separates for part of each
+ * period), with the matching normal velocity.  Out: alpha and v = v_2 - v_1 for step k. */
+static void path_step(gsl_rng *rng, long k, double period, double lift, double ph0, double dt,
+                      double amp, double n[3], double vt[3], double *alpha, double v[3])
+{
+  for (int d = 0; d < 3; d++) {
+    n[d] += 0.02 * (gsl_rng_uniform(rng) - 0.5);
+    vt[d] = 0.995 * vt[d] + 0.004 * (gsl_rng_uniform(rng) - 0.5);
+  }
+  double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  for (int d = 0; d < 3; d++)
+    n[d] /= nn;
+  const double ph = 2.0 * M_PI * (double)k / period;
+  *alpha = amp * (sin(ph) - lift + 0.05 * (gsl_rng_uniform(rng) - 0.5));
+  const double vn = -amp * 2.0 * M_PI / period / dt * cos(ph) * (1.0 + 0.5 * gsl_rng_uniform(rng));
+  for (int d = 0; d < 3; d++)
+    v[d] = 0.01 * sin(2.0 * M_PI * (double)k / 230.0 + d + ph0) + vt[d] + vn * n[d];
+}
+
 /* The Hertz-Mindlin law (hertz + tsuji + tsuji) is stepped in gc_contact3_step by hand, its
  * sub-models' steps called directly (law->hertz_mindlin; contact3.c), not through the law's
  * table.  Both ways must give the same numbers to the bit: force, couple, work, status and the
@@ -342,22 +364,8 @@ static void test_hertz_mindlin_by_hand(void)
     double n[3] = { 0, 0, 1 }, vt[3] = { 0, 0, 0 };
     long differ = 0, slides = 0, sticks = 0, separations = 0, pulls = 0, was_in = 0;
     for (long k = 0; k < 40000; k++) {
-      /* the normal turns slowly; the tangential velocity oscillates (~0.01 m/s: the spring
-       * mostly sticks) and wanders (slip, also as P falls towards separation) */
-      for (int d = 0; d < 3; d++) {
-        n[d] += 0.02 * (gsl_rng_uniform(rng) - 0.5);
-        vt[d] = 0.995 * vt[d] + 0.004 * (gsl_rng_uniform(rng) - 0.5);
-      }
-      double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-      for (int d = 0; d < 3; d++)
-        n[d] /= nn;
-      const double ph = 2.0 * M_PI * (double)k / 700.0;
-      const double alpha = amp * (sin(ph) - 0.25 + 0.05 * (gsl_rng_uniform(rng) - 0.5));
-      const double vn =
-          -amp * 2.0 * M_PI / 700.0 / dt * cos(ph) * (1.0 + 0.5 * gsl_rng_uniform(rng));
-      double v[3];
-      for (int d = 0; d < 3; d++)
-        v[d] = 0.01 * sin(2.0 * M_PI * (double)k / 230.0 + d) + vt[d] + vn * n[d];
+      double alpha, v[3];
+      path_step(rng, k, 700.0, 0.25, 0.0, dt, amp, n, vt, &alpha, v);
       const double w[3] = { 0, 0, 0 };
       const int keep = (int)((k / 9000) % 2);
       double Fa[3], Ma[3], wa[2], Fb[3], Mb[3], wb[2];
@@ -409,8 +417,8 @@ static void test_hertz_mindlin_by_hand(void)
 }
 
 /* gc_contact3_step_lanes steps each lane as gc_contact3_step does, to the bit: eight contacts
- * on random 3-D paths of their own (as in test_hertz_mindlin_by_hand: loading, unloading,
- * stick, slip, separation, a pulling dashpot), six of the Hertz-Mindlin law (three with
+ * on random 3-D paths of their own (path_step: loading, unloading, stick, slip, separation,
+ * a pulling dashpot), six of the Hertz-Mindlin law (three with
  * tension = 1), one of another law (hertz + tsuji + md, which the lanes hand to the scalar
  * step) and one mostly apart; each step a random number of them in a random order of lanes.
  * Each record and output is compared with the same contact stepped alone; coverage of the
@@ -457,26 +465,16 @@ static void test_hertz_mindlin_lanes(void)
     double Qold[NC][3];
     for (int l = 0; l < nl; l++) {
       const int c = order[l];
-      for (int d = 0; d < 3; d++) {
-        n[c][d] += 0.02 * (gsl_rng_uniform(rng) - 0.5);
-        vt[c][d] = 0.995 * vt[c][d] + 0.004 * (gsl_rng_uniform(rng) - 0.5);
-      }
-      double nn = sqrt(n[c][0] * n[c][0] + n[c][1] * n[c][1] + n[c][2] * n[c][2]);
-      for (int d = 0; d < 3; d++)
-        n[c][d] /= nn;
-      const double ph = 2.0 * M_PI * (double)k / (500.0 + 40.0 * c);
-      const double lift = c == NC - 1 ? 0.8 : 0.25;
-      const double alpha = amp * (sin(ph) - lift + 0.05 * (gsl_rng_uniform(rng) - 0.5));
-      const double vn = -amp * 2.0 * M_PI / (500.0 + 40.0 * c) / dt * cos(ph) *
-                        (1.0 + 0.5 * gsl_rng_uniform(rng));
+      double alpha, v[3];
+      path_step(rng, k, 500.0 + 40.0 * c, c == NC - 1 ? 0.8 : 0.25, c, dt, amp, n[c], vt[c],
+                &alpha, v);
       b.law[l] = laws[c];
       b.ct[l] = (gc_contact3 *)ra[c];
       b.alpha[l] = alpha;
       b.ds_roll[l] = 0.0;
       for (int d = 0; d < 3; d++) {
         b.nvec[l][d] = n[c][d];
-        b.vrel[l][d] =
-            0.01 * sin(2.0 * M_PI * (double)k / 230.0 + d + c) + vt[c][d] + vn * n[c][d];
+        b.vrel[l][d] = v[d];
         b.wrel[l][d] = 0.0;
         Qold[c][d] = ((gc_contact3 *)rb[c])->Q[d];
       }
