@@ -42,6 +42,17 @@ static inline int hm_tangential(const gc_law *law, double *h, const gc_normal *n
   return st;
 }
 
+/* A contact that touches (alpha > 0) for the first time since it was virgin (hn, its normal
+ * header, not in contact; the list zeroes new payloads): its history initialised and no
+ * tangential force carried.  contact3_step and the lanes both begin with it. */
+static inline void first_touch(const gc_law *law, gc_contact3 *ct, const gc_hist_normal *hn)
+{
+  if (hn->in_contact == 0.0) {
+    gc_law_history_init(law, ct->h);
+    ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
+  }
+}
+
 /* Tangential force of a contact in 3-D (seed sec. 4.2.3, eq. 4.10-4.21).
  *   ct     history: ct->Q is the tangential force vector on body 1 at the previous step,
  *          ct->h the history block, whose tangential slice is the scalar state of the TFD model along the direction t of that force
@@ -185,10 +196,7 @@ static inline int contact3_step(const gc_law *law, gc_contact3 *ct, double alpha
       return GC_ENAN;
     return GC_SUCCESS;
   }
-  if (hn->in_contact == 0.0) { /* first touch (the list zeroes new payloads) */
-    gc_law_history_init(law, ct->h);
-    ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
-  }
+  first_touch(law, ct, hn);
   const double P0 = ct->P, a0 = ct->alpha, Q0[3] = { ct->Q[0], ct->Q[1], ct->Q[2] };
   double vn = dot3(vrel, n);
   gc_normal no;
@@ -456,10 +464,7 @@ void gc_contact3_step_lanes(gc_contact3_lanes *b, int n, double dt, int keep)
                                       &b->active[l], b->work[l]);
       continue;
     }
-    if (gc_law_hist_normal(law, ct->h)->in_contact == 0.0) { /* first touch, as contact3_step */
-      gc_law_history_init(law, ct->h);
-      ct->Q[0] = ct->Q[1] = ct->Q[2] = 0.0;
-    }
+    first_touch(law, ct, gc_law_hist_normal(law, ct->h));
     src[m++] = l;
   }
   if (m == 0)

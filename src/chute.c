@@ -1555,11 +1555,11 @@ static inline int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npai
     /* re-armed: apart while the paths grow by less than the gap (as at the build) */
     w->apart_until[k] = (sqrt(dist2) - rr * (1.0 + 1e-9)) + (w->path[i] + w->path[j]);
     if (w->hist[k]) {
-      contact_flush(c, w, q); /* the queued pairs' work first, in pair order */
       gc_chute_contact *ct = gc_nlist_payload_on(c->nl, k, tid);
       /* the last part of the unloading, from alpha_{n-1} to 0 (see contact) */
       double wn = -0.5 * ct->P * ct->alpha;
       if (wn != 0.0) {
+        contact_flush(c, w, q); /* the queued pairs' work first, in pair order */
         q->ce[c->owner[j] < 0 ? CEN_BN : CEN_PN] += wn;
       }
       if (!c->cfg.keep_history)
