@@ -1,0 +1,735 @@
+/* bench_kernel.c - a purpose-built step of bench-chute's matched case: what this machine gives
+ * that case's work when a code does nothing else (issue 15's measure of how far "granucal at
+ * 2x LAMMPS" is).  Not granucal's code and not a test: scripts/bench-chute runs it next to
+ * granucal and LAMMPS on the same input.
+ *
+ * It reads the LAMMPS input that bench-chute writes (and the data file that input names) and
+ * steps the same physics as LAMMPS 2022's pair_style granular (hertz, damping tsuji, tangential
+ * mindlin, xt; no limit_damping), fix wall/gran granular zplane (the nearer wall only, as
+ * LAMMPS), fix gravity, fix nve/sphere (velocity Verlet) on type 1, type 2 frozen beads
+ * (their pairs excluded), periodic x, a half Verlet list with LAMMPS's skin and its
+ * rebuild trigger (a sphere moved more than half the skin) and the pairs' histories carried
+ * over a rebuild.  Left out: everything granucal does besides (clusters, the energy ledger,
+ * sums independent of the thread count, checks of the numbers, output), and threads.
+ *
+ * Its speed comes from the layout of the pair forces, in passes over the touching pairs:
+ * (A) the listed pairs' overlap test without a branch (the touching ones gathered, the
+ * others' histories cleared by a product), (B) their numbers gathered into rows, (C) the force
+ * law in one loop over the rows that the compiler vectorises, (D) the sums scattered.  The
+ * rows come from one block in which each starts 192 bytes further into a 4 KiB page than the
+ * one before.  In the experiment this kernel grew from (issue 15, stop 43), rows allocated one
+ * by one all began at the same offset in a page, the processor took the loads of one row for
+ * stores to another (4K aliasing), and the step took 1.75x as long; with the histories of the
+ * pairs apart cleared behind a branch, which went either way at random, 1.28x.
+ *
+ * usage: bench_kernel LAMMPS_INPUT STEPS
+ * Prints one line: steps, spheres, seconds, sphere-steps/s, the contacts (counted as LAMMPS's
+ * compute contact/atom summed over type 1: sphere-sphere pairs twice, sphere-bead once) and
+ * the kinetic energy of translation (LAMMPS's thermo ke) before and after, and the list
+ * builds.  Exit status 0, 1 on a bad input file, 2 on a usage error. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* one law of the input: pair_coeff or wall/gran, "hertz K E tangential mindlin KT XT MU
+ * damping tsuji" */
+typedef struct {
+  double kn, damp, kt, xt, mu; /* damp: Tsuji's coefficient, LAMMPS's fit to the restitution */
+  int set;
+} law;
+
+typedef struct {
+  char data[4096];
+  law pp, pb, wall;      /* sphere-sphere, sphere-bead, sphere-wall */
+  double skin, dt, g[3], zlo, zhi;
+  int have_skin, have_dt, have_g, have_wall, have_flow, have_beads;
+} deck;
+
+typedef struct {
+  size_t n, nflow;
+  double lx, ylo, yhi, zlo, zhi;
+  double *x, *v, *w, *f, *t, *r, *m;
+  int *type;
+} atoms;
+
+/* The half list (pairs i < j, not both beads) with each pair's x shift of j and its tangential
+ * history, the wall histories, and the rows of the pair passes. */
+typedef struct {
+  size_t cap, npairs;
+  size_t *start;           /* pairs of i: start[i] .. start[i + 1] - 1 */
+  int32_t *pj, *pj_old;
+  double *psx, *hist, *hist_old;
+  size_t *start_old;
+  double *x0;              /* positions at the build */
+  double *whist;           /* 3 per sphere */
+  int32_t *ci, *ck;        /* touching pairs: sphere i, pair k */
+  double *row[22];         /* the rows of passes B-D */
+  void *block;
+  int32_t *head, *next;
+  size_t ncell_cap;
+  long builds;
+} lists;
+
+enum { D0, D1, D2, VR0, VR1, VR2, WR0, WR1, WR2, H0, H1, H2, RI, RJ, ME, BD, F0, F1, F2, TQ0,
+       TQ1, TQ2, NROWS };
+_Static_assert(NROWS == 22, "rows");
+
+static int fail(const char *file, long line, const char *what)
+{
+  if (line > 0)
+    fprintf(stderr, "bench_kernel: %s:%ld: %s\n", file, line, what);
+  else
+    fprintf(stderr, "bench_kernel: %s: %s\n", file, what);
+  return 1;
+}
+
+static int parse_law(char **tok, int ntok, law *lw)
+{
+  /* hertz K E tangential mindlin KT XT MU damping tsuji */
+  if (ntok != 10 || strcmp(tok[0], "hertz") || strcmp(tok[3], "tangential") ||
+      strcmp(tok[4], "mindlin") || strcmp(tok[8], "damping") || strcmp(tok[9], "tsuji"))
+    return -1;
+  char *end;
+  double v[5];
+  const int at[5] = { 1, 2, 5, 6, 7 };
+  for (int a = 0; a < 5; a++) {
+    errno = 0;
+    v[a] = strtod(tok[at[a]], &end);
+    if (*end || errno || !isfinite(v[a]) || v[a] < 0)
+      return -1;
+  }
+  const double e = v[1];
+  if (!(e > 0 && e <= 1) || !(v[0] > 0) || !(v[2] > 0))
+    return -1;
+  lw->kn = v[0];
+  /* LAMMPS's fit of Tsuji's coefficient to the restitution e (pair_granular.cpp) */
+  lw->damp = 1.2728 - 4.2783 * e + 11.087 * e * e - 22.348 * e * e * e +
+             27.467 * pow(e, 4) - 18.022 * pow(e, 5) + 4.8218 * pow(e, 6);
+  lw->kt = v[2];
+  lw->xt = v[3];
+  lw->mu = v[4];
+  lw->set = 1;
+  return 0;
+}
+
+static int number(const char *s, double *out)
+{
+  char *end;
+  errno = 0;
+  *out = strtod(s, &end);
+  return *end || errno || !isfinite(*out) ? -1 : 0;
+}
+
+static int read_deck(const char *path, deck *d)
+{
+  FILE *fp = fopen(path, "r");
+  if (!fp)
+    return fail(path, 0, strerror(errno));
+  memset(d, 0, sizeof *d);
+  char line[1024];
+  long ln = 0;
+  int st = 0;
+  while (!st && fgets(line, sizeof line, fp)) {
+    ln++;
+    char *tok[40], *save = NULL;
+    int nt = 0;
+    for (char *s = strtok_r(line, " \t\r\n", &save); s && nt < 40 && s[0] != '#';
+         s = strtok_r(NULL, " \t\r\n", &save))
+      tok[nt++] = s;
+    if (nt == 0)
+      continue;
+    if (!strcmp(tok[0], "read_data") && nt == 2) {
+      if (strlen(tok[1]) >= sizeof d->data)
+        st = fail(path, ln, "read_data: path too long");
+      else
+        strcpy(d->data, tok[1]);
+    } else if (!strcmp(tok[0], "pair_coeff")) {
+      law lw;
+      if (nt < 3 || parse_law(tok + 3, nt - 3, &lw))
+        st = fail(path, ln, "pair_coeff: expected I J hertz K E tangential mindlin KT XT MU "
+                            "damping tsuji with K, KT > 0 and 0 < E <= 1");
+      else if (!strcmp(tok[1], "1") && !strcmp(tok[2], "1"))
+        d->pp = lw;
+      else if (!strcmp(tok[1], "1") && !strcmp(tok[2], "2"))
+        d->pb = lw;
+      /* 2 2: excluded (frozen beads) */
+    } else if (!strcmp(tok[0], "neighbor") && nt == 3 && !strcmp(tok[2], "bin")) {
+      if (number(tok[1], &d->skin) || !(d->skin > 0))
+        st = fail(path, ln, "neighbor: the skin must be a number > 0");
+      d->have_skin = 1;
+    } else if (!strcmp(tok[0], "timestep") && nt == 2) {
+      if (number(tok[1], &d->dt) || !(d->dt > 0))
+        st = fail(path, ln, "timestep: must be a number > 0");
+      d->have_dt = 1;
+    } else if (!strcmp(tok[0], "group") && nt == 4 && !strcmp(tok[2], "type")) {
+      if (!strcmp(tok[1], "flow") && !strcmp(tok[3], "1"))
+        d->have_flow = 1;
+      else if (!strcmp(tok[1], "beads") && !strcmp(tok[3], "2"))
+        d->have_beads = 1;
+    } else if (!strcmp(tok[0], "fix") && nt >= 4 && !strcmp(tok[3], "gravity")) {
+      double gm, u[3];
+      if (nt != 9 || strcmp(tok[2], "flow") || strcmp(tok[5], "vector") || number(tok[4], &gm) ||
+          number(tok[6], u) || number(tok[7], u + 1) || number(tok[8], u + 2)) {
+        st = fail(path, ln, "fix gravity: expected fix ID flow gravity G vector X Y Z");
+      } else {
+        const double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        if (!(len > 0))
+          st = fail(path, ln, "fix gravity: the vector has no length");
+        for (int a = 0; a < 3 && !st; a++)
+          d->g[a] = gm * u[a] / len; /* LAMMPS normalises the vector (fix_gravity.cpp) */
+        d->have_g = 1;
+      }
+    } else if (!strcmp(tok[0], "fix") && nt >= 4 && !strcmp(tok[3], "wall/gran")) {
+      if (nt != 18 || strcmp(tok[2], "flow") || strcmp(tok[4], "granular") ||
+          parse_law(tok + 5, 10, &d->wall) || strcmp(tok[15], "zplane") ||
+          number(tok[16], &d->zlo) || number(tok[17], &d->zhi) || !(d->zhi > d->zlo))
+        st = fail(path, ln, "fix wall/gran: expected fix ID flow wall/gran granular hertz K E "
+                            "tangential mindlin KT XT MU damping tsuji zplane LO HI");
+      d->have_wall = 1;
+    }
+  }
+  fclose(fp);
+  if (st)
+    return st;
+  if (!d->data[0] || !d->pp.set || !d->pb.set || !d->have_skin || !d->have_dt || !d->have_g ||
+      !d->have_wall || !d->have_flow || !d->have_beads)
+    return fail(path, 0, "not bench-chute's matched case: it needs read_data, pair_coeff 1 1 and "
+                         "1 2, neighbor, timestep, groups flow (type 1) and beads (type 2), fix "
+                         "gravity and fix wall/gran zplane");
+  return 0;
+}
+
+static int read_atoms(const char *path, atoms *a)
+{
+  FILE *fp = fopen(path, "r");
+  if (!fp)
+    return fail(path, 0, strerror(errno));
+  memset(a, 0, sizeof *a);
+  char line[1024];
+  long ln = 0;
+  int st = 0, mode = 0; /* 1 Atoms, 2 Velocities */
+  size_t got[3] = { 0, 0, 0 };
+  unsigned char *seen[3] = { NULL, NULL, NULL };
+  while (!st && fgets(line, sizeof line, fp)) {
+    ln++;
+    double p, q;
+    unsigned long nat;
+    if (!a->n && sscanf(line, "%lu atoms", &nat) == 1 && strstr(line, "atoms")) {
+      if (nat == 0 || nat > 100000000) {
+        st = fail(path, ln, "the number of atoms must be 1 .. 1e8");
+        break;
+      }
+      a->n = nat;
+      a->x = calloc(3 * nat, sizeof *a->x), a->v = calloc(3 * nat, sizeof *a->v);
+      a->w = calloc(3 * nat, sizeof *a->w), a->f = calloc(3 * nat, sizeof *a->f);
+      a->t = calloc(3 * nat, sizeof *a->t), a->r = calloc(nat, sizeof *a->r);
+      a->m = calloc(nat, sizeof *a->m), a->type = calloc(nat, sizeof *a->type);
+      seen[1] = calloc(nat, 1), seen[2] = calloc(nat, 1);
+      if (!a->x || !a->v || !a->w || !a->f || !a->t || !a->r || !a->m || !a->type || !seen[1] ||
+          !seen[2])
+        st = fail(path, ln, "out of memory");
+      continue;
+    }
+    if (strstr(line, "xlo xhi") && sscanf(line, "%lf %lf", &p, &q) == 2) {
+      a->lx = q - p;
+      continue;
+    }
+    if (strstr(line, "zlo zhi") && sscanf(line, "%lf %lf", &p, &q) == 2) {
+      a->zlo = p, a->zhi = q;
+      continue;
+    }
+    if (!strncmp(line, "Atoms", 5)) {
+      mode = 1;
+      continue;
+    }
+    if (!strncmp(line, "Velocities", 10)) {
+      mode = 2;
+      continue;
+    }
+    if (mode == 0 || strspn(line, " \t\r\n") == strlen(line))
+      continue;
+    if (!a->n) {
+      st = fail(path, ln, "a section before the number of atoms");
+      break;
+    }
+    unsigned long id;
+    int type, nf;
+    double u[6];
+    if (mode == 1)
+      nf = sscanf(line, "%lu %d %lf %lf %lf %lf %lf", &id, &type, u, u + 1, u + 2, u + 3, u + 4);
+    else
+      nf = sscanf(line, "%lu %lf %lf %lf %lf %lf %lf", &id, u, u + 1, u + 2, u + 3, u + 4, u + 5);
+    if (nf != 7 || id < 1 || id > a->n || seen[mode][id - 1]) {
+      st = fail(path, ln, mode == 1 ? "expected: id type diameter density x y z (ids 1 .. N, once)"
+                                    : "expected: id vx vy vz wx wy wz (ids 1 .. N, once)");
+      break;
+    }
+    for (int e = 0; e < (mode == 1 ? 5 : 6); e++)
+      if (!isfinite(u[e]))
+        st = fail(path, ln, "a number is not finite");
+    const size_t i = id - 1;
+    seen[mode][i] = 1;
+    got[mode]++;
+    if (mode == 1) {
+      if ((type != 1 && type != 2) || !(u[0] > 0) || !(u[1] > 0)) {
+        st = fail(path, ln, "type must be 1 or 2, diameter and density > 0");
+        break;
+      }
+      a->type[i] = type;
+      a->r[i] = 0.5 * u[0];
+      /* LAMMPS's mass of a sphere (atom_vec_sphere.cpp), in its order */
+      a->m[i] = 4.0 * 3.14159265358979323846 / 3.0 * a->r[i] * a->r[i] * a->r[i] * u[1];
+      for (int e = 0; e < 3; e++)
+        a->x[3 * i + e] = u[2 + e];
+      a->nflow += type == 1;
+    } else {
+      for (int e = 0; e < 3; e++)
+        a->v[3 * i + e] = u[e], a->w[3 * i + e] = u[3 + e];
+    }
+  }
+  fclose(fp);
+  free(seen[1]);
+  free(seen[2]);
+  if (!st && (!a->n || got[1] != a->n || got[2] != a->n || !(a->lx > 0)))
+    st = fail(path, 0, "needs N atoms, xlo xhi, and N lines in Atoms and in Velocities");
+  return st;
+}
+
+static void cell_index(const atoms *a, const double *x, double cs, const int nc[3], int c[3])
+{
+  double u[3] = { x[0] / a->lx * nc[0], (x[1] - a->ylo) / cs, (x[2] - a->zlo) / cs };
+  for (int e = 0; e < 3; e++) {
+    int k = (int)floor(u[e]);
+    c[e] = k < 0 ? 0 : k >= nc[e] ? nc[e] - 1 : k;
+  }
+}
+
+/* wraps x into [0, lx), then the half list within r_i + r_j + skin, histories carried over */
+static int build(atoms *a, lists *L, double skin)
+{
+  const size_t n = a->n;
+  double rmax = 0;
+  a->ylo = INFINITY, a->yhi = -INFINITY;
+  for (size_t i = 0; i < n; i++) {
+    double *x = a->x + 3 * i;
+    x[0] -= a->lx * floor(x[0] / a->lx);
+    if (x[0] >= a->lx)
+      x[0] = 0.0;
+    a->ylo = fmin(a->ylo, x[1]), a->yhi = fmax(a->yhi, x[1]);
+    rmax = fmax(rmax, a->r[i]);
+  }
+  const double cs = 2 * rmax + skin;
+  int nc[3] = { (int)(a->lx / cs), (int)((a->yhi - a->ylo) / cs) + 1,
+                (int)((a->zhi - a->zlo) / cs) + 1 };
+  if (nc[0] < 3)
+    return fail("bench_kernel", 0, "the periodic length is below three cells");
+  const size_t ncell = (size_t)nc[0] * nc[1] * nc[2];
+  if (ncell > L->ncell_cap) {
+    free(L->head);
+    L->head = malloc(ncell * sizeof *L->head);
+    if (!L->head)
+      return fail("bench_kernel", 0, "out of memory");
+    L->ncell_cap = ncell;
+  }
+  for (size_t c = 0; c < ncell; c++)
+    L->head[c] = -1;
+  for (size_t i = n; i-- > 0;) {
+    int c[3];
+    cell_index(a, a->x + 3 * i, cs, nc, c);
+    const size_t cc = ((size_t)c[0] * nc[1] + c[1]) * nc[2] + c[2];
+    L->next[i] = L->head[cc];
+    L->head[cc] = (int32_t)i;
+  }
+  /* the old list becomes the source of the histories */
+  int32_t *tp = L->pj_old; L->pj_old = L->pj; L->pj = tp;
+  double *th = L->hist_old; L->hist_old = L->hist; L->hist = th;
+  size_t *ts = L->start_old; L->start_old = L->start; L->start = ts;
+  const int first = L->builds == 0;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    L->start[i] = k;
+    int c[3];
+    cell_index(a, a->x + 3 * i, cs, nc, c);
+    for (int ax = -1; ax <= 1; ax++) {
+      int qx = c[0] + ax;
+      double sh = 0.0;
+      if (qx < 0)
+        qx += nc[0], sh = -a->lx;
+      else if (qx >= nc[0])
+        qx -= nc[0], sh = a->lx;
+      for (int ay = -1; ay <= 1; ay++) {
+        const int qy = c[1] + ay;
+        if (qy < 0 || qy >= nc[1])
+          continue;
+        for (int az = -1; az <= 1; az++) {
+          const int qz = c[2] + az;
+          if (qz < 0 || qz >= nc[2])
+            continue;
+          for (int32_t j = L->head[((size_t)qx * nc[1] + qy) * nc[2] + qz]; j >= 0; j = L->next[j]) {
+            if ((size_t)j <= i || (a->type[i] == 2 && a->type[j] == 2))
+              continue;
+            const double dx = a->x[3 * i] - (a->x[3 * j] + sh), dy = a->x[3 * i + 1] - a->x[3 * j + 1],
+                         dz = a->x[3 * i + 2] - a->x[3 * j + 2];
+            const double rc = a->r[i] + a->r[j] + skin;
+            if (dx * dx + dy * dy + dz * dz >= rc * rc)
+              continue;
+            if (k == L->cap)
+              return fail("bench_kernel", 0, "more listed pairs than room (64 per sphere)");
+            L->pj[k] = j;
+            L->psx[k] = sh;
+            double *h = L->hist + 3 * k;
+            h[0] = h[1] = h[2] = 0.0;
+            for (size_t o = first ? 0 : L->start_old[i]; !first && o < L->start_old[i + 1]; o++)
+              if (L->pj_old[o] == j) {
+                memcpy(h, L->hist_old + 3 * o, 3 * sizeof *h);
+                break;
+              }
+            k++;
+          }
+        }
+      }
+    }
+  }
+  L->start[n] = k;
+  L->npairs = k;
+  memcpy(L->x0, a->x, 3 * n * sizeof *a->x);
+  L->builds++;
+  return 0;
+}
+
+static int lists_alloc(lists *L, size_t n)
+{
+  memset(L, 0, sizeof *L);
+  L->cap = 64 * n;
+  L->start = calloc(n + 1, sizeof *L->start), L->start_old = calloc(n + 1, sizeof *L->start);
+  L->pj = malloc(L->cap * sizeof *L->pj), L->pj_old = malloc(L->cap * sizeof *L->pj);
+  L->psx = malloc(L->cap * sizeof *L->psx);
+  L->hist = calloc(3 * L->cap, sizeof *L->hist), L->hist_old = calloc(3 * L->cap, sizeof *L->hist);
+  L->x0 = malloc(3 * n * sizeof *L->x0), L->whist = calloc(3 * n, sizeof *L->whist);
+  L->ci = malloc(L->cap * sizeof *L->ci), L->ck = malloc(L->cap * sizeof *L->ck);
+  L->next = malloc(n * sizeof *L->next);
+  /* the rows: each 192 bytes further into a page than the one before (see the head) */
+  const size_t page = 4096, stride = (L->cap * sizeof(double) + page - 1) / page * page + 192;
+  L->block = aligned_alloc(page, (stride * NROWS + page - 1) / page * page); /* C11: a multiple */
+  if (!L->start || !L->start_old || !L->pj || !L->pj_old || !L->psx || !L->hist ||
+      !L->hist_old || !L->x0 || !L->whist || !L->ci || !L->ck || !L->next || !L->block)
+    return fail("bench_kernel", 0, "out of memory");
+  for (int q = 0; q < NROWS; q++)
+    L->row[q] = (double *)((char *)L->block + (size_t)q * stride);
+  return 0;
+}
+
+static void lists_free(lists *L)
+{
+  free(L->start), free(L->start_old), free(L->pj), free(L->pj_old), free(L->psx);
+  free(L->hist), free(L->hist_old), free(L->x0), free(L->whist), free(L->ci), free(L->ck);
+  free(L->next), free(L->head), free(L->block);
+}
+
+/* pass C: pair_granular.cpp's hertz / tsuji / mindlin for the nc touching pairs in the rows,
+ * every test a select so that the loop vectorises; d = x_i - x_j, vr = v_i - v_j as LAMMPS */
+static void pair_law(double *const *row, size_t nc, const law *pp, const law *pb, double dt,
+                     int update)
+{
+  double *restrict d0 = row[D0];
+  const double *restrict d1 = row[D1], *restrict d2 = row[D2];
+  const double *restrict vr0 = row[VR0], *restrict vr1 = row[VR1], *restrict vr2 = row[VR2];
+  const double *restrict wr0 = row[WR0], *restrict wr1 = row[WR1], *restrict wr2 = row[WR2];
+  double *restrict h0 = row[H0], *restrict h1 = row[H1], *restrict h2 = row[H2];
+  const double *restrict ri = row[RI], *restrict rj = row[RJ], *restrict me = row[ME];
+  const double *restrict bd = row[BD];
+  double *restrict f0 = row[F0], *restrict f1 = row[F1], *restrict f2 = row[F2];
+  double *restrict q0 = row[TQ0], *restrict q1 = row[TQ1], *restrict q2 = row[TQ2];
+  /* the laws in locals: the rows' stores might otherwise change them, and their loads in the
+   * loop kept it from being vectorised */
+  /* without update (the set-up) no turn of the histories (an infinite threshold; a NaN, for
+   * Fscrit = 0, fails the test too) and no step added; tests outside the loop, which GCC
+   * would not vectorise with a test of update inside it */
+  const double frame_eps = update ? 1e-10 : INFINITY, step = update ? dt : 0.0;
+  const double kn_p = pp->kn, damp_p = pp->damp, kt_p = pp->kt, xt_p = pp->xt, mu_p = pp->mu;
+  const double kn_b = pb->kn, damp_b = pb->damp, kt_b = pb->kt, xt_b = pb->xt, mu_b = pb->mu;
+  /* the rows do not overlap: said here, since GCC does not take restrict on these locals once
+   * the function is inlined, and the run-time overlap tests it would need are too many */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC ivdep
+#endif
+  for (size_t c = 0; c < nc; c++) {
+    const int bead = bd[c] != 0.0;
+    const double kn = bead ? kn_b : kn_p, dampc = bead ? damp_b : damp_p;
+    const double ktc = bead ? kt_b : kt_p, xt = bead ? xt_b : xt_p, mu = bead ? mu_b : mu_p;
+    const double rsq = d0[c] * d0[c] + d1[c] * d1[c] + d2[c] * d2[c];
+    const double r = sqrt(rsq), rinv = 1.0 / r;
+    const double nx = d0[c] * rinv, ny = d1[c] * rinv, nz = d2[c] * rinv;
+    const double vnnr = vr0[c] * nx + vr1[c] * ny + vr2[c] * nz;
+    const double radsum = ri[c] + rj[c], reff = ri[c] * rj[c] / radsum;
+    const double delta = radsum - r, dR = delta * reff;
+    const double a = sqrt(dR), knfac = kn * a, Fne = kn * delta * a;
+    const double dnp = dampc * sqrt(me[c] * knfac);
+    const double Fntot = Fne - dnp * vnnr;
+    const double vt0 = vr0[c] - nx * vnnr, vt1 = vr1[c] - ny * vnnr, vt2 = vr2[c] - nz * vnnr;
+    const double vtr0 = vt0 - (nz * wr1[c] - ny * wr2[c]);
+    const double vtr1 = vt1 - (nx * wr2[c] - nz * wr0[c]);
+    const double vtr2 = vt2 - (ny * wr0[c] - nx * wr1[c]);
+    const double Fscrit = mu * fabs(Fntot);
+    const double kt = ktc * a, dampt = xt * dnp;
+    /* the history turned into the tangent plane, its length kept */
+    double g0 = h0[c], g1 = h1[c], g2 = h2[c];
+    const double rsht = g0 * nx + g1 * ny + g2 * nz;
+    const int frame = fabs(rsht) * kt > frame_eps * Fscrit;
+    const double shr2 = g0 * g0 + g1 * g1 + g2 * g2;
+    const double p0 = g0 - rsht * nx, p1 = g1 - rsht * ny, p2 = g2 - rsht * nz;
+    const double prj2 = p0 * p0 + p1 * p1 + p2 * p2;
+    const double prj = sqrt(prj2);
+    const double scale = prj > 0 ? sqrt(shr2) / (prj > 0 ? prj : 1.0) : 0.0;
+    g0 = frame ? p0 * scale : g0, g1 = frame ? p1 * scale : g1, g2 = frame ? p2 * scale : g2;
+    g0 += vtr0 * step, g1 += vtr1 * step, g2 += vtr2 * step;
+    double fs0 = -kt * g0 - dampt * vtr0, fs1 = -kt * g1 - dampt * vtr1,
+           fs2 = -kt * g2 - dampt * vtr2;
+    const double fs = sqrt(fs0 * fs0 + fs1 * fs1 + fs2 * fs2);
+    const int slip = fs > Fscrit, held = g0 * g0 + g1 * g1 + g2 * g2 != 0.0;
+    const double fsd = fs > 0 ? fs : 1.0, ikt = -1.0 / (kt > 0 ? kt : 1.0);
+    const double s0 = Fscrit * fs0 / fsd, s1 = Fscrit * fs1 / fsd, s2 = Fscrit * fs2 / fsd;
+    h0[c] = slip && held ? ikt * (s0 + dampt * vtr0) : g0;
+    h1[c] = slip && held ? ikt * (s1 + dampt * vtr1) : g1;
+    h2[c] = slip && held ? ikt * (s2 + dampt * vtr2) : g2;
+    const double cut = Fscrit / fsd;
+    fs0 = slip ? (held ? fs0 * cut : 0.0) : fs0;
+    fs1 = slip ? (held ? fs1 * cut : 0.0) : fs1;
+    fs2 = slip ? (held ? fs2 * cut : 0.0) : fs2;
+    f0[c] = nx * Fntot + fs0, f1[c] = ny * Fntot + fs1, f2[c] = nz * Fntot + fs2;
+    q0[c] = ny * fs2 - nz * fs1, q1[c] = nz * fs0 - nx * fs2, q2[c] = nx * fs1 - ny * fs0;
+    d0[c] = 0.5 * delta; /* for the torques' arms (pass D) */
+  }
+}
+
+/* fix wall/gran zplane: the nearer wall of sphere i (fix_wall_gran.cpp: Reff = r, torque
+ * arm r) */
+static void wall_force(atoms *a, lists *L, size_t i, const law *lw, double zlo, double zhi, double dt,
+                       int update)
+{
+  const double z = a->x[3 * i + 2], del1 = z - zlo, del2 = zhi - z;
+  const double dz = del1 < del2 ? del1 : -del2, rad = a->r[i];
+  double *h = L->whist + 3 * i;
+  if (dz * dz > rad * rad) {
+    h[0] = h[1] = h[2] = 0.0;
+    return;
+  }
+  const double r = fabs(dz), nz = dz / r;
+  const double *v = a->v + 3 * i, *w = a->w + 3 * i;
+  const double vnnr = v[2] * nz, delta = rad - r, dR = delta * rad;
+  const double aa = sqrt(dR), knfac = lw->kn * aa, Fne = lw->kn * delta * aa;
+  const double dnp = lw->damp * sqrt(a->m[i] * knfac), Fntot = Fne - dnp * vnnr;
+  const double vtr[3] = { v[0] - nz * (rad * w[1]), v[1] + nz * (rad * w[0]), 0.0 };
+  const double Fscrit = lw->mu * fabs(Fntot), kt = lw->kt * aa, dampt = lw->xt * dnp;
+  const double rsht = h[2] * nz;
+  if (update && fabs(rsht) * kt > 1e-10 * Fscrit) {
+    const double shr = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+    h[2] -= rsht * nz;
+    const double prj = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+    const double s = prj > 0 ? shr / prj : 0.0;
+    h[0] *= s, h[1] *= s, h[2] *= s;
+  }
+  double fs[3];
+  for (int e = 0; e < 3; e++) {
+    if (update)
+      h[e] += vtr[e] * dt;
+    fs[e] = -kt * h[e] - dampt * vtr[e];
+  }
+  const double fm = sqrt(fs[0] * fs[0] + fs[1] * fs[1] + fs[2] * fs[2]);
+  if (fm > Fscrit) {
+    const int held = h[0] != 0.0 || h[1] != 0.0 || h[2] != 0.0;
+    for (int e = 0; e < 3; e++) {
+      if (held)
+        h[e] = -1.0 / kt * (Fscrit * fs[e] / fm + dampt * vtr[e]);
+      fs[e] = held ? fs[e] * (Fscrit / fm) : 0.0;
+    }
+  }
+  double *f = a->f + 3 * i, *t = a->t + 3 * i;
+  f[0] += fs[0], f[1] += fs[1], f[2] += nz * Fntot + fs[2];
+  t[0] -= rad * (-nz * fs[1]), t[1] -= rad * (nz * fs[0]);
+}
+
+/* the forces and torques of step n: passes A-D, the walls, gravity; update 0 in the set-up,
+ * where LAMMPS neither turns nor adds to the tangential histories (historyupdate) */
+static long forces(atoms *a, lists *L, const deck *dk, int update)
+{
+  const size_t n = a->n;
+  memset(a->f, 0, 3 * n * sizeof *a->f);
+  memset(a->t, 0, 3 * n * sizeof *a->t);
+  /* A: the touching pairs, without a branch */
+  size_t nc = 0;
+  for (size_t i = 0; i < n; i++) {
+    const double xi = a->x[3 * i], yi = a->x[3 * i + 1], zi = a->x[3 * i + 2], ri = a->r[i];
+    for (size_t k = L->start[i]; k < L->start[i + 1]; k++) {
+      const int32_t j = L->pj[k];
+      const double dx = xi - (a->x[3 * j] + L->psx[k]), dy = yi - a->x[3 * j + 1],
+                   dz = zi - a->x[3 * j + 2], rs = ri + a->r[j];
+      const int touch = dx * dx + dy * dy + dz * dz < rs * rs;
+      L->ci[nc] = (int32_t)i;
+      L->ck[nc] = (int32_t)k;
+      nc += (size_t)touch;
+      double *h = L->hist + 3 * k;
+      const double keep = touch ? 1.0 : 0.0;
+      h[0] *= keep, h[1] *= keep, h[2] *= keep;
+    }
+  }
+  /* B: their numbers into rows */
+  double *const *row = L->row;
+  for (size_t c = 0; c < nc; c++) {
+    const size_t i = (size_t)L->ci[c], k = (size_t)L->ck[c], j = (size_t)L->pj[k];
+    const double *xi = a->x + 3 * i, *xj = a->x + 3 * j, *h = L->hist + 3 * k;
+    row[D0][c] = xi[0] - (xj[0] + L->psx[k]);
+    row[D1][c] = xi[1] - xj[1];
+    row[D2][c] = xi[2] - xj[2];
+    for (int e = 0; e < 3; e++) {
+      row[VR0 + e][c] = a->v[3 * i + e] - a->v[3 * j + e];
+      row[WR0 + e][c] = a->r[i] * a->w[3 * i + e] + a->r[j] * a->w[3 * j + e];
+      row[H0 + e][c] = h[e];
+    }
+    row[RI][c] = a->r[i], row[RJ][c] = a->r[j];
+    /* a frozen bead's partner's mass (pair_granular.cpp) */
+    row[ME][c] = a->type[i] == 2   ? a->m[j]
+                 : a->type[j] == 2 ? a->m[i]
+                                   : a->m[i] * a->m[j] / (a->m[i] + a->m[j]);
+    row[BD][c] = a->type[i] == 2 || a->type[j] == 2 ? 1.0 : 0.0;
+  }
+  /* C: the law */
+  pair_law(row, nc, &dk->pp, &dk->pb, dk->dt, update);
+  /* D: the sums (LAMMPS's signs: f_i += F, torque_i -= (r_i - delta / 2) n x fs) */
+  for (size_t c = 0; c < nc; c++) {
+    const size_t i = (size_t)L->ci[c], k = (size_t)L->ck[c], j = (size_t)L->pj[k];
+    const double ai = row[RI][c] - row[D0][c], aj = row[RJ][c] - row[D0][c];
+    double *h = L->hist + 3 * k;
+    for (int e = 0; e < 3; e++) {
+      h[e] = row[H0 + e][c];
+      a->f[3 * i + e] += row[F0 + e][c];
+      a->f[3 * j + e] -= row[F0 + e][c];
+      a->t[3 * i + e] -= ai * row[TQ0 + e][c];
+      a->t[3 * j + e] -= aj * row[TQ0 + e][c];
+    }
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (a->type[i] != 1)
+      continue;
+    wall_force(a, L, i, &dk->wall, dk->zlo, dk->zhi, dk->dt, update);
+    for (int e = 0; e < 3; e++)
+      a->f[3 * i + e] += a->m[i] * dk->g[e];
+  }
+  return (long)nc;
+}
+
+/* compute contact/atom summed over type 1 */
+static long contacts(const atoms *a, const lists *L)
+{
+  long c = 0;
+  for (size_t i = 0; i < a->n; i++)
+    for (size_t k = L->start[i]; k < L->start[i + 1]; k++) {
+      const size_t j = (size_t)L->pj[k];
+      const double dx = a->x[3 * i] - (a->x[3 * j] + L->psx[k]), dy = a->x[3 * i + 1] - a->x[3 * j + 1],
+                   dz = a->x[3 * i + 2] - a->x[3 * j + 2], rs = a->r[i] + a->r[j];
+      if (dx * dx + dy * dy + dz * dz < rs * rs)
+        c += (a->type[i] == 1) + (a->type[j] == 1);
+    }
+  return c;
+}
+
+static double kinetic(const atoms *a)
+{
+  double ke = 0;
+  for (size_t i = 0; i < a->n; i++) {
+    const double *v = a->v + 3 * i;
+    ke += 0.5 * a->m[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  }
+  return ke;
+}
+
+/* fix nve/sphere's half kick (velocity Verlet) of the type 1 spheres */
+static void kick(atoms *a, double dt)
+{
+  const double dtf = 0.5 * dt, dtfrot = dtf / 0.4;
+  for (size_t i = 0; i < a->n; i++) {
+    if (a->type[i] != 1)
+      continue;
+    const double dtfm = dtf / a->m[i], dtir = dtfrot / (a->r[i] * a->r[i] * a->m[i]);
+    for (int e = 0; e < 3; e++) {
+      a->v[3 * i + e] += dtfm * a->f[3 * i + e];
+      a->w[3 * i + e] += dtir * a->t[3 * i + e];
+    }
+  }
+}
+
+int main(int argc, char **argv)
+{
+  if (argc != 3) {
+    fprintf(stderr, "usage: bench_kernel LAMMPS_INPUT STEPS\n");
+    return 2;
+  }
+  char *end;
+  errno = 0;
+  const long nsteps = strtol(argv[2], &end, 10);
+  if (*end || errno || nsteps < 1 || nsteps > 100000000) {
+    fprintf(stderr, "bench_kernel: STEPS must be a whole number 1 .. 1e8, not '%s'\n", argv[2]);
+    return 2;
+  }
+  deck dk;
+  atoms a;
+  lists L;
+  memset(&a, 0, sizeof a);
+  memset(&L, 0, sizeof L);
+  if (read_deck(argv[1], &dk))
+    return 1;
+  int st = read_atoms(dk.data, &a);
+  if (!st) {
+    a.zlo = fmin(a.zlo, dk.zlo), a.zhi = fmax(a.zhi, dk.zhi);
+    st = lists_alloc(&L, a.n);
+  }
+  if (!st)
+    st = build(&a, &L, dk.skin);
+  long c0 = 0, c1 = 0;
+  double ke0 = 0, ke1 = 0, secs = 0;
+  if (!st) {
+    c0 = contacts(&a, &L);
+    ke0 = kinetic(&a);
+    forces(&a, &L, &dk, 0); /* LAMMPS's set-up: the forces of the initial state */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const double trig = 0.25 * dk.skin * dk.skin;
+    for (long s = 0; s < nsteps && !st; s++) {
+      kick(&a, dk.dt);
+      for (size_t i = 0; i < a.n; i++)
+        if (a.type[i] == 1)
+          for (int e = 0; e < 3; e++)
+            a.x[3 * i + e] += dk.dt * a.v[3 * i + e];
+      double m2 = 0;
+      for (size_t i = 0; i < a.n; i++) {
+        const double *x = a.x + 3 * i, *x0 = L.x0 + 3 * i;
+        const double dx = x[0] - x0[0], dy = x[1] - x0[1], dz = x[2] - x0[2];
+        const double d2 = dx * dx + dy * dy + dz * dz;
+        m2 = d2 > m2 ? d2 : m2;
+      }
+      if (m2 > trig)
+        st = build(&a, &L, dk.skin);
+      forces(&a, &L, &dk, 1);
+      kick(&a, dk.dt);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    c1 = contacts(&a, &L);
+    ke1 = kinetic(&a);
+    if (!st && !(isfinite(ke1)))
+      st = fail(argv[1], 0, "the kinetic energy is not finite at the end");
+  }
+  if (!st)
+    printf("bench_kernel: %ld steps of %zu spheres in %.4f s: %.4g sphere-steps/s; contacts %ld "
+           "-> %ld; KE %.15g -> %.15g J; %ld builds\n",
+           nsteps, a.nflow, secs, (double)nsteps * (double)a.nflow / secs, c0, c1, ke0, ke1,
+           L.builds - 1);
+  free(a.x), free(a.v), free(a.w), free(a.f), free(a.t), free(a.r), free(a.m), free(a.type);
+  lists_free(&L);
+  return st ? 1 : 0;
+}
