@@ -88,21 +88,26 @@ static int fail(const char *file, long line, const char *what)
   return 1;
 }
 
+/* a whole token as a finite number: 0, else -1 */
+static int number(const char *s, double *out)
+{
+  char *end;
+  errno = 0;
+  *out = strtod(s, &end);
+  return *end || errno || !isfinite(*out) ? -1 : 0;
+}
+
 static int parse_law(char **tok, int ntok, law *lw)
 {
   /* hertz K E tangential mindlin KT XT MU damping tsuji */
   if (ntok != 10 || strcmp(tok[0], "hertz") || strcmp(tok[3], "tangential") ||
       strcmp(tok[4], "mindlin") || strcmp(tok[8], "damping") || strcmp(tok[9], "tsuji"))
     return -1;
-  char *end;
   double v[5];
   const int at[5] = { 1, 2, 5, 6, 7 };
-  for (int a = 0; a < 5; a++) {
-    errno = 0;
-    v[a] = strtod(tok[at[a]], &end);
-    if (*end || errno || !isfinite(v[a]) || v[a] < 0)
+  for (int a = 0; a < 5; a++)
+    if (number(tok[at[a]], &v[a]) || v[a] < 0)
       return -1;
-  }
   const double e = v[1];
   if (!(e > 0 && e <= 1) || !(v[0] > 0) || !(v[2] > 0))
     return -1;
@@ -117,83 +122,91 @@ static int parse_law(char **tok, int ntok, law *lw)
   return 0;
 }
 
-static int number(const char *s, double *out)
-{
-  char *end;
-  errno = 0;
-  *out = strtod(s, &end);
-  return *end || errno || !isfinite(*out) ? -1 : 0;
-}
-
-static int read_deck(const char *path, deck *d)
+/* Calls line_fn(ctx, path, line number, line) for each line of file path, up to the first
+ * that returns nonzero; returns that status, or 1 when the file cannot be read. */
+static int each_line(const char *path, int (*line_fn)(void *, const char *, long, char *),
+                     void *ctx)
 {
   FILE *fp = fopen(path, "r");
   if (!fp)
     return fail(path, 0, strerror(errno));
-  memset(d, 0, sizeof *d);
   char line[1024];
   long ln = 0;
   int st = 0;
-  while (!st && fgets(line, sizeof line, fp)) {
-    ln++;
-    char *tok[40], *save = NULL;
-    int nt = 0;
-    for (char *s = strtok_r(line, " \t\r\n", &save); s && nt < 40 && s[0] != '#';
-         s = strtok_r(NULL, " \t\r\n", &save))
-      tok[nt++] = s;
-    if (nt == 0)
-      continue;
-    if (!strcmp(tok[0], "read_data") && nt == 2) {
-      if (strlen(tok[1]) >= sizeof d->data)
-        st = fail(path, ln, "read_data: path too long");
-      else
-        strcpy(d->data, tok[1]);
-    } else if (!strcmp(tok[0], "pair_coeff")) {
-      law lw;
-      if (nt < 3 || parse_law(tok + 3, nt - 3, &lw))
-        st = fail(path, ln, "pair_coeff: expected I J hertz K E tangential mindlin KT XT MU "
-                            "damping tsuji with K, KT > 0 and 0 < E <= 1");
-      else if (!strcmp(tok[1], "1") && !strcmp(tok[2], "1"))
-        d->pp = lw;
-      else if (!strcmp(tok[1], "1") && !strcmp(tok[2], "2"))
-        d->pb = lw;
-      /* 2 2: excluded (frozen beads) */
-    } else if (!strcmp(tok[0], "neighbor") && nt == 3 && !strcmp(tok[2], "bin")) {
-      if (number(tok[1], &d->skin) || !(d->skin > 0))
-        st = fail(path, ln, "neighbor: the skin must be a number > 0");
-      d->have_skin = 1;
-    } else if (!strcmp(tok[0], "timestep") && nt == 2) {
-      if (number(tok[1], &d->dt) || !(d->dt > 0))
-        st = fail(path, ln, "timestep: must be a number > 0");
-      d->have_dt = 1;
-    } else if (!strcmp(tok[0], "group") && nt == 4 && !strcmp(tok[2], "type")) {
-      if (!strcmp(tok[1], "flow") && !strcmp(tok[3], "1"))
-        d->have_flow = 1;
-      else if (!strcmp(tok[1], "beads") && !strcmp(tok[3], "2"))
-        d->have_beads = 1;
-    } else if (!strcmp(tok[0], "fix") && nt >= 4 && !strcmp(tok[3], "gravity")) {
-      double gm, u[3];
-      if (nt != 9 || strcmp(tok[2], "flow") || strcmp(tok[5], "vector") || number(tok[4], &gm) ||
-          number(tok[6], u) || number(tok[7], u + 1) || number(tok[8], u + 2)) {
-        st = fail(path, ln, "fix gravity: expected fix ID flow gravity G vector X Y Z");
-      } else {
-        const double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-        if (!(len > 0))
-          st = fail(path, ln, "fix gravity: the vector has no length");
-        for (int a = 0; a < 3 && !st; a++)
-          d->g[a] = gm * u[a] / len; /* LAMMPS normalises the vector (fix_gravity.cpp) */
-        d->have_g = 1;
-      }
-    } else if (!strcmp(tok[0], "fix") && nt >= 4 && !strcmp(tok[3], "wall/gran")) {
-      if (nt != 18 || strcmp(tok[2], "flow") || strcmp(tok[4], "granular") ||
-          parse_law(tok + 5, 10, &d->wall) || strcmp(tok[15], "zplane") ||
-          number(tok[16], &d->zlo) || number(tok[17], &d->zhi) || !(d->zhi > d->zlo))
-        st = fail(path, ln, "fix wall/gran: expected fix ID flow wall/gran granular hertz K E "
-                            "tangential mindlin KT XT MU damping tsuji zplane LO HI");
-      d->have_wall = 1;
-    }
-  }
+  while (!st && fgets(line, sizeof line, fp))
+    st = line_fn(ctx, path, ++ln, line);
   fclose(fp);
+  return st;
+}
+
+/* one line of the LAMMPS input into the deck ctx */
+static int deck_line(void *ctx, const char *path, long ln, char *line)
+{
+  deck *d = ctx;
+  int st = 0;
+  char *tok[40], *save = NULL;
+  int nt = 0;
+  for (char *s = strtok_r(line, " \t\r\n", &save); s && nt < 40 && s[0] != '#';
+       s = strtok_r(NULL, " \t\r\n", &save))
+    tok[nt++] = s;
+  if (nt == 0)
+    return 0;
+  if (!strcmp(tok[0], "read_data") && nt == 2) {
+    if (strlen(tok[1]) >= sizeof d->data)
+      st = fail(path, ln, "read_data: path too long");
+    else
+      strcpy(d->data, tok[1]);
+  } else if (!strcmp(tok[0], "pair_coeff")) {
+    law lw;
+    if (nt < 3 || parse_law(tok + 3, nt - 3, &lw))
+      st = fail(path, ln, "pair_coeff: expected I J hertz K E tangential mindlin KT XT MU "
+                          "damping tsuji with K, KT > 0 and 0 < E <= 1");
+    else if (!strcmp(tok[1], "1") && !strcmp(tok[2], "1"))
+      d->pp = lw;
+    else if (!strcmp(tok[1], "1") && !strcmp(tok[2], "2"))
+      d->pb = lw;
+    /* 2 2: excluded (frozen beads) */
+  } else if (!strcmp(tok[0], "neighbor") && nt == 3 && !strcmp(tok[2], "bin")) {
+    if (number(tok[1], &d->skin) || !(d->skin > 0))
+      st = fail(path, ln, "neighbor: the skin must be a number > 0");
+    d->have_skin = 1;
+  } else if (!strcmp(tok[0], "timestep") && nt == 2) {
+    if (number(tok[1], &d->dt) || !(d->dt > 0))
+      st = fail(path, ln, "timestep: must be a number > 0");
+    d->have_dt = 1;
+  } else if (!strcmp(tok[0], "group") && nt == 4 && !strcmp(tok[2], "type")) {
+    if (!strcmp(tok[1], "flow") && !strcmp(tok[3], "1"))
+      d->have_flow = 1;
+    else if (!strcmp(tok[1], "beads") && !strcmp(tok[3], "2"))
+      d->have_beads = 1;
+  } else if (!strcmp(tok[0], "fix") && nt >= 4 && !strcmp(tok[3], "gravity")) {
+    double gm, u[3];
+    if (nt != 9 || strcmp(tok[2], "flow") || strcmp(tok[5], "vector") || number(tok[4], &gm) ||
+        number(tok[6], u) || number(tok[7], u + 1) || number(tok[8], u + 2)) {
+      st = fail(path, ln, "fix gravity: expected fix ID flow gravity G vector X Y Z");
+    } else {
+      const double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+      if (!(len > 0))
+        st = fail(path, ln, "fix gravity: the vector has no length");
+      for (int a = 0; a < 3 && !st; a++)
+        d->g[a] = gm * u[a] / len; /* LAMMPS normalises the vector (fix_gravity.cpp) */
+      d->have_g = 1;
+    }
+  } else if (!strcmp(tok[0], "fix") && nt >= 4 && !strcmp(tok[3], "wall/gran")) {
+    if (nt != 18 || strcmp(tok[2], "flow") || strcmp(tok[4], "granular") ||
+        parse_law(tok + 5, 10, &d->wall) || strcmp(tok[15], "zplane") ||
+        number(tok[16], &d->zlo) || number(tok[17], &d->zhi) || !(d->zhi > d->zlo))
+      st = fail(path, ln, "fix wall/gran: expected fix ID flow wall/gran granular hertz K E "
+                          "tangential mindlin KT XT MU damping tsuji zplane LO HI");
+    d->have_wall = 1;
+  }
+  return st;
+}
+
+/* the deck of LAMMPS input path into d (zeroed by the caller) */
+static int read_deck(const char *path, deck *d)
+{
+  int st = each_line(path, deck_line, d);
   if (st)
     return st;
   if (!d->data[0] || !d->pp.set || !d->pb.set || !d->have_skin || !d->have_dt || !d->have_g ||
@@ -204,98 +217,97 @@ static int read_deck(const char *path, deck *d)
   return 0;
 }
 
+/* the data file's reader: the atoms, the section (1 Atoms, 2 Velocities), the lines read of each
+ * and which atoms they gave */
+typedef struct {
+  atoms *a;
+  int mode;
+  size_t got[3];
+  unsigned char *seen[3];
+} data_reader;
+
+/* one line of the data file into the reader ctx */
+static int data_line(void *ctx, const char *path, long ln, char *line)
+{
+  data_reader *r = ctx;
+  atoms *a = r->a;
+  double p, q;
+  unsigned long nat;
+  if (!a->n && sscanf(line, "%lu atoms", &nat) == 1 && strstr(line, "atoms")) {
+    if (nat == 0 || nat > 100000000)
+      return fail(path, ln, "the number of atoms must be 1 .. 1e8");
+    a->n = nat;
+    a->x = calloc(3 * nat, sizeof *a->x), a->v = calloc(3 * nat, sizeof *a->v);
+    a->w = calloc(3 * nat, sizeof *a->w), a->f = calloc(3 * nat, sizeof *a->f);
+    a->t = calloc(3 * nat, sizeof *a->t), a->r = calloc(nat, sizeof *a->r);
+    a->m = calloc(nat, sizeof *a->m), a->type = calloc(nat, sizeof *a->type);
+    r->seen[1] = calloc(nat, 1), r->seen[2] = calloc(nat, 1);
+    if (!a->x || !a->v || !a->w || !a->f || !a->t || !a->r || !a->m || !a->type || !r->seen[1] ||
+        !r->seen[2])
+      return fail(path, ln, "out of memory");
+    return 0;
+  }
+  if (strstr(line, "xlo xhi") && sscanf(line, "%lf %lf", &p, &q) == 2) {
+    a->lx = q - p;
+    return 0;
+  }
+  if (strstr(line, "zlo zhi") && sscanf(line, "%lf %lf", &p, &q) == 2) {
+    a->zlo = p, a->zhi = q;
+    return 0;
+  }
+  if (!strncmp(line, "Atoms", 5)) {
+    r->mode = 1;
+    return 0;
+  }
+  if (!strncmp(line, "Velocities", 10)) {
+    r->mode = 2;
+    return 0;
+  }
+  if (r->mode == 0 || strspn(line, " \t\r\n") == strlen(line))
+    return 0;
+  if (!a->n)
+    return fail(path, ln, "a section before the number of atoms");
+  unsigned long id;
+  int type, nf;
+  double u[6];
+  if (r->mode == 1)
+    nf = sscanf(line, "%lu %d %lf %lf %lf %lf %lf", &id, &type, u, u + 1, u + 2, u + 3, u + 4);
+  else
+    nf = sscanf(line, "%lu %lf %lf %lf %lf %lf %lf", &id, u, u + 1, u + 2, u + 3, u + 4, u + 5);
+  if (nf != 7 || id < 1 || id > a->n || r->seen[r->mode][id - 1])
+    return fail(path, ln, r->mode == 1 ? "expected: id type diameter density x y z (ids 1 .. N, once)"
+                                       : "expected: id vx vy vz wx wy wz (ids 1 .. N, once)");
+  for (int e = 0; e < (r->mode == 1 ? 5 : 6); e++)
+    if (!isfinite(u[e]))
+      return fail(path, ln, "a number is not finite");
+  const size_t i = id - 1;
+  r->seen[r->mode][i] = 1;
+  r->got[r->mode]++;
+  if (r->mode == 1) {
+    if ((type != 1 && type != 2) || !(u[0] > 0) || !(u[1] > 0))
+      return fail(path, ln, "type must be 1 or 2, diameter and density > 0");
+    a->type[i] = type;
+    a->r[i] = 0.5 * u[0];
+    /* LAMMPS's mass of a sphere (atom_vec_sphere.cpp), in its order */
+    a->m[i] = 4.0 * 3.14159265358979323846 / 3.0 * a->r[i] * a->r[i] * a->r[i] * u[1];
+    for (int e = 0; e < 3; e++)
+      a->x[3 * i + e] = u[2 + e];
+    a->nflow += type == 1;
+  } else {
+    for (int e = 0; e < 3; e++)
+      a->v[3 * i + e] = u[e], a->w[3 * i + e] = u[3 + e];
+  }
+  return 0;
+}
+
+/* the atoms of data file path into a (zeroed by the caller) */
 static int read_atoms(const char *path, atoms *a)
 {
-  FILE *fp = fopen(path, "r");
-  if (!fp)
-    return fail(path, 0, strerror(errno));
-  memset(a, 0, sizeof *a);
-  char line[1024];
-  long ln = 0;
-  int st = 0, mode = 0; /* 1 Atoms, 2 Velocities */
-  size_t got[3] = { 0, 0, 0 };
-  unsigned char *seen[3] = { NULL, NULL, NULL };
-  while (!st && fgets(line, sizeof line, fp)) {
-    ln++;
-    double p, q;
-    unsigned long nat;
-    if (!a->n && sscanf(line, "%lu atoms", &nat) == 1 && strstr(line, "atoms")) {
-      if (nat == 0 || nat > 100000000) {
-        st = fail(path, ln, "the number of atoms must be 1 .. 1e8");
-        break;
-      }
-      a->n = nat;
-      a->x = calloc(3 * nat, sizeof *a->x), a->v = calloc(3 * nat, sizeof *a->v);
-      a->w = calloc(3 * nat, sizeof *a->w), a->f = calloc(3 * nat, sizeof *a->f);
-      a->t = calloc(3 * nat, sizeof *a->t), a->r = calloc(nat, sizeof *a->r);
-      a->m = calloc(nat, sizeof *a->m), a->type = calloc(nat, sizeof *a->type);
-      seen[1] = calloc(nat, 1), seen[2] = calloc(nat, 1);
-      if (!a->x || !a->v || !a->w || !a->f || !a->t || !a->r || !a->m || !a->type || !seen[1] ||
-          !seen[2])
-        st = fail(path, ln, "out of memory");
-      continue;
-    }
-    if (strstr(line, "xlo xhi") && sscanf(line, "%lf %lf", &p, &q) == 2) {
-      a->lx = q - p;
-      continue;
-    }
-    if (strstr(line, "zlo zhi") && sscanf(line, "%lf %lf", &p, &q) == 2) {
-      a->zlo = p, a->zhi = q;
-      continue;
-    }
-    if (!strncmp(line, "Atoms", 5)) {
-      mode = 1;
-      continue;
-    }
-    if (!strncmp(line, "Velocities", 10)) {
-      mode = 2;
-      continue;
-    }
-    if (mode == 0 || strspn(line, " \t\r\n") == strlen(line))
-      continue;
-    if (!a->n) {
-      st = fail(path, ln, "a section before the number of atoms");
-      break;
-    }
-    unsigned long id;
-    int type, nf;
-    double u[6];
-    if (mode == 1)
-      nf = sscanf(line, "%lu %d %lf %lf %lf %lf %lf", &id, &type, u, u + 1, u + 2, u + 3, u + 4);
-    else
-      nf = sscanf(line, "%lu %lf %lf %lf %lf %lf %lf", &id, u, u + 1, u + 2, u + 3, u + 4, u + 5);
-    if (nf != 7 || id < 1 || id > a->n || seen[mode][id - 1]) {
-      st = fail(path, ln, mode == 1 ? "expected: id type diameter density x y z (ids 1 .. N, once)"
-                                    : "expected: id vx vy vz wx wy wz (ids 1 .. N, once)");
-      break;
-    }
-    for (int e = 0; e < (mode == 1 ? 5 : 6); e++)
-      if (!isfinite(u[e]))
-        st = fail(path, ln, "a number is not finite");
-    const size_t i = id - 1;
-    seen[mode][i] = 1;
-    got[mode]++;
-    if (mode == 1) {
-      if ((type != 1 && type != 2) || !(u[0] > 0) || !(u[1] > 0)) {
-        st = fail(path, ln, "type must be 1 or 2, diameter and density > 0");
-        break;
-      }
-      a->type[i] = type;
-      a->r[i] = 0.5 * u[0];
-      /* LAMMPS's mass of a sphere (atom_vec_sphere.cpp), in its order */
-      a->m[i] = 4.0 * 3.14159265358979323846 / 3.0 * a->r[i] * a->r[i] * a->r[i] * u[1];
-      for (int e = 0; e < 3; e++)
-        a->x[3 * i + e] = u[2 + e];
-      a->nflow += type == 1;
-    } else {
-      for (int e = 0; e < 3; e++)
-        a->v[3 * i + e] = u[e], a->w[3 * i + e] = u[3 + e];
-    }
-  }
-  fclose(fp);
-  free(seen[1]);
-  free(seen[2]);
-  if (!st && (!a->n || got[1] != a->n || got[2] != a->n || !(a->lx > 0)))
+  data_reader r = { .a = a };
+  int st = each_line(path, data_line, &r);
+  free(r.seen[1]);
+  free(r.seen[2]);
+  if (!st && (!a->n || r.got[1] != a->n || r.got[2] != a->n || !(a->lx > 0)))
     st = fail(path, 0, "needs N atoms, xlo xhi, and N lines in Atoms and in Velocities");
   return st;
 }
@@ -679,6 +691,7 @@ int main(int argc, char **argv)
   deck dk;
   atoms a;
   lists L;
+  memset(&dk, 0, sizeof dk);
   memset(&a, 0, sizeof a);
   memset(&L, 0, sizeof L);
   if (read_deck(argv[1], &dk))
