@@ -48,6 +48,7 @@ typedef struct {
   law pp, pb, wall;      /* sphere-sphere, sphere-bead, sphere-wall */
   double skin, dt, g[3], zlo, zhi;
   int have_skin, have_dt, have_g, have_wall, have_flow, have_beads;
+  int have_si, have_freeze, have_nve, have_exclude; /* what the kernel assumes, present */
 } deck;
 
 typedef struct {
@@ -97,7 +98,30 @@ static int number(const char *s, double *out)
   return *end || errno || !isfinite(*out) ? -1 : 0;
 }
 
-static int parse_law(char **tok, int ntok, law *lw)
+/* MathSpecial::powint of LAMMPS (math_special.h): x^n by squaring, for the same roundings */
+static double powint(double x, int n)
+{
+  double yy = 1.0, ww = x;
+  if (x == 0.0)
+    return 0.0;
+  for (int nn = n > 0 ? n : -n; nn != 0; nn >>= 1, ww *= ww)
+    if (nn & 1)
+      yy *= ww;
+  return n > 0 ? yy : 1.0 / yy;
+}
+
+/* Tsuji's damping coefficient from the restitution e: LAMMPS's fit, in its operations
+ * (pair_granular.cpp with square, cube and powint; fix_wall_gran.cpp with pow) */
+static double tsuji_coefficient(double e, int wall)
+{
+  if (wall)
+    return 1.2728 - 4.2783 * e + 11.087 * pow(e, 2) - 22.348 * pow(e, 3) + 27.467 * pow(e, 4) -
+           18.022 * pow(e, 5) + 4.8218 * pow(e, 6);
+  return 1.2728 - 4.2783 * e + 11.087 * (e * e) - 22.348 * (e * e * e) + 27.467 * powint(e, 4) -
+         18.022 * powint(e, 5) + 4.8218 * powint(e, 6);
+}
+
+static int parse_law(char **tok, int ntok, law *lw, int wall)
 {
   /* hertz K E tangential mindlin KT XT MU damping tsuji */
   if (ntok != 10 || strcmp(tok[0], "hertz") || strcmp(tok[3], "tangential") ||
@@ -112,9 +136,7 @@ static int parse_law(char **tok, int ntok, law *lw)
   if (!(e > 0 && e <= 1) || !(v[0] > 0) || !(v[2] > 0))
     return -1;
   lw->kn = v[0];
-  /* LAMMPS's fit of Tsuji's coefficient to the restitution e (pair_granular.cpp) */
-  lw->damp = 1.2728 - 4.2783 * e + 11.087 * e * e - 22.348 * e * e * e +
-             27.467 * pow(e, 4) - 18.022 * pow(e, 5) + 4.8218 * pow(e, 6);
+  lw->damp = tsuji_coefficient(e, wall);
   lw->kt = v[2];
   lw->xt = v[3];
   lw->mu = v[4];
@@ -133,8 +155,13 @@ static int each_line(const char *path, int (*line_fn)(void *, const char *, long
   char line[1024];
   long ln = 0;
   int st = 0;
-  while (!st && fgets(line, sizeof line, fp))
-    st = line_fn(ctx, path, ++ln, line);
+  while (!st && fgets(line, sizeof line, fp)) {
+    ln++;
+    if (!strchr(line, '\n') && !feof(fp))
+      st = fail(path, ln, "a line longer than 1022 characters");
+    else
+      st = line_fn(ctx, path, ln, line);
+  }
   fclose(fp);
   return st;
 }
@@ -146,8 +173,10 @@ static int deck_line(void *ctx, const char *path, long ln, char *line)
   int st = 0;
   char *tok[40], *save = NULL;
   int nt = 0;
-  for (char *s = strtok_r(line, " \t\r\n", &save); s && nt < 40 && s[0] != '#';
-       s = strtok_r(NULL, " \t\r\n", &save))
+  char *hash = strchr(line, '#'); /* a comment, as LAMMPS reads one (no quotes here) */
+  if (hash)
+    *hash = '\0';
+  for (char *s = strtok_r(line, " \t\r\n", &save); s && nt < 40; s = strtok_r(NULL, " \t\r\n", &save))
     tok[nt++] = s;
   if (nt == 0)
     return 0;
@@ -158,7 +187,7 @@ static int deck_line(void *ctx, const char *path, long ln, char *line)
       strcpy(d->data, tok[1]);
   } else if (!strcmp(tok[0], "pair_coeff")) {
     law lw;
-    if (nt < 3 || parse_law(tok + 3, nt - 3, &lw))
+    if (nt < 3 || parse_law(tok + 3, nt - 3, &lw, 0))
       st = fail(path, ln, "pair_coeff: expected I J hertz K E tangential mindlin KT XT MU "
                           "damping tsuji with K, KT > 0 and 0 < E <= 1");
     else if (!strcmp(tok[1], "1") && !strcmp(tok[2], "1"))
@@ -179,6 +208,19 @@ static int deck_line(void *ctx, const char *path, long ln, char *line)
       d->have_flow = 1;
     else if (!strcmp(tok[1], "beads") && !strcmp(tok[3], "2"))
       d->have_beads = 1;
+  } else if (!strcmp(tok[0], "units") && nt == 2) {
+    d->have_si = !strcmp(tok[1], "si");
+  } else if (!strcmp(tok[0], "fix") && nt == 4 && !strcmp(tok[2], "beads") &&
+             !strcmp(tok[3], "freeze")) {
+    d->have_freeze = 1;
+  } else if (!strcmp(tok[0], "fix") && nt == 4 && !strcmp(tok[2], "flow") &&
+             !strcmp(tok[3], "nve/sphere")) {
+    d->have_nve = 1;
+  } else if (!strcmp(tok[0], "neigh_modify")) {
+    for (int k = 1; k + 3 < nt; k++)
+      if (!strcmp(tok[k], "exclude") && !strcmp(tok[k + 1], "type") && !strcmp(tok[k + 2], "2") &&
+          !strcmp(tok[k + 3], "2"))
+        d->have_exclude = 1;
   } else if (!strcmp(tok[0], "fix") && nt >= 4 && !strcmp(tok[3], "gravity")) {
     double gm, u[3];
     if (nt != 9 || strcmp(tok[2], "flow") || strcmp(tok[5], "vector") || number(tok[4], &gm) ||
@@ -189,12 +231,12 @@ static int deck_line(void *ctx, const char *path, long ln, char *line)
       if (!(len > 0))
         st = fail(path, ln, "fix gravity: the vector has no length");
       for (int a = 0; a < 3 && !st; a++)
-        d->g[a] = gm * u[a] / len; /* LAMMPS normalises the vector (fix_gravity.cpp) */
+        d->g[a] = gm * (u[a] / len); /* LAMMPS: the unit vector, then the magnitude (fix_gravity.cpp) */
       d->have_g = 1;
     }
   } else if (!strcmp(tok[0], "fix") && nt >= 4 && !strcmp(tok[3], "wall/gran")) {
     if (nt != 18 || strcmp(tok[2], "flow") || strcmp(tok[4], "granular") ||
-        parse_law(tok + 5, 10, &d->wall) || strcmp(tok[15], "zplane") ||
+        parse_law(tok + 5, 10, &d->wall, 1) || strcmp(tok[15], "zplane") ||
         number(tok[16], &d->zlo) || number(tok[17], &d->zhi) || !(d->zhi > d->zlo))
       st = fail(path, ln, "fix wall/gran: expected fix ID flow wall/gran granular hertz K E "
                           "tangential mindlin KT XT MU damping tsuji zplane LO HI");
@@ -210,10 +252,12 @@ static int read_deck(const char *path, deck *d)
   if (st)
     return st;
   if (!d->data[0] || !d->pp.set || !d->pb.set || !d->have_skin || !d->have_dt || !d->have_g ||
-      !d->have_wall || !d->have_flow || !d->have_beads)
-    return fail(path, 0, "not bench-chute's matched case: it needs read_data, pair_coeff 1 1 and "
-                         "1 2, neighbor, timestep, groups flow (type 1) and beads (type 2), fix "
-                         "gravity and fix wall/gran zplane");
+      !d->have_wall || !d->have_flow || !d->have_beads || !d->have_si || !d->have_freeze ||
+      !d->have_nve || !d->have_exclude)
+    return fail(path, 0, "not bench-chute's matched case: it needs units si, read_data, "
+                         "pair_coeff 1 1 and 1 2, neighbor, neigh_modify exclude type 2 2, "
+                         "timestep, groups flow (type 1) and beads (type 2), fix beads freeze, "
+                         "fix flow nve/sphere, fix gravity and fix wall/gran zplane");
   return 0;
 }
 
@@ -231,11 +275,13 @@ static int data_line(void *ctx, const char *path, long ln, char *line)
 {
   data_reader *r = ctx;
   atoms *a = r->a;
+  if (ln == 1) /* the title, which LAMMPS skips */
+    return 0;
   double p, q;
   unsigned long nat;
   if (!a->n && sscanf(line, "%lu atoms", &nat) == 1 && strstr(line, "atoms")) {
-    if (nat == 0 || nat > 100000000)
-      return fail(path, ln, "the number of atoms must be 1 .. 1e8");
+    if (nat == 0 || nat > 10000000) /* 64 pairs each: pair numbers fit an int32 */
+      return fail(path, ln, "the number of atoms must be 1 .. 1e7");
     a->n = nat;
     a->x = calloc(3 * nat, sizeof *a->x), a->v = calloc(3 * nat, sizeof *a->v);
     a->w = calloc(3 * nat, sizeof *a->w), a->f = calloc(3 * nat, sizeof *a->f);
@@ -329,6 +375,8 @@ static int build(atoms *a, lists *L, double skin)
   a->ylo = INFINITY, a->yhi = -INFINITY;
   for (size_t i = 0; i < n; i++) {
     double *x = a->x + 3 * i;
+    if (!isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2]))
+      return fail("bench_kernel", 0, "a position is not finite: the run blew up");
     x[0] -= a->lx * floor(x[0] / a->lx);
     if (x[0] >= a->lx)
       x[0] = 0.0;
@@ -336,10 +384,12 @@ static int build(atoms *a, lists *L, double skin)
     rmax = fmax(rmax, a->r[i]);
   }
   const double cs = 2 * rmax + skin;
-  int nc[3] = { (int)(a->lx / cs), (int)((a->yhi - a->ylo) / cs) + 1,
-                (int)((a->zhi - a->zlo) / cs) + 1 };
-  if (nc[0] < 3)
+  const double span[3] = { a->lx / cs, (a->yhi - a->ylo) / cs + 1, (a->zhi - a->zlo) / cs + 1 };
+  if (!(span[0] >= 3))
     return fail("bench_kernel", 0, "the periodic length is below three cells");
+  if (!(span[0] * span[1] * span[2] <= 1e8))
+    return fail("bench_kernel", 0, "the spheres spread over more than 1e8 cells");
+  int nc[3] = { (int)span[0], (int)span[1], (int)span[2] };
   const size_t ncell = (size_t)nc[0] * nc[1] * nc[2];
   if (ncell > L->ncell_cap) {
     free(L->head);
@@ -628,9 +678,10 @@ static long forces(atoms *a, lists *L, const deck *dk, int update)
   for (size_t i = 0; i < n; i++) {
     if (a->type[i] != 1)
       continue;
-    wall_force(a, L, i, &dk->wall, dk->zlo, dk->zhi, dk->dt, update);
+    /* LAMMPS's fix order: gravity, then the walls */
     for (int e = 0; e < 3; e++)
       a->f[3 * i + e] += a->m[i] * dk->g[e];
+    wall_force(a, L, i, &dk->wall, dk->zlo, dk->zhi, dk->dt, update);
   }
   return (long)nc;
 }
@@ -732,8 +783,10 @@ int main(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    c1 = contacts(&a, &L);
-    ke1 = kinetic(&a);
+    if (!st) { /* a failed rebuild leaves the list half made */
+      c1 = contacts(&a, &L);
+      ke1 = kinetic(&a);
+    }
     if (!st && !(isfinite(ke1)))
       st = fail(argv[1], 0, "the kinetic energy is not finite at the end");
   }
