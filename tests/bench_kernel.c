@@ -61,7 +61,7 @@ typedef struct {
 /* The half list (pairs i < j, not both beads) with each pair's x shift of j and its tangential
  * history, the wall histories, and the rows of the pair passes. */
 typedef struct {
-  size_t cap, npairs;
+  size_t cap;
   size_t *start;           /* pairs of i: start[i] .. start[i + 1] - 1 */
   int32_t *pj, *pj_old;
   double *psx, *hist, *hist_old;
@@ -367,6 +367,19 @@ static void cell_index(const atoms *a, const double *x, double cs, const int nc[
   }
 }
 
+/* d = x_i - x_j of listed pair k of the sphere at xi (x_j's periodic image, LAMMPS's sign);
+ * |d|^2.  xi a copy in the overlap pass, where loads of a->x would be repeated for every pair
+ * (the histories' stores might change them: seen 1.03-1.04x the step's time) */
+static inline double pair_sep(const atoms *a, const lists *L, const double xi[3], size_t k,
+                              double d[3])
+{
+  const size_t j = (size_t)L->pj[k];
+  d[0] = xi[0] - (a->x[3 * j] + L->psx[k]);
+  d[1] = xi[1] - a->x[3 * j + 1];
+  d[2] = xi[2] - a->x[3 * j + 2];
+  return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+}
+
 /* wraps x into [0, lx), then the half list within r_i + r_j + skin, histories carried over */
 static int build(atoms *a, lists *L, double skin)
 {
@@ -458,7 +471,6 @@ static int build(atoms *a, lists *L, double skin)
     }
   }
   L->start[n] = k;
-  L->npairs = k;
   memcpy(L->x0, a->x, 3 * n * sizeof *a->x);
   L->builds++;
   return 0;
@@ -507,12 +519,12 @@ static void pair_law(double *const *row, size_t nc, const law *pp, const law *pb
   const double *restrict bd = row[BD];
   double *restrict f0 = row[F0], *restrict f1 = row[F1], *restrict f2 = row[F2];
   double *restrict q0 = row[TQ0], *restrict q1 = row[TQ1], *restrict q2 = row[TQ2];
-  /* the laws in locals: the rows' stores might otherwise change them, and their loads in the
-   * loop kept it from being vectorised */
   /* without update (the set-up) no turn of the histories (an infinite threshold; a NaN, for
    * Fscrit = 0, fails the test too) and no step added; tests outside the loop, which GCC
    * would not vectorise with a test of update inside it */
   const double frame_eps = update ? 1e-10 : INFINITY, step = update ? dt : 0.0;
+  /* the laws in locals: the rows' stores might otherwise change them, and their loads in the
+   * loop kept it from being vectorised */
   const double kn_p = pp->kn, damp_p = pp->damp, kt_p = pp->kt, xt_p = pp->xt, mu_p = pp->mu;
   const double kn_b = pb->kn, damp_b = pb->damp, kt_b = pb->kt, xt_b = pb->xt, mu_b = pb->mu;
   /* the rows do not overlap: said here, since GCC does not take restrict on these locals once
@@ -618,7 +630,7 @@ static void wall_force(atoms *a, lists *L, size_t i, const law *lw, double zlo, 
 
 /* the forces and torques of step n: passes A-D, the walls, gravity; update 0 in the set-up,
  * where LAMMPS neither turns nor adds to the tangential histories (historyupdate) */
-static long forces(atoms *a, lists *L, const deck *dk, int update)
+static void forces(atoms *a, lists *L, const deck *dk, int update)
 {
   const size_t n = a->n;
   memset(a->f, 0, 3 * n * sizeof *a->f);
@@ -626,12 +638,11 @@ static long forces(atoms *a, lists *L, const deck *dk, int update)
   /* A: the touching pairs, without a branch */
   size_t nc = 0;
   for (size_t i = 0; i < n; i++) {
-    const double xi = a->x[3 * i], yi = a->x[3 * i + 1], zi = a->x[3 * i + 2], ri = a->r[i];
+    const double xi[3] = { a->x[3 * i], a->x[3 * i + 1], a->x[3 * i + 2] }, ri = a->r[i];
     for (size_t k = L->start[i]; k < L->start[i + 1]; k++) {
-      const int32_t j = L->pj[k];
-      const double dx = xi - (a->x[3 * j] + L->psx[k]), dy = yi - a->x[3 * j + 1],
-                   dz = zi - a->x[3 * j + 2], rs = ri + a->r[j];
-      const int touch = dx * dx + dy * dy + dz * dz < rs * rs;
+      double d[3];
+      const double rs = ri + a->r[L->pj[k]];
+      const int touch = pair_sep(a, L, xi, k, d) < rs * rs;
       L->ci[nc] = (int32_t)i;
       L->ck[nc] = (int32_t)k;
       nc += (size_t)touch;
@@ -644,11 +655,11 @@ static long forces(atoms *a, lists *L, const deck *dk, int update)
   double *const *row = L->row;
   for (size_t c = 0; c < nc; c++) {
     const size_t i = (size_t)L->ci[c], k = (size_t)L->ck[c], j = (size_t)L->pj[k];
-    const double *xi = a->x + 3 * i, *xj = a->x + 3 * j, *h = L->hist + 3 * k;
-    row[D0][c] = xi[0] - (xj[0] + L->psx[k]);
-    row[D1][c] = xi[1] - xj[1];
-    row[D2][c] = xi[2] - xj[2];
+    const double *h = L->hist + 3 * k;
+    double d[3];
+    pair_sep(a, L, a->x + 3 * i, k, d);
     for (int e = 0; e < 3; e++) {
+      row[D0 + e][c] = d[e];
       row[VR0 + e][c] = a->v[3 * i + e] - a->v[3 * j + e];
       row[WR0 + e][c] = a->r[i] * a->w[3 * i + e] + a->r[j] * a->w[3 * j + e];
       row[H0 + e][c] = h[e];
@@ -683,7 +694,6 @@ static long forces(atoms *a, lists *L, const deck *dk, int update)
       a->f[3 * i + e] += a->m[i] * dk->g[e];
     wall_force(a, L, i, &dk->wall, dk->zlo, dk->zhi, dk->dt, update);
   }
-  return (long)nc;
 }
 
 /* compute contact/atom summed over type 1 */
@@ -693,9 +703,9 @@ static long contacts(const atoms *a, const lists *L)
   for (size_t i = 0; i < a->n; i++)
     for (size_t k = L->start[i]; k < L->start[i + 1]; k++) {
       const size_t j = (size_t)L->pj[k];
-      const double dx = a->x[3 * i] - (a->x[3 * j] + L->psx[k]), dy = a->x[3 * i + 1] - a->x[3 * j + 1],
-                   dz = a->x[3 * i + 2] - a->x[3 * j + 2], rs = a->r[i] + a->r[j];
-      if (dx * dx + dy * dy + dz * dz < rs * rs)
+      double d[3];
+      const double rs = a->r[i] + a->r[j];
+      if (pair_sep(a, L, a->x + 3 * i, k, d) < rs * rs)
         c += (a->type[i] == 1) + (a->type[j] == 1);
     }
   return c;
@@ -776,8 +786,8 @@ int main(int argc, char **argv)
         const double d2 = dx * dx + dy * dy + dz * dz;
         m2 = d2 > m2 ? d2 : m2;
       }
-      if (m2 > trig)
-        st = build(&a, &L, dk.skin);
+      if (m2 > trig && (st = build(&a, &L, dk.skin)) != 0)
+        break; /* the list is half made: no forces from it */
       forces(&a, &L, &dk, 1);
       kick(&a, dk.dt);
     }
