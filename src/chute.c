@@ -843,17 +843,12 @@ static inline void sphere_position(const double R[9], const double pos[3], const
 
 /* sx = (x + simg) + soff of the spheres of particle p; soff from the orientation.  A centred
  * sphere has soff = 0 (calloc) whatever the orientation, so only its position is formed. */
-static inline void centred_sphere(gc_chute *c, const chute_work *w, size_t p)
-{
-  const double *sm = w->simg + 3 * p;
-  for (int d = 0; d < 3; d++)
-    c->sx[3 * p + d] = (c->x[3 * p + d] + sm[d]) + 0.0;
-}
-
 static void particle_spheres(gc_chute *c, chute_work *w, size_t p)
 {
   if (w->centred) {
-    centred_sphere(c, w, p);
+    const double *sm = w->simg + 3 * p;
+    for (int d = 0; d < 3; d++)
+      c->sx[3 * p + d] = (c->x[3 * p + d] + sm[d]) + 0.0;
     return;
   }
   /* soff as sphere_offsets forms it (the same matvec) and sx from it in one pass; the matrix
@@ -2081,15 +2076,13 @@ static int particle_forces(gc_chute *c, chute_work *w, size_t p, int early, uint
     for (size_t k = 0; k < nsph; k++)
       if (wall_forces(c, w, p, p * nsph + k, F, T, pen))
         fail = 1;
-  /* x - x is 0 for a finite x, NaN otherwise: one test and one branch for the six numbers
-   * instead of six of each */
-  double finite = 0.0;
   for (int e = 0; e < 3; e++) {
     c->force[3 * p + e] = F[e];
     c->torque[3 * p + e] = T[e];
-    finite += (F[e] - F[e]) + (T[e] - T[e]);
+    if (!isfinite(F[e]) || !isfinite(T[e]))
+      fail = 1;
   }
-  return fail | !(finite == 0.0);
+  return fail;
 }
 
 /* Wrap particle p's centre into [0, length) (and z without side walls); its spheres keep their
@@ -2111,10 +2104,8 @@ static int wrap_particle(gc_chute *c, chute_work *w, size_t p)
       x[d] = xn;
     }
   }
-  /* x - x is 0 for a finite x, NaN otherwise (see particle_forces) */
-  return !((x[0] - x[0]) + (x[1] - x[1]) + (x[2] - x[2]) + (v[0] - v[0]) + (v[1] - v[1]) +
-               (v[2] - v[2]) ==
-           0.0);
+  return !isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2]) || !isfinite(v[0]) ||
+         !isfinite(v[1]) || !isfinite(v[2]);
 }
 
 /* The step's work into the energy budget: the chunks' sums (each in pair / particle order)
@@ -2374,7 +2365,7 @@ static void move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lan
   if (w->centred) {
     for (int l = 0; l < n; l++)
       if (!bad[l])
-        centred_sphere(c, w, pl[l]);
+        particle_spheres(c, w, pl[l]);
   } else {
     double R[9][LANES];
     for (int l = 0; l < LANES; l++) {
