@@ -88,6 +88,7 @@ static double mises_on_axis(double x, void *vp)
 
 int gc_yield_coefficient(double nu, double *A_Y)
 {
+  *A_Y = NAN; /* set on every path, NaN on an error (see gc_model.h) */
   if (!(nu > -1.0 && nu < 0.5))
     return GC_EINVAL;
   struct ay_args args = { nu };

@@ -468,7 +468,9 @@ int gc_pair_setup(gc_pair *pair, const gc_params *p, char *msg, size_t msglen);
 /* Check the elastic parameters common to all physically-based models. */
 int gc_check_elastic(const gc_params *p, char *msg, size_t msglen);
 /* A_Y(nu) = p_m / sqrt(3 J2_max) from the Hertz field on the axis (eq. 3.11-3.20).  Allocates
- * nothing and touches no global state (golden-section search on a fixed bracket). */
+ * nothing and touches no global state (the largest value on a fixed grid of depths; see
+ * common.c).  GC_EINVAL for nu outside (-1, 0.5); *A_Y is NaN after an error (set on every
+ * path, so that an -flto build's maybe-uninitialized warning has nothing to find). */
 int gc_yield_coefficient(double nu, double *A_Y);
 /* Incipient yield force for the pair (eq. 6.19-6.21): the smaller over the bodies that yield. */
 int gc_yield_force(const gc_pair *pair, double *P_Y, double *A_Y);

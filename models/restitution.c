@@ -138,6 +138,9 @@ typedef int (*restitution_fn)(double x, int tension, double *e);
 /* The x >= 0 with f(x) = e_target; f decreases from f(0) = 1.  Relative accuracy ~1e-12 in x. */
 static int invert(restitution_fn f, double e_target, int tension, double *x)
 {
+  /* set on every path, NaN on an error: with -flto GCC no longer saw that the callers read it
+   * only after a success, and -Werror stopped the build (maybe-uninitialized) */
+  *x = NAN;
   if (!(e_target > 0 && e_target <= 1))
     return GC_EINVAL;
   if (e_target == 1) {

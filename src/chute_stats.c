@@ -13,6 +13,9 @@
 int gc_steady_fit(const double *t, const double *v, size_t n, double window, size_t nbatch,
                   double conf, gc_steady *out, char *msg, size_t msglen)
 {
+  /* every field set on every path, NaN after an error (chute_stats.h) */
+  *out = (gc_steady){ .t0 = NAN, .t1 = NAN, .conf = NAN, .nbatch = 0, .slope = NAN,
+                      .half_ci = NAN, .v_mean = NAN, .r1 = NAN, .verdict = -1 };
   if (!(window > 0) || !isfinite(window)) {
     snprintf(msg, msglen, "steady_window = %g out of range (0, inf) s", window);
     return GC_EINVAL;

@@ -33,7 +33,8 @@ typedef struct {
  * accelerating or decelerating.
  *
  * GC_EINVAL (msg says why) if window <= 0, nbatch < 3, conf not in (0, 1), the samples span
- * less than the window, or a batch holds no sample. */
+ * less than the window, or a batch holds no sample.  After an error *out's numbers are NaN
+ * and its verdict -1. */
 int gc_steady_fit(const double *t, const double *v, size_t n, double window, size_t nbatch,
                   double conf, gc_steady *out, char *msg, size_t msglen);
 

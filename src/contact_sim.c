@@ -186,6 +186,7 @@ static double trial_residual(double alpha, void *vp)
 int gc_normal_solve_force(const gc_law *law, double *hist, double P_target, double dt,
                           gc_normal *out, double *alpha_out)
 {
+  *alpha_out = NAN; /* set on every path (see restitution.c's invert: -flto's warning) */
   if (!(P_target >= 0) || !isfinite(P_target))
     return GC_EINVAL;
   trial_ctx c = { law, hist, dt, P_target, 0 };

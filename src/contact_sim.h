@@ -56,7 +56,8 @@ int gc_loadpath_sine(gc_loadpath *lp, double P0, double P1, double Q1, size_t n,
                      size_t msglen);
 
 /* Find the normal displacement giving force P_target from the current state (trial steps on a
- * copy, then commit).  dt [s] gives the rate for rate-dependent models. */
+ * copy, then commit).  dt [s] gives the rate for rate-dependent models.  *alpha_out is NaN
+ * after an error. */
 int gc_normal_solve_force(const gc_law *law, double *hist, double P_target, double dt,
                           gc_normal *out, double *alpha_out);
 
