@@ -206,7 +206,7 @@ static void test_param_table(void)
     CU_ASSERT(d->lo < d->hi);
     CU_ASSERT_PTR_EQUAL(gc_param_lookup(d->key), d);
     CU_ASSERT_PTR_EQUAL(gc_param_lookup(d->name), d);
-    CU_ASSERT_EQUAL(gc_param_id_of(d), i);
+    CU_ASSERT_EQUAL(gc_param_id_of(d), (gc_param_id)i);
     int readers = 0;
     for (size_t j = 0; j < gc_submodel_count(); j++)
       readers += gc_submodel_reads(gc_submodel_at(j), (gc_param_id)i);
