@@ -310,38 +310,64 @@ static inline double pick(int c, double a, double b)
   return x;
 }
 
-static void hm_lanes_step(hm_lanes *restrict z, double dt)
+/* gc_hm_rows_step's loop; inlined into gc_contact3_step_lanes with n = CL and its rows in an
+ * hm_lanes.  The rows in restrict locals: loads through the struct's pointers would be taken
+ * as possibly changed by the rows' stores. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void hm_rows_step(const gc_hm_rows *r, size_t n, double dt)
 {
-  for (int l = 0; l < CL; l++) {
-    const double alpha = z->alpha[l];
-    const double n0 = z->n[0][l], n1 = z->n[1][l], n2 = z->n[2][l];
-    const double v0 = z->vrel[0][l], v1 = z->vrel[1][l], v2 = z->vrel[2][l];
+  const double *restrict r_alpha = r->alpha;
+  const double *restrict r_n0 = r->n[0], *restrict r_n1 = r->n[1], *restrict r_n2 = r->n[2];
+  const double *restrict r_vrel0 = r->vrel[0], *restrict r_vrel1 = r->vrel[1],
+                         *restrict r_vrel2 = r->vrel[2];
+  const double *restrict r_R_star = r->R_star, *restrict r_k_hertz = r->k_hertz,
+                         *restrict r_E_star = r->E_star, *restrict r_kt0_c = r->kt0_c,
+                         *restrict r_tsuji_c = r->tsuji_c, *restrict r_mu = r->mu,
+                         *restrict r_tension = r->tension;
+  const double *restrict r_Q0 = r->Q[0], *restrict r_Q1 = r->Q[1], *restrict r_Q2 = r->Q[2];
+  const double *restrict r_a = r->a;
+  double *restrict r_P = r->P, *restrict r_P_max = r->P_max, *restrict r_alpha_max = r->alpha_max;
+  double *restrict r_tQ = r->tQ, *restrict r_Q_star = r->Q_star, *restrict r_delta = r->delta;
+  double *restrict r_q_dir = r->q_dir, *restrict r_n_steps = r->n_steps;
+  double *restrict r_Qn0 = r->Qn[0], *restrict r_Qn1 = r->Qn[1], *restrict r_Qn2 = r->Qn[2];
+  double *restrict r_F0 = r->F[0], *restrict r_F1 = r->F[1], *restrict r_F2 = r->F[2];
+  double *restrict r_work0 = r->work[0], *restrict r_work1 = r->work[1];
+  double *restrict r_sliding = r->sliding, *restrict r_active = r->active, *restrict r_ok = r->ok;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC ivdep
+#endif
+  for (size_t l = 0; l < n; l++) {
+    const double alpha = r_alpha[l];
+    const double n0 = r_n0[l], n1 = r_n1[l], n2 = r_n2[l];
+    const double v0 = r_vrel0[l], v1 = r_vrel1[l], v2 = r_vrel2[l];
     const double vn = v0 * n0 + v1 * n1 + v2 * n2;
     /* hm_normal: gc_hertz_normal_step (gc_hertz_fill, the record) */
     const double x = alpha > 0 ? alpha : 0.0;
-    const double a = sqrt(z->R_star[l] * x);
-    const double P_el = z->k_hertz[l] * x * sqrt(x);
-    const double k_t0 = z->kt0_c[l] * a * z->E_star[l];
-    const int peak1 = P_el > z->P_max[l];
-    const double P_max1 = peak1 ? P_el : z->P_max[l];
-    const double alpha_max1 = peak1 ? alpha : z->alpha_max[l];
+    const double a = sqrt(r_R_star[l] * x);
+    const double P_el = r_k_hertz[l] * x * sqrt(x);
+    const double k_t0 = r_kt0_c[l] * a * r_E_star[l];
+    const int peak1 = P_el > r_P_max[l];
+    const double P_max1 = peak1 ? P_el : r_P_max[l];
+    const double alpha_max1 = peak1 ? alpha : r_alpha_max[l];
     /* gc_tsuji_damping_step */
     const double alpha_dot = -vn;
-    const double S_n = 2.0 * z->E_star[l] * a;
-    double P = P_el + z->tsuji_c[l] * sqrt(S_n) * alpha_dot;
-    P = pick((P > 0) | (z->tension[l] != 0.0), P, 0.0);
+    const double S_n = 2.0 * r_E_star[l] * a;
+    double P = P_el + r_tsuji_c[l] * sqrt(S_n) * alpha_dot;
+    P = pick((P > 0) | (r_tension[l] != 0.0), P, 0.0);
     const int peak2 = P > P_max1;
-    z->P_max[l] = peak2 ? P : P_max1;
-    z->alpha_max[l] = peak2 ? alpha : alpha_max1;
+    r_P_max[l] = peak2 ? P : P_max1;
+    r_alpha_max[l] = peak2 ? alpha : alpha_max1;
     /* x - x is 0 for a finite x, NaN for an infinite or NaN one */
     const double bad_normal = (alpha - alpha) + (alpha_dot - alpha_dot) + (P - P) + (a - a) +
                               (k_t0 - k_t0);
-    const double P0 = z->P[l], a0 = z->a[l];
-    z->P[l] = P;
-    z->work[0][l] = 0.5 * (P0 + P) * (alpha - a0);
+    const double P0 = r_P[l], a0 = r_a[l];
+    r_P[l] = P;
+    r_work0[l] = 0.5 * (P0 + P) * (alpha - a0);
     const double d0 = (v0 - vn * n0) * dt, d1 = (v1 - vn * n1) * dt, d2 = (v2 - vn * n2) * dt;
     /* tangential (eq. 4.10-4.21) */
-    const double q0 = z->Q[0][l], q1 = z->Q[1][l], q2 = z->Q[2][l];
+    const double q0 = r_Q0[l], q1 = r_Q1[l], q2 = r_Q2[l];
     const double qn = q0 * n0 + q1 * n1 + q2 * n2;
     const double c0 = q0 - qn * n0, c1 = q1 - qn * n1, c2 = q2 - qn * n2;
     /* The square roots and divisions share one unit, which bounds this loop: the ones the
@@ -359,35 +385,35 @@ static void hm_lanes_step(hm_lanes *restrict z, double dt)
     const double t0 = pick(carried, c0, pick(along, d0, 0.0)) / den;
     const double t1 = pick(carried, c1, pick(along, d1, 0.0)) / den;
     const double t2 = pick(carried, c2, pick(along, d2, 0.0)) / den;
-    const int mirror = carried & (z->tQ[l] < 0.0);
-    z->Q_star[l] = mirror ? -z->Q_star[l] : z->Q_star[l];
-    const double delta = mirror ? -z->delta[l] : z->delta[l];
-    z->q_dir[l] = mirror ? -z->q_dir[l] : z->q_dir[l];
+    const int mirror = carried & (r_tQ[l] < 0.0);
+    r_Q_star[l] = mirror ? -r_Q_star[l] : r_Q_star[l];
+    const double delta = mirror ? -r_delta[l] : r_delta[l];
+    r_q_dir[l] = mirror ? -r_q_dir[l] : r_q_dir[l];
     const double qc = pick(carried, mold, 0.0);
     const double dpar = d0 * t0 + d1 * t1 + d2 * t2;
     const double e0 = d0 - dpar * t0, e1 = d1 - dpar * t1, e2 = d2 - dpar * t2;
     /* hm_tangential: gc_friction_normal, gc_tsuji_tangential_step */
     const double P_f = P < 0 ? 0.0 : P;
-    const double limit = z->mu[l] * P_f;
+    const double limit = r_mu[l] * P_f;
     const double delta_dot = dpar / dt;
-    const double c_t = z->tsuji_c[l] * sqrt(k_t0);
+    const double c_t = r_tsuji_c[l] * sqrt(k_t0);
     double Qs = qc + k_t0 * dpar;
     const int over1 = fabs(Qs) > limit;
     Qs = over1 ? copysign(limit, Qs) : Qs;
-    z->tQ[l] = Qs;
-    z->delta[l] = delta + dpar;
+    r_tQ[l] = Qs;
+    r_delta[l] = delta + dpar;
     double Qd = Qs + c_t * delta_dot;
     const int over2 = fabs(Qd) > limit;
     Qd = over2 ? copysign(limit, Qd) : Qd;
     const double sliding = over1 ? 1.0 : over2 ? 1.0 : 0.0;
-    z->n_steps[l] = z->n_steps[l] + 1;
-    z->sliding[l] = sliding;
+    r_n_steps[l] = r_n_steps[l] + 1;
+    r_sliding[l] = sliding;
     const double K_T = sliding != 0.0 ? 0.0 : k_t0;
     const double bad_tangential =
         (dpar - dpar) + (delta_dot - delta_dot) + (Qd - Qd) + (K_T - K_T);
     /* Q' = Q_par t + K_T0 Delta delta_perp, capped at mu P along the trial force (eq. 4.21) */
     const double Q0 = Qd * t0 + k_t0 * e0, Q1 = Qd * t1 + k_t0 * e1, Q2 = Qd * t2 + k_t0 * e2;
-    const double mq = sqrt(Q0 * Q0 + Q1 * Q1 + Q2 * Q2), lim = z->mu[l] * P;
+    const double mq = sqrt(Q0 * Q0 + Q1 * Q1 + Q2 * Q2), lim = r_mu[l] * P;
     const double T0 = qc * t0 + k_t0 * d0, T1 = qc * t1 + k_t0 * d1, T2 = qc * t2 + k_t0 * d2;
     const double mt = sqrt(T0 * T0 + T1 * T1 + T2 * T2);
     const double tr = pick(mt > 0.0, T0 * Q0 + T1 * Q1 + T2 * Q2, 0.0);
@@ -397,21 +423,61 @@ static void hm_lanes_step(hm_lanes *restrict z, double dt)
     const double Qf0 = pick(cap, pick(trial, T0 * f, Q0 * fq), Q0);
     const double Qf1 = pick(cap, pick(trial, T1 * f, Q1 * fq), Q1);
     const double Qf2 = pick(cap, pick(trial, T2 * f, Q2 * fq), Q2);
-    z->Qn[0][l] = Qf0;
-    z->Qn[1][l] = Qf1;
-    z->Qn[2][l] = Qf2;
-    z->work[1][l] = 0.5 * ((q0 + Qf0) * d0 + (q1 + Qf1) * d1 + (q2 + Qf2) * d2);
+    r_Qn0[l] = Qf0;
+    r_Qn1[l] = Qf1;
+    r_Qn2[l] = Qf2;
+    r_work1[l] = 0.5 * ((q0 + Qf0) * d0 + (q1 + Qf1) * d1 + (q2 + Qf2) * d2);
     const double active = P > 0.0    ? 1.0
                           : Qf0 != 0.0 ? 1.0
                           : Qf1 != 0.0 ? 1.0
                           : Qf2 != 0.0 ? 1.0
                                        : 0.0;
-    z->active[l] = active;
-    z->F[0][l] = pick(active != 0.0, -P * n0 + Qf0, 0.0);
-    z->F[1][l] = pick(active != 0.0, -P * n1 + Qf1, 0.0);
-    z->F[2][l] = pick(active != 0.0, -P * n2 + Qf2, 0.0);
-    z->ok[l] = bad_normal + bad_tangential == 0.0 ? 1.0 : 0.0;
+    r_active[l] = active;
+    r_F0[l] = pick(active != 0.0, -P * n0 + Qf0, 0.0);
+    r_F1[l] = pick(active != 0.0, -P * n1 + Qf1, 0.0);
+    r_F2[l] = pick(active != 0.0, -P * n2 + Qf2, 0.0);
+    r_ok[l] = bad_normal + bad_tangential == 0.0 ? 1.0 : 0.0;
   }
+}
+
+void gc_hm_rows_step(const gc_hm_rows *r, size_t n, double dt)
+{
+  hm_rows_step(r, n, dt);
+}
+
+/* hm_rows_step over the CL lanes of z */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void hm_lanes_step(hm_lanes *z, double dt)
+{
+  const gc_hm_rows r = { .alpha = z->alpha,
+                         .n = { z->n[0], z->n[1], z->n[2] },
+                         .vrel = { z->vrel[0], z->vrel[1], z->vrel[2] },
+                         .R_star = z->R_star,
+                         .k_hertz = z->k_hertz,
+                         .E_star = z->E_star,
+                         .kt0_c = z->kt0_c,
+                         .tsuji_c = z->tsuji_c,
+                         .mu = z->mu,
+                         .tension = z->tension,
+                         .Q = { z->Q[0], z->Q[1], z->Q[2] },
+                         .a = z->a,
+                         .P = z->P,
+                         .P_max = z->P_max,
+                         .alpha_max = z->alpha_max,
+                         .tQ = z->tQ,
+                         .Q_star = z->Q_star,
+                         .delta = z->delta,
+                         .q_dir = z->q_dir,
+                         .n_steps = z->n_steps,
+                         .Qn = { z->Qn[0], z->Qn[1], z->Qn[2] },
+                         .F = { z->F[0], z->F[1], z->F[2] },
+                         .work = { z->work[0], z->work[1] },
+                         .sliding = z->sliding,
+                         .active = z->active,
+                         .ok = z->ok };
+  hm_rows_step(&r, CL, dt);
 }
 
 /* row[v] = the double at byte offset off of base[v], for the CL lanes: with GCC's vector

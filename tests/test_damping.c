@@ -536,6 +536,172 @@ static void test_hertz_mindlin_lanes(void)
   CU_ASSERT(sticks > 1000 && slides > 1000 && caps > 100 && touches > 20 && separations > 20);
 }
 
+/* gc_hm_rows_step steps each row as gc_contact3_step steps the contact, to the bit: 13
+ * Hertz-Mindlin contacts (seven with tension = 1) on random 3-D paths of their own
+ * (path_step), whose state a caller keeps in its own arrays between steps as a code built on
+ * rows does; each step the touching ones are packed into rows in a random order (so every
+ * count 1..13 of rows and every contact at every index: the vector loop, its shorter tail and
+ * the scalar rest), stepped, unpacked, and every output and state number compared with the
+ * same contact's record stepped by gc_contact3_step.  A contact's state is taken from its
+ * record where the rows did not step it the step before (a first touch, after a separation).
+ * Coverage as in the lanes' test, so that the comparison cannot pass on paths that miss the
+ * selects. */
+static void test_hertz_mindlin_rows(void)
+{
+  enum { NC = 13, W = GC_CONTACT3_HEAD + GC_HIST_MAX };
+  gc_params p;
+  sphere(&p);
+  p.e_n = 0.5;
+  gc_law hm0, hm1;
+  CU_ASSERT_EQUAL_FATAL(law_of(&hm0, "hertz", "tsuji", "tsuji", &p), GC_SUCCESS);
+  p.tension = 1;
+  CU_ASSERT_EQUAL_FATAL(law_of(&hm1, "hertz", "tsuji", "tsuji", &p), GC_SUCCESS);
+  const gc_law *laws[NC];
+  double rec[NC][W];
+  memset(rec, 0, sizeof rec);
+  /* each contact's state as the rows keep it: P, a, Q[3], P_max, alpha_max, tQ, Q_star,
+   * delta, q_dir, n_steps; stepped: whether the rows stepped it the step before */
+  enum { SP, SA, SQ0, SQ1, SQ2, SPM, SAM, STQ, SQS, SDL, SQD, SNS, NS };
+  double state[NC][NS];
+  int stepped[NC] = { 0 };
+  double n[NC][3], vt[NC][3];
+  for (int c = 0; c < NC; c++) {
+    laws[c] = c % 2 ? &hm1 : &hm0;
+    for (int d = 0; d < 3; d++) {
+      n[c][d] = d == 2 ? 1.0 : 0.2 * c;
+      vt[c][d] = 0.0;
+    }
+  }
+  /* the rows: row[q][r] */
+  enum { RAL, RN0, RN1, RN2, RV0, RV1, RV2, RRS, RKH, RES, RKT, RTC, RMU, RTN, RQ0, RQ1, RQ2,
+         RA, RP, RPM, RAM, RTQ, RQS, RDL, RQD, RNS, RQN0, RQN1, RQN2, RF0, RF1, RF2, RW0, RW1,
+         RSL, RAC, ROK, NR };
+  static double row[NR][NC];
+  const gc_hm_rows rows = { .alpha = row[RAL],
+                            .n = { row[RN0], row[RN1], row[RN2] },
+                            .vrel = { row[RV0], row[RV1], row[RV2] },
+                            .R_star = row[RRS],
+                            .k_hertz = row[RKH],
+                            .E_star = row[RES],
+                            .kt0_c = row[RKT],
+                            .tsuji_c = row[RTC],
+                            .mu = row[RMU],
+                            .tension = row[RTN],
+                            .Q = { row[RQ0], row[RQ1], row[RQ2] },
+                            .a = row[RA],
+                            .P = row[RP],
+                            .P_max = row[RPM],
+                            .alpha_max = row[RAM],
+                            .tQ = row[RTQ],
+                            .Q_star = row[RQS],
+                            .delta = row[RDL],
+                            .q_dir = row[RQD],
+                            .n_steps = row[RNS],
+                            .Qn = { row[RQN0], row[RQN1], row[RQN2] },
+                            .F = { row[RF0], row[RF1], row[RF2] },
+                            .work = { row[RW0], row[RW1] },
+                            .sliding = row[RSL],
+                            .active = row[RAC],
+                            .ok = row[ROK] };
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 31u);
+  const double dt = 1e-7, amp = 2e-6;
+  long differ = 0, slides = 0, sticks = 0, touches = 0, separations = 0, rowsteps = 0;
+  long counts[NC + 1] = { 0 };
+  for (long k = 0; k < 30000; k++) {
+    int order[NC];
+    for (int c = 0; c < NC; c++)
+      order[c] = c;
+    gsl_ran_shuffle(rng, order, NC, sizeof order[0]);
+    int at[NC], nr = 0;
+    double Fs[NC][3], Ms[NC][3], ws[NC][2];
+    int acts[NC], sts[NC];
+    for (int q = 0; q < NC; q++) {
+      const int c = order[q];
+      double alpha, v[3];
+      path_step(rng, k, 400.0 + 37.0 * c, 0.25, c, dt, amp, n[c], vt[c], &alpha, v);
+      gc_contact3 *r = (gc_contact3 *)rec[c];
+      if (alpha > 0) {
+        if (!stepped[c]) { /* the state from the record, first touch set up as the step does */
+          double tmp[W];
+          memcpy(tmp, rec[c], sizeof tmp);
+          gc_contact3 *t = (gc_contact3 *)tmp;
+          if (gc_law_hist_normal(laws[c], t->h)->in_contact == 0.0) {
+            gc_law_history_init(laws[c], t->h);
+            t->Q[0] = t->Q[1] = t->Q[2] = 0.0;
+            touches++;
+          }
+          const gc_hist_normal *hn = gc_law_hist_normal(laws[c], t->h);
+          const gc_hist_tangential *ts = gc_law_hist_tangential(laws[c], t->h);
+          const double s[NS] = { t->P,        t->alpha,     t->Q[0],  t->Q[1],
+                                 t->Q[2],     hn->P_max,    hn->alpha_max, ts->Q,
+                                 ts->Q_star,  ts->delta,    ts->q_dir, ts->n_steps_t };
+          memcpy(state[c], s, sizeof s);
+        }
+        const gc_pair *pr = &laws[c]->pair;
+        const double in[] = { alpha, n[c][0], n[c][1], n[c][2], v[0], v[1], v[2], pr->R_star,
+                              pr->k_hertz, pr->E_star, pr->kt0_c, pr->tsuji_c, pr->p.mu,
+                              pr->p.tension ? 1.0 : 0.0 };
+        for (int e = 0; e < RQ0; e++)
+          row[e][nr] = in[e];
+        row[RQ0][nr] = state[c][SQ0], row[RQ1][nr] = state[c][SQ1];
+        row[RQ2][nr] = state[c][SQ2], row[RA][nr] = state[c][SA], row[RP][nr] = state[c][SP];
+        row[RPM][nr] = state[c][SPM], row[RAM][nr] = state[c][SAM];
+        row[RTQ][nr] = state[c][STQ], row[RQS][nr] = state[c][SQS];
+        row[RDL][nr] = state[c][SDL], row[RQD][nr] = state[c][SQD];
+        row[RNS][nr] = state[c][SNS];
+        at[c] = nr++;
+      } else {
+        at[c] = -1;
+        separations += stepped[c];
+      }
+      stepped[c] = alpha > 0;
+      const double w0[3] = { 0, 0, 0 };
+      sts[c] = gc_contact3_step(laws[c], r, alpha, n[c], v, w0, dt, 0.0, 0, Fs[c], Ms[c],
+                                &acts[c], ws[c]);
+    }
+    gc_hm_rows_step(&rows, (size_t)nr, dt);
+    counts[nr]++;
+    for (int c = 0; c < NC; c++) {
+      const int q = at[c];
+      if (q < 0)
+        continue;
+      rowsteps++;
+      const gc_contact3 *r = (const gc_contact3 *)rec[c];
+      const gc_hist_normal *hn = gc_law_hist_normal(laws[c], (double *)r->h);
+      const gc_hist_tangential *ts = gc_law_hist_tangential(laws[c], (double *)r->h);
+      /* the rows' state kept for the next step */
+      const double s[NS] = { row[RP][q],  row[RAL][q], row[RQN0][q], row[RQN1][q],
+                             row[RQN2][q], row[RPM][q], row[RAM][q],  row[RTQ][q],
+                             row[RQS][q], row[RDL][q], row[RQD][q],  row[RNS][q] };
+      memcpy(state[c], s, sizeof s);
+      const double want[NS] = { r->P,        r->alpha,     r->Q[0],  r->Q[1],
+                                r->Q[2],     hn->P_max,    hn->alpha_max, ts->Q,
+                                ts->Q_star,  ts->delta,    ts->q_dir, ts->n_steps_t };
+      const double F[3] = { row[RF0][q], row[RF1][q], row[RF2][q] };
+      const double wk[2] = { row[RW0][q], row[RW1][q] };
+      if (memcmp(s, want, sizeof s) || memcmp(F, Fs[c], sizeof F) ||
+          memcmp(wk, ws[c], sizeof wk) || (row[RAC][q] != 0.0) != acts[c] ||
+          (row[ROK][q] != 0.0) != (sts[c] == GC_SUCCESS) || row[RSL][q] != ts->sliding)
+        differ++;
+      if (ts->sliding != 0.0)
+        slides++;
+      else
+        sticks++;
+    }
+  }
+  gsl_rng_free(rng);
+  long counts_seen = 0;
+  for (int m = 1; m <= NC; m++)
+    counts_seen += counts[m] > 10;
+  fprintf(stderr, "\n    %ld of %ld row steps differ: stick %ld, slip %ld, first touches %ld, "
+          "separations %ld; row counts 1..%d seen %ld of them", differ, rowsteps, sticks, slides,
+          touches, separations, NC, counts_seen);
+  CU_ASSERT_EQUAL(differ, 0);
+  CU_ASSERT(sticks > 1000 && slides > 1000 && touches > 20 && separations > 20);
+  CU_ASSERT(counts_seen == NC);
+}
+
 int gc_test_add_damping(void)
 {
   CU_pSuite s = CU_add_suite("damping and tangential sub-models (issue 9 part 2)", NULL, NULL);
@@ -553,7 +719,9 @@ int gc_test_add_damping(void)
       !CU_add_test(s, "Hertz-Mindlin by hand = through the table, bit for bit",
                    test_hertz_mindlin_by_hand) ||
       !CU_add_test(s, "Hertz-Mindlin in lanes = one contact at a time, bit for bit",
-                   test_hertz_mindlin_lanes))
+                   test_hertz_mindlin_lanes) ||
+      !CU_add_test(s, "Hertz-Mindlin in rows = one contact at a time, bit for bit",
+                   test_hertz_mindlin_rows))
     return CU_get_error();
   return CUE_SUCCESS;
 }
