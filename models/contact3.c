@@ -278,10 +278,8 @@ int gc_contact3_step(const gc_law *law, gc_contact3 *ct, double alpha, const dou
 
 #define CL GC_CONTACT3_LANES
 
-/* contact3_step with hm = 1 for CL contacts that touch (alpha > 0, the record's first touch
- * already set up), one array per quantity and lane: hm_normal, tangential and hm_tangential
- * written out with every test a select, each lane's operations those of the scalar step in
- * its order (the scalar's early returns on a non-finite number become the lane's flag ok). */
+/* The rows of CL contacts that touch (alpha > 0, the record's first touch already set up) for
+ * hm_rows_step, one array per quantity and lane. */
 typedef struct {
   /* in */
   double alpha[CL], n[3][CL], vrel[3][CL];
@@ -310,9 +308,13 @@ static inline double pick(int c, double a, double b)
   return x;
 }
 
-/* gc_hm_rows_step's loop; inlined into gc_contact3_step_lanes with n = CL and its rows in an
- * hm_lanes.  The rows in restrict locals: loads through the struct's pointers would be taken
- * as possibly changed by the rows' stores. */
+/* contact3_step with hm = 1 for n contacts in rows: hm_normal, tangential and hm_tangential
+ * written out with every test a select, each row's operations those of the scalar step in its
+ * order (the scalar's early returns on a non-finite number become the row's flag ok).
+ * gc_hm_rows_step's loop, and gc_contact3_step_lanes' with n = CL and its rows in an hm_lanes
+ * (inlined there, as the lanes' loop was before it took rows).  The rows in restrict locals:
+ * loads through the struct's pointers would be taken as possibly changed by the rows'
+ * stores. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif

@@ -1,6 +1,6 @@
 /* bench_kernel.c - a purpose-built step of bench-chute's matched case: what this machine gives
  * that case's work when a code does nothing else (issue 15's measure of how far "granucal at
- * 2x LAMMPS" is).  Not granucal's code and not a test: scripts/bench-chute runs it next to
+ * 2x LAMMPS" is).  Not granucal's step and not a test: scripts/bench-chute runs it next to
  * granucal and LAMMPS on the same input.
  *
  * It reads the LAMMPS input that bench-chute writes (and the data file that input names) and
@@ -9,8 +9,9 @@
  * LAMMPS), fix gravity, fix nve/sphere (velocity Verlet) on type 1, type 2 frozen beads
  * (their pairs excluded), periodic x, a half Verlet list with LAMMPS's skin and its
  * rebuild trigger (a sphere moved more than half the skin) and the pairs' histories carried
- * over a rebuild.  Left out: everything granucal does besides (clusters, the energy ledger,
- * sums independent of the thread count, checks of the numbers, output), and threads.
+ * over a rebuild.  Left out: everything granucal does besides (clusters, the energy ledger
+ * but with -g / -G below, sums independent of the thread count, checks of the numbers,
+ * output), and threads.
  *
  * Its speed comes from the layout of the pair forces, in passes over the touching pairs:
  * (A) the listed pairs' overlap test without a branch (the touching ones gathered, the
@@ -22,11 +23,24 @@
  * stores to another (4K aliasing), and the step took 1.75x as long; with the histories of the
  * pairs apart cleared behind a branch, which went either way at random, 1.28x.
  *
- * usage: bench_kernel LAMMPS_INPUT STEPS
+ * With -g the same passes step granucal's Hertz-Mindlin law instead: its chute's contact
+ * geometry (the contact point at r - alpha / 2 from each centre), the law's loop itself
+ * (gc_hm_rows_step of libgcmodels, the one granucal's contacts go through), its record of 12
+ * numbers per pair instead of LAMMPS's 3, and its energy ledger (the work each contact
+ * absorbs, the work of gravity); the same material, with the constants of each LAMMPS law
+ * (glaw_of), but not LAMMPS's numbers.  -G keeps of the record only the 5 numbers the motion
+ * depends on (the force Q, P and alpha of the last step; the other 7 are the record's
+ * bookkeeping), and moves the same to the bit.  These measure what granucal's own physics
+ * gives in this layout: how much of the kernel's lead over granucal the layout can win back.
+ *
+ * usage: bench_kernel [-g | -G] LAMMPS_INPUT STEPS
  * Prints one line: steps, spheres, seconds, sphere-steps/s, the contacts (counted as LAMMPS's
  * compute contact/atom summed over type 1: sphere-sphere pairs twice, sphere-bead once) and
  * the kinetic energy of translation (LAMMPS's thermo ke) before and after, and the list
- * builds.  Exit status 0, 1 on a bad input file, 2 on a usage error. */
+ * builds; with -g or -G two more: the energy balance (the kinetic energy of translation and
+ * rotation against the work of gravity less the work the contacts absorbed; the walls' work
+ * is not booked) and the ledger.  Exit status 0, 1 on a bad input file or a non-finite
+ * contact force, 2 on a usage error. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -36,6 +50,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "gc_model.h"
+
 /* one law of the input: pair_coeff or wall/gran, "hertz K E tangential mindlin KT XT MU
  * damping tsuji" */
 typedef struct {
@@ -43,9 +59,17 @@ typedef struct {
   int set;
 } law;
 
+/* -g: a pair's constants in granucal's Hertz-Mindlin law (gc_pair: R*, k_hertz, E*, kt0_c,
+ * tsuji_c; mu), from the LAMMPS law of the same pair (gc_law_of_lammps) */
+typedef struct {
+  double R_star, k_hertz, E_star, kt0_c, tsuji_c, mu;
+} glaw;
+
 typedef struct {
   char data[4096];
   law pp, pb, wall;      /* sphere-sphere, sphere-bead, sphere-wall */
+  int gmode;             /* -g (1), -G (2): granucal's law and energy ledger in the pairs */
+  glaw gpp, gpb;
   double skin, dt, g[3], zlo, zhi;
   int have_skin, have_dt, have_g, have_wall, have_flow, have_beads;
   int have_si, have_freeze, have_nve, have_exclude; /* what the kernel assumes, present */
@@ -58,6 +82,21 @@ typedef struct {
   int *type;
 } atoms;
 
+enum { D0, D1, D2, VR0, VR1, VR2, WR0, WR1, WR2, H0, H1, H2, RI, RJ, ME, BD, F0, F1, F2, TQ0,
+       TQ1, TQ2, NROWS_LAMMPS,
+       /* -g: the angular velocities of i (in WR0..2) and j, the torque on j (on i in TQ0..2),
+        * the rest of the history (H0..2 hold Q), and gc_hm_rows' own rows */
+       WJ0 = NROWS_LAMMPS, WJ1, WJ2, TJ0, TJ1, TJ2, HP, HA, HPM, HAM, HTQ, HQS, HDL, HQD, HNS,
+       GAL, GN0, GN1, GN2, GV0, GV1, GV2, GRS, GKH, GES, GKT, GTC, GMU, GTN, GQN0, GQN1, GQN2,
+       GW0, GW1, GSL, GAC, GOK, NROWS };
+_Static_assert(NROWS_LAMMPS == 22 && NROWS == 59, "rows");
+/* -g: the history of a pair, in this order: the tangential force Q (3), P, alpha of the last
+ * step (GHW_MOTION: all that the force and the work depend on), then the record's rest, P_max,
+ * alpha_max, the TFD scalars tQ, Q_star, delta, q_dir, n_steps (gc_hm_rows; -G keeps only the
+ * first GHW_MOTION) */
+enum { GH_Q0, GH_Q1, GH_Q2, GH_P, GH_A, GHW_MOTION, GH_PM = GHW_MOTION, GH_AM, GH_TQ, GH_QS,
+       GH_DL, GH_QD, GH_NS, GHW };
+
 /* The half list (pairs i < j, not both beads) with each pair's x shift of j and its tangential
  * history, the wall histories, and the rows of the pair passes. */
 typedef struct {
@@ -69,16 +108,19 @@ typedef struct {
   double *x0;              /* positions at the build */
   double *whist;           /* 3 per sphere */
   int32_t *ci, *ck;        /* touching pairs: sphere i, pair k */
-  double *row[22];         /* the rows of passes B-D */
+  double *row[NROWS];      /* the rows of passes B-D (NROWS_LAMMPS of them without -g) */
   void *block;
   int32_t *head, *next;
   size_t ncell_cap;
   long builds;
+  size_t hw;               /* doubles of history per pair: 3 (LAMMPS's), GHW (-g), GHW_MOTION (-G) */
+  /* -g: granucal's energy ledger (its chute's CEN_*): the work the contacts absorbed, normal
+   * and tangential, sphere-sphere and sphere-bead (the unloading at a separation with the
+   * normal), the work of gravity on the flow; pairs whose law step was not finite */
+  double wn_pp, wt_pp, wn_pb, wt_pb, w_grav;
+  long bad;
 } lists;
 
-enum { D0, D1, D2, VR0, VR1, VR2, WR0, WR1, WR2, H0, H1, H2, RI, RJ, ME, BD, F0, F1, F2, TQ0,
-       TQ1, TQ2, NROWS };
-_Static_assert(NROWS == 22, "rows");
 
 static int fail(const char *file, long line, const char *what)
 {
@@ -457,11 +499,11 @@ static int build(atoms *a, lists *L, double skin)
               return fail("bench_kernel", 0, "more listed pairs than room (64 per sphere)");
             L->pj[k] = j;
             L->psx[k] = sh;
-            double *h = L->hist + 3 * k;
-            h[0] = h[1] = h[2] = 0.0;
+            double *h = L->hist + L->hw * k;
+            memset(h, 0, L->hw * sizeof *h);
             for (size_t o = first ? 0 : L->start_old[i]; !first && o < L->start_old[i + 1]; o++)
               if (L->pj_old[o] == j) {
-                memcpy(h, L->hist_old + 3 * o, 3 * sizeof *h);
+                memcpy(h, L->hist_old + L->hw * o, L->hw * sizeof *h);
                 break;
               }
             k++;
@@ -476,25 +518,30 @@ static int build(atoms *a, lists *L, double skin)
   return 0;
 }
 
-static int lists_alloc(lists *L, size_t n)
+static int lists_alloc(lists *L, size_t n, size_t hw)
 {
   memset(L, 0, sizeof *L);
+  L->hw = hw;
   L->cap = 64 * n;
   L->start = calloc(n + 1, sizeof *L->start), L->start_old = calloc(n + 1, sizeof *L->start);
   L->pj = malloc(L->cap * sizeof *L->pj), L->pj_old = malloc(L->cap * sizeof *L->pj);
   L->psx = malloc(L->cap * sizeof *L->psx);
-  L->hist = calloc(3 * L->cap, sizeof *L->hist), L->hist_old = calloc(3 * L->cap, sizeof *L->hist);
+  L->hist = calloc(hw * L->cap, sizeof *L->hist), L->hist_old = calloc(hw * L->cap, sizeof *L->hist);
   L->x0 = malloc(3 * n * sizeof *L->x0), L->whist = calloc(3 * n, sizeof *L->whist);
   L->ci = malloc(L->cap * sizeof *L->ci), L->ck = malloc(L->cap * sizeof *L->ck);
   L->next = malloc(n * sizeof *L->next);
   /* the rows: each 192 bytes further into a page than the one before (see the head) */
   const size_t page = 4096, stride = (L->cap * sizeof(double) + page - 1) / page * page + 192;
-  L->block = aligned_alloc(page, (stride * NROWS + page - 1) / page * page); /* C11: a multiple */
+  const size_t nrows = hw == 3 ? NROWS_LAMMPS : NROWS;
+  L->block = aligned_alloc(page, (stride * nrows + page - 1) / page * page); /* C11: a multiple */
   if (!L->start || !L->start_old || !L->pj || !L->pj_old || !L->psx || !L->hist ||
       !L->hist_old || !L->x0 || !L->whist || !L->ci || !L->ck || !L->next || !L->block)
     return fail("bench_kernel", 0, "out of memory");
-  for (int q = 0; q < NROWS; q++)
-    L->row[q] = (double *)((char *)L->block + (size_t)q * stride);
+  for (size_t q = 0; q < nrows; q++)
+    L->row[q] = (double *)((char *)L->block + q * stride);
+  if (hw == GHW_MOTION) /* -G: the record's rest, which the law reads and writes in its rows */
+    for (int q = HPM; q <= HNS; q++)
+      memset(L->row[q], 0, L->cap * sizeof(double));
   return 0;
 }
 
@@ -581,6 +628,198 @@ static void pair_law(double *const *row, size_t nc, const law *pp, const law *pb
   }
 }
 
+/* -g: the constants of granucal's Hertz-Mindlin law for a pair of radii ri, rj and effective
+ * mass m_eff with LAMMPS's law lw: the same Hertz force (LAMMPS's hertz is kn a delta with
+ * a = sqrt(R* delta), so kn = 4/3 E*), the same no-slip stiffness (mindlin's kt a = K_T0 =
+ * kt0_c a E*) and the same normal dashpot (LAMMPS's damp sqrt(m* kn a) = granucal's tsuji_c
+ * sqrt(2 E* a)).  The tangential dashpot then differs (granucal's tsuji_c sqrt(K_T0), LAMMPS's
+ * xt times the normal one), and granucal's tangential model is the dissertation's (eq.
+ * 4.10-4.21) rather than mindlin's history: the same material, not the same numbers. */
+static glaw glaw_of(const law *lw, double ri, double rj, double m_eff)
+{
+  glaw g;
+  g.R_star = ri * rj / (ri + rj);
+  g.E_star = 0.75 * lw->kn;
+  g.k_hertz = 4.0 / 3.0 * g.E_star * sqrt(g.R_star); /* gc_pair_setup's */
+  g.kt0_c = lw->kt / g.E_star;
+  g.tsuji_c = lw->damp * sqrt(m_eff * lw->kn / (2.0 * g.E_star));
+  g.mu = lw->mu;
+  return g;
+}
+
+/* -g pass C: the contact geometry of granucal's chute (pair_contact: the unit normal from i to
+ * j, the overlap, the velocity of the contact point with the lever arms r - alpha / 2), the
+ * law's constants by the pair's kind, then granucal's Hertz-Mindlin step over the rows
+ * (gc_hm_rows_step, the loop its chute steps its contacts with), then the torques */
+static void pair_law_gc(double *const *row, size_t nc, const glaw *pp, const glaw *pb,
+                        double dt)
+{
+  const double *restrict d0 = row[D0], *restrict d1 = row[D1], *restrict d2 = row[D2];
+  const double *restrict vr0 = row[VR0], *restrict vr1 = row[VR1], *restrict vr2 = row[VR2];
+  const double *restrict wi0 = row[WR0], *restrict wi1 = row[WR1], *restrict wi2 = row[WR2];
+  const double *restrict wj0 = row[WJ0], *restrict wj1 = row[WJ1], *restrict wj2 = row[WJ2];
+  const double *restrict ri = row[RI], *restrict rj = row[RJ], *restrict bd = row[BD];
+  double *restrict al = row[GAL], *restrict n0 = row[GN0], *restrict n1 = row[GN1],
+                   *restrict n2 = row[GN2];
+  double *restrict u0 = row[GV0], *restrict u1 = row[GV1], *restrict u2 = row[GV2];
+  double *restrict rs = row[GRS], *restrict kh = row[GKH], *restrict es = row[GES],
+                   *restrict kt = row[GKT], *restrict tc = row[GTC], *restrict mu = row[GMU],
+                   *restrict tn = row[GTN];
+  const glaw p = *pp, b = *pb; /* in locals, as pair_law's */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC ivdep
+#endif
+  for (size_t c = 0; c < nc; c++) {
+    const int bead = bd[c] != 0.0;
+    const double rsq = d0[c] * d0[c] + d1[c] * d1[c] + d2[c] * d2[c], r = sqrt(rsq);
+    const double m0 = -d0[c] / r, m1 = -d1[c] / r, m2 = -d2[c] / r; /* x_j - x_i, eq. 4.9 */
+    const double alpha = ri[c] + rj[c] - r;
+    const double ai = ri[c] - 0.5 * alpha, aj = rj[c] - 0.5 * alpha;
+    /* v_j + w_j x l_j - (v_i + w_i x l_i), l_i = ai n, l_j = -aj n */
+    const double x0 = -aj * (wj1[c] * m2 - wj2[c] * m1) - ai * (wi1[c] * m2 - wi2[c] * m1);
+    const double x1 = -aj * (wj2[c] * m0 - wj0[c] * m2) - ai * (wi2[c] * m0 - wi0[c] * m2);
+    const double x2 = -aj * (wj0[c] * m1 - wj1[c] * m0) - ai * (wi0[c] * m1 - wi1[c] * m0);
+    al[c] = alpha, n0[c] = m0, n1[c] = m1, n2[c] = m2;
+    u0[c] = x0 - vr0[c], u1[c] = x1 - vr1[c], u2[c] = x2 - vr2[c];
+    rs[c] = bead ? b.R_star : p.R_star, kh[c] = bead ? b.k_hertz : p.k_hertz;
+    es[c] = bead ? b.E_star : p.E_star, kt[c] = bead ? b.kt0_c : p.kt0_c;
+    tc[c] = bead ? b.tsuji_c : p.tsuji_c, mu[c] = bead ? b.mu : p.mu, tn[c] = 0.0;
+  }
+  const gc_hm_rows rows = { .alpha = row[GAL],
+                            .n = { row[GN0], row[GN1], row[GN2] },
+                            .vrel = { row[GV0], row[GV1], row[GV2] },
+                            .R_star = row[GRS],
+                            .k_hertz = row[GKH],
+                            .E_star = row[GES],
+                            .kt0_c = row[GKT],
+                            .tsuji_c = row[GTC],
+                            .mu = row[GMU],
+                            .tension = row[GTN],
+                            .Q = { row[H0], row[H1], row[H2] },
+                            .a = row[HA],
+                            .P = row[HP],
+                            .P_max = row[HPM],
+                            .alpha_max = row[HAM],
+                            .tQ = row[HTQ],
+                            .Q_star = row[HQS],
+                            .delta = row[HDL],
+                            .q_dir = row[HQD],
+                            .n_steps = row[HNS],
+                            .Qn = { row[GQN0], row[GQN1], row[GQN2] },
+                            .F = { row[F0], row[F1], row[F2] },
+                            .work = { row[GW0], row[GW1] },
+                            .sliding = row[GSL],
+                            .active = row[GAC],
+                            .ok = row[GOK] };
+  gc_hm_rows_step(&rows, nc, dt);
+  const double *restrict f0 = row[F0], *restrict f1 = row[F1], *restrict f2 = row[F2];
+  double *restrict ti0 = row[TQ0], *restrict ti1 = row[TQ1], *restrict ti2 = row[TQ2];
+  double *restrict tj0 = row[TJ0], *restrict tj1 = row[TJ1], *restrict tj2 = row[TJ2];
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC ivdep
+#endif
+  for (size_t c = 0; c < nc; c++) { /* l_i x F on i, l_j x (-F) on j */
+    const double ai = ri[c] - 0.5 * al[c], aj = rj[c] - 0.5 * al[c];
+    const double c0 = n1[c] * f2[c] - n2[c] * f1[c], c1 = n2[c] * f0[c] - n0[c] * f2[c],
+                 c2 = n0[c] * f1[c] - n1[c] * f0[c];
+    ti0[c] = ai * c0, ti1[c] = ai * c1, ti2[c] = ai * c2;
+    tj0[c] = aj * c0, tj1[c] = aj * c1, tj2[c] = aj * c2;
+  }
+}
+
+/* -g passes A-D: as the LAMMPS ones, with granucal's law (pair_law_gc), its history of GHW
+ * numbers per pair (-G: GHW_MOTION) and its energy ledger (the work of each contact, and at a
+ * separation the last part of the unloading, -P alpha / 2 of the last step, as granucal's
+ * chute books them; the work of gravity is booked with the drift); without update (the
+ * set-up) only P and alpha are written back, so that the first step's work starts from the
+ * initial state's (its contacts come without a history) */
+static void pairs_gc(atoms *a, lists *L, const deck *dk, int update)
+{
+  const size_t n = a->n;
+  const int full = L->hw == GHW; /* -g; -G: the record's rest left in its rows (zeroed once) */
+  size_t nc = 0;
+  double sep_pp = 0.0, sep_pb = 0.0;
+  for (size_t i = 0; i < n; i++) { /* A */
+    const double xi[3] = { a->x[3 * i], a->x[3 * i + 1], a->x[3 * i + 2] }, ri = a->r[i];
+    const int bead_i = a->type[i] == 2;
+    for (size_t k = L->start[i]; k < L->start[i + 1]; k++) {
+      double d[3];
+      const size_t j = (size_t)L->pj[k];
+      const double rs = ri + a->r[j];
+      const int touch = pair_sep(a, L, xi, k, d) < rs * rs;
+      L->ci[nc] = (int32_t)i;
+      L->ck[nc] = (int32_t)k;
+      nc += (size_t)touch;
+      /* cleared by a product, as the LAMMPS passes clear theirs: a flag per pair and a
+       * branch taken only where a pair separates (rare, so predicted) ran 0.9x as fast */
+      double *h = L->hist + L->hw * k;
+      const double keep = touch ? 1.0 : 0.0;
+      const double wsep = (1.0 - keep) * (-0.5 * h[GH_P] * h[GH_A]);
+      const int bead = bead_i | (a->type[j] == 2);
+      sep_pb += bead ? wsep : 0.0;
+      sep_pp += bead ? 0.0 : wsep;
+      for (size_t e = 0; e < L->hw; e++)
+        h[e] *= keep;
+    }
+  }
+  double *const *row = L->row;
+  for (size_t c = 0; c < nc; c++) { /* B */
+    const size_t i = (size_t)L->ci[c], k = (size_t)L->ck[c], j = (size_t)L->pj[k];
+    const double *h = L->hist + L->hw * k;
+    double d[3];
+    pair_sep(a, L, a->x + 3 * i, k, d);
+    for (int e = 0; e < 3; e++) {
+      row[D0 + e][c] = d[e];
+      row[VR0 + e][c] = a->v[3 * i + e] - a->v[3 * j + e];
+      row[WR0 + e][c] = a->w[3 * i + e];
+      row[WJ0 + e][c] = a->w[3 * j + e];
+      row[H0 + e][c] = h[GH_Q0 + e];
+    }
+    row[HP][c] = h[GH_P], row[HA][c] = h[GH_A];
+    if (full) {
+      row[HPM][c] = h[GH_PM], row[HAM][c] = h[GH_AM], row[HTQ][c] = h[GH_TQ];
+      row[HQS][c] = h[GH_QS], row[HDL][c] = h[GH_DL], row[HQD][c] = h[GH_QD];
+      row[HNS][c] = h[GH_NS];
+    }
+    row[RI][c] = a->r[i], row[RJ][c] = a->r[j];
+    row[BD][c] = a->type[i] == 2 || a->type[j] == 2 ? 1.0 : 0.0;
+  }
+  pair_law_gc(row, nc, &dk->gpp, &dk->gpb, dk->dt); /* C */
+  double wn_pp = 0.0, wt_pp = 0.0, wn_pb = 0.0, wt_pb = 0.0, bad = 0.0;
+  for (size_t c = 0; c < nc; c++) { /* D */
+    const size_t i = (size_t)L->ci[c], k = (size_t)L->ck[c], j = (size_t)L->pj[k];
+    for (int e = 0; e < 3; e++) {
+      a->f[3 * i + e] += row[F0 + e][c];
+      a->f[3 * j + e] -= row[F0 + e][c];
+      a->t[3 * i + e] += row[TQ0 + e][c];
+      a->t[3 * j + e] += row[TJ0 + e][c];
+    }
+    const double bd = row[BD][c];
+    wn_pb += bd * row[GW0][c], wt_pb += bd * row[GW1][c];
+    wn_pp += (1.0 - bd) * row[GW0][c], wt_pp += (1.0 - bd) * row[GW1][c];
+    bad += row[GOK][c] == 0.0 ? 1.0 : 0.0;
+    if (!update) { /* the set-up: the normal force and overlap, for the first step's work */
+      double *h = L->hist + L->hw * k;
+      h[GH_P] = row[HP][c], h[GH_A] = row[GAL][c];
+    } else {
+      double *h = L->hist + L->hw * k;
+      for (int e = 0; e < 3; e++)
+        h[GH_Q0 + e] = row[GQN0 + e][c];
+      h[GH_P] = row[HP][c], h[GH_A] = row[GAL][c];
+      if (full) {
+        h[GH_PM] = row[HPM][c], h[GH_AM] = row[HAM][c], h[GH_TQ] = row[HTQ][c];
+        h[GH_QS] = row[HQS][c], h[GH_DL] = row[HDL][c], h[GH_QD] = row[HQD][c];
+        h[GH_NS] = row[HNS][c];
+      }
+    }
+  }
+  if (update) {
+    L->wn_pp += wn_pp + sep_pp, L->wt_pp += wt_pp;
+    L->wn_pb += wn_pb + sep_pb, L->wt_pb += wt_pb;
+  }
+  L->bad += (long)bad;
+}
+
 /* fix wall/gran zplane: the nearer wall of sphere i (fix_wall_gran.cpp: Reff = r, torque
  * arm r) */
 static void wall_force(atoms *a, lists *L, size_t i, const law *lw, double zlo, double zhi, double dt,
@@ -628,6 +867,19 @@ static void wall_force(atoms *a, lists *L, size_t i, const law *lw, double zlo, 
   t[0] -= rad * (-nz * fs[1]), t[1] -= rad * (nz * fs[0]);
 }
 
+/* gravity and the walls on the flow's spheres, LAMMPS's fix order (in -g too: the walls keep
+ * LAMMPS's law there, and their work is not booked) */
+static void walls_gravity(atoms *a, lists *L, const deck *dk, int update)
+{
+  for (size_t i = 0; i < a->n; i++) {
+    if (a->type[i] != 1)
+      continue;
+    for (int e = 0; e < 3; e++)
+      a->f[3 * i + e] += a->m[i] * dk->g[e];
+    wall_force(a, L, i, &dk->wall, dk->zlo, dk->zhi, dk->dt, update);
+  }
+}
+
 /* the forces and torques of step n: passes A-D, the walls, gravity; update 0 in the set-up,
  * where LAMMPS neither turns nor adds to the tangential histories (historyupdate) */
 static void forces(atoms *a, lists *L, const deck *dk, int update)
@@ -635,6 +887,11 @@ static void forces(atoms *a, lists *L, const deck *dk, int update)
   const size_t n = a->n;
   memset(a->f, 0, 3 * n * sizeof *a->f);
   memset(a->t, 0, 3 * n * sizeof *a->t);
+  if (dk->gmode) {
+    pairs_gc(a, L, dk, update);
+    walls_gravity(a, L, dk, update);
+    return;
+  }
   /* A: the touching pairs, without a branch */
   size_t nc = 0;
   for (size_t i = 0; i < n; i++) {
@@ -686,14 +943,7 @@ static void forces(atoms *a, lists *L, const deck *dk, int update)
       a->t[3 * j + e] -= aj * row[TQ0 + e][c];
     }
   }
-  for (size_t i = 0; i < n; i++) {
-    if (a->type[i] != 1)
-      continue;
-    /* LAMMPS's fix order: gravity, then the walls */
-    for (int e = 0; e < 3; e++)
-      a->f[3 * i + e] += a->m[i] * dk->g[e];
-    wall_force(a, L, i, &dk->wall, dk->zlo, dk->zhi, dk->dt, update);
-  }
+  walls_gravity(a, L, dk, update);
 }
 
 /* compute contact/atom summed over type 1 */
@@ -709,6 +959,18 @@ static long contacts(const atoms *a, const lists *L)
         c += (a->type[i] == 1) + (a->type[j] == 1);
     }
   return c;
+}
+
+/* -g: the kinetic energy of rotation of the flow's spheres (I = 2/5 m r^2, nve/sphere's) */
+static double kinetic_rot(const atoms *a)
+{
+  double ke = 0;
+  for (size_t i = 0; i < a->n; i++) {
+    const double *w = a->w + 3 * i;
+    if (a->type[i] == 1)
+      ke += 0.2 * a->m[i] * a->r[i] * a->r[i] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+  }
+  return ke;
 }
 
 static double kinetic(const atoms *a)
@@ -736,17 +998,41 @@ static void kick(atoms *a, double dt)
   }
 }
 
+/* -g: granucal's constants of the sphere-sphere and sphere-bead laws (glaw_of), which needs
+ * one radius and mass of the flow's spheres and one radius of the beads */
+static int set_glaws(const atoms *a, deck *dk, const char *path)
+{
+  double r1 = 0, m1 = 0, r2 = 0;
+  for (size_t i = 0; i < a->n; i++) {
+    const int flow = a->type[i] == 1;
+    double *r = flow ? &r1 : &r2;
+    if (*r == 0)
+      *r = a->r[i];
+    if (flow && m1 == 0)
+      m1 = a->m[i];
+    if (a->r[i] != *r || (flow && a->m[i] != m1))
+      return fail(path, 0, "-g needs one radius and mass of the type 1 spheres and one radius "
+                           "of the type 2 beads");
+  }
+  dk->gpp = glaw_of(&dk->pp, r1, r1, m1 * m1 / (m1 + m1));
+  dk->gpb = glaw_of(&dk->pb, r1, r2 > 0 ? r2 : r1, m1); /* a frozen bead: the sphere's mass */
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
-  if (argc != 3) {
-    fprintf(stderr, "usage: bench_kernel LAMMPS_INPUT STEPS\n");
+  const int opt = argc == 4;
+  const int gmode = !opt ? 0 : !strcmp(argv[1], "-g") ? 1 : !strcmp(argv[1], "-G") ? 2 : -1;
+  if ((argc != 3 && argc != 4) || gmode < 0) {
+    fprintf(stderr, "usage: bench_kernel [-g | -G] LAMMPS_INPUT STEPS\n");
     return 2;
   }
+  const char *input = argv[1 + opt], *steps = argv[2 + opt];
   char *end;
   errno = 0;
-  const long nsteps = strtol(argv[2], &end, 10);
+  const long nsteps = strtol(steps, &end, 10);
   if (*end || errno || nsteps < 1 || nsteps > 100000000) {
-    fprintf(stderr, "bench_kernel: STEPS must be a whole number 1 .. 1e8, not '%s'\n", argv[2]);
+    fprintf(stderr, "bench_kernel: STEPS must be a whole number 1 .. 1e8, not '%s'\n", steps);
     return 2;
   }
   deck dk;
@@ -755,30 +1041,42 @@ int main(int argc, char **argv)
   memset(&dk, 0, sizeof dk);
   memset(&a, 0, sizeof a);
   memset(&L, 0, sizeof L);
-  if (read_deck(argv[1], &dk))
+  if (read_deck(input, &dk))
     return 1;
+  dk.gmode = gmode;
   int st = read_atoms(dk.data, &a);
+  if (!st && gmode)
+    st = set_glaws(&a, &dk, dk.data);
   if (!st) {
     a.zlo = fmin(a.zlo, dk.zlo), a.zhi = fmax(a.zhi, dk.zhi);
-    st = lists_alloc(&L, a.n);
+    st = lists_alloc(&L, a.n, gmode == 1 ? GHW : gmode == 2 ? GHW_MOTION : 3);
   }
   if (!st)
     st = build(&a, &L, dk.skin);
   long c0 = 0, c1 = 0;
-  double ke0 = 0, ke1 = 0, secs = 0;
+  double ke0 = 0, ke1 = 0, kr0 = 0, kr1 = 0, secs = 0;
   if (!st) {
     c0 = contacts(&a, &L);
     ke0 = kinetic(&a);
+    kr0 = kinetic_rot(&a);
     forces(&a, &L, &dk, 0); /* LAMMPS's set-up: the forces of the initial state */
+    if (L.bad)
+      st = fail(input, 0, "-g: a contact's force is not finite in the initial state");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     const double trig = 0.25 * dk.skin * dk.skin;
     for (long s = 0; s < nsteps && !st; s++) {
       kick(&a, dk.dt);
+      double wg = 0.0; /* -g: the work of gravity in the drift, m g . v_{n+1/2} dt */
       for (size_t i = 0; i < a.n; i++)
-        if (a.type[i] == 1)
+        if (a.type[i] == 1) {
           for (int e = 0; e < 3; e++)
             a.x[3 * i + e] += dk.dt * a.v[3 * i + e];
+          if (gmode)
+            wg += a.m[i] * (dk.g[0] * a.v[3 * i] + dk.g[1] * a.v[3 * i + 1] +
+                            dk.g[2] * a.v[3 * i + 2]) * dk.dt;
+        }
+      L.w_grav += wg;
       double m2 = 0;
       for (size_t i = 0; i < a.n; i++) {
         const double *x = a.x + 3 * i, *x0 = L.x0 + 3 * i;
@@ -789,6 +1087,10 @@ int main(int argc, char **argv)
       if (m2 > trig && (st = build(&a, &L, dk.skin)) != 0)
         break; /* the list is half made: no forces from it */
       forces(&a, &L, &dk, 1);
+      if (L.bad) {
+        st = fail(input, 0, "-g: a contact's force is not finite");
+        break;
+      }
       kick(&a, dk.dt);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -796,15 +1098,32 @@ int main(int argc, char **argv)
     if (!st) { /* a failed rebuild leaves the list half made */
       c1 = contacts(&a, &L);
       ke1 = kinetic(&a);
+      kr1 = kinetic_rot(&a);
     }
     if (!st && !(isfinite(ke1)))
-      st = fail(argv[1], 0, "the kinetic energy is not finite at the end");
+      st = fail(input, 0, "the kinetic energy is not finite at the end");
   }
   if (!st)
     printf("bench_kernel: %ld steps of %zu spheres in %.4f s: %.4g sphere-steps/s; contacts %ld "
            "-> %ld; KE %.15g -> %.15g J; %ld builds\n",
            nsteps, a.nflow, secs, (double)nsteps * (double)a.nflow / secs, c0, c1, ke0, ke1,
            L.builds - 1);
+  if (!st && gmode) {
+    /* the energy balance: the change of the kinetic energy (translation and rotation) against
+     * the work of gravity less the work the contacts absorbed (the walls' is not booked: a
+     * deck whose walls are out of reach closes it) */
+    const double dk_e = (ke1 + kr1) - (ke0 + kr0);
+    const double wc = L.wn_pp + L.wt_pp + L.wn_pb + L.wt_pb;
+    printf("bench_kernel %s: energy balance: kinetic energy (translation + rotation) %.9g -> "
+           "%.9g J, change %.9g J; work of gravity less the work absorbed %.9g J; residual "
+           "%.3g of the work of gravity\n", gmode == 1 ? "-g" : "-G", ke0 + kr0, ke1 + kr1,
+           dk_e, L.w_grav - wc, (dk_e - (L.w_grav - wc)) / L.w_grav);
+  }
+  if (!st && gmode)
+    printf("bench_kernel %s: work absorbed by the contacts %.9g J (sphere-sphere normal %.6g, "
+           "tangential %.6g; sphere-bead normal %.6g, tangential %.6g); work of gravity %.9g J\n",
+           gmode == 1 ? "-g" : "-G", L.wn_pp + L.wt_pp + L.wn_pb + L.wt_pb, L.wn_pp, L.wt_pp,
+           L.wn_pb, L.wt_pb, L.w_grav);
   free(a.x), free(a.v), free(a.w), free(a.f), free(a.t), free(a.r), free(a.m), free(a.type);
   lists_free(&L);
   return st ? 1 : 0;
