@@ -60,7 +60,7 @@ typedef struct {
 } law;
 
 /* -g: a pair's constants in granucal's Hertz-Mindlin law (gc_pair: R*, k_hertz, E*, kt0_c,
- * tsuji_c; mu), from the LAMMPS law of the same pair (gc_law_of_lammps) */
+ * tsuji_c; mu), from the LAMMPS law of the same pair (glaw_of) */
 typedef struct {
   double R_star, k_hertz, E_star, kt0_c, tsuji_c, mu;
 } glaw;

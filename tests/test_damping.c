@@ -606,7 +606,7 @@ static void test_hertz_mindlin_rows(void)
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 31u);
   const double dt = 1e-7, amp = 2e-6;
-  long differ = 0, slides = 0, sticks = 0, touches = 0, separations = 0, rowsteps = 0;
+  long differ = 0, slides = 0, sticks = 0, touches = 0, separations = 0, rowsteps = 0, caps = 0;
   long counts[NC + 1] = { 0 };
   for (long k = 0; k < 30000; k++) {
     int order[NC];
@@ -688,17 +688,22 @@ static void test_hertz_mindlin_rows(void)
         slides++;
       else
         sticks++;
+      /* the cap of eq. 4.21 on a carried force */
+      const double mq = sqrt(r->Q[0] * r->Q[0] + r->Q[1] * r->Q[1] + r->Q[2] * r->Q[2]);
+      if (r->P > 0 && mq >= laws[c]->pair.p.mu * r->P * (1 - 1e-12) &&
+          (row[RQ0][q] != 0 || row[RQ1][q] != 0 || row[RQ2][q] != 0))
+        caps++;
     }
   }
   gsl_rng_free(rng);
   long counts_seen = 0;
   for (int m = 1; m <= NC; m++)
     counts_seen += counts[m] > 10;
-  fprintf(stderr, "\n    %ld of %ld row steps differ: stick %ld, slip %ld, first touches %ld, "
-          "separations %ld; row counts 1..%d seen %ld of them", differ, rowsteps, sticks, slides,
-          touches, separations, NC, counts_seen);
+  fprintf(stderr, "\n    %ld of %ld row steps differ: stick %ld, slip %ld, capped %ld, first "
+          "touches %ld, separations %ld; row counts 1..%d seen %ld of them", differ, rowsteps,
+          sticks, slides, caps, touches, separations, NC, counts_seen);
   CU_ASSERT_EQUAL(differ, 0);
-  CU_ASSERT(sticks > 1000 && slides > 1000 && touches > 20 && separations > 20);
+  CU_ASSERT(sticks > 1000 && slides > 1000 && caps > 100 && touches > 20 && separations > 20);
   CU_ASSERT(counts_seen == NC);
 }
 
