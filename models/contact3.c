@@ -279,16 +279,9 @@ int gc_contact3_step(const gc_law *law, gc_contact3 *ct, double alpha, const dou
 #define CL GC_CONTACT3_LANES
 
 /* The rows of CL contacts that touch (alpha > 0, the record's first touch already set up) for
- * hm_rows_step, one array per quantity and lane. */
+ * hm_rows_step, one block (gc_hm_rows_step's). */
 typedef struct {
-  /* in */
-  double alpha[CL], n[3][CL], vrel[3][CL];
-  double R_star[CL], k_hertz[CL], E_star[CL], kt0_c[CL], tsuji_c[CL], mu[CL], tension[CL];
-  double Q[3][CL], P[CL], a[CL];                    /* the record's head */
-  double P_max[CL], alpha_max[CL];                  /* gc_hist_normal */
-  double tQ[CL], Q_star[CL], delta[CL], q_dir[CL], n_steps[CL]; /* gc_hist_tangential */
-  /* out (P, P_max, alpha_max, tQ ... n_steps updated in place) */
-  double Qn[3][CL], F[3][CL], work[2][CL], sliding[CL], active[CL], ok[CL];
+  double r[GC_HM_NROWS * CL]; /* quantity q of lane v: r[q * CL + v] */
 } hm_lanes;
 
 /* c ? a : b as a blend of the bits: a select the compiler does not turn back into a branch
@@ -312,31 +305,51 @@ static inline double pick(int c, double a, double b)
  * written out with every test a select, each row's operations those of the scalar step in its
  * order (the scalar's early returns on a non-finite number become the row's flag ok).
  * gc_hm_rows_step's loop, and gc_contact3_step_lanes' with n = CL and its rows in an hm_lanes
- * (inlined there, as the lanes' loop was before it took rows).  The rows in restrict locals:
- * loads through the struct's pointers would be taken as possibly changed by the rows'
- * stores. */
+ * (inlined there, as the lanes' loop was before it took rows; there the rows' offsets are
+ * constants, where an array of 37 row pointers cost the step 2-4 %).  The rows in restrict
+ * locals, each its own part of the block. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void hm_rows_step(const gc_hm_rows *r, size_t n, double dt)
+static inline void hm_rows_step(double *rows, size_t stride, size_t n, double dt)
 {
-  const double *restrict r_alpha = r->alpha;
-  const double *restrict r_n0 = r->n[0], *restrict r_n1 = r->n[1], *restrict r_n2 = r->n[2];
-  const double *restrict r_vrel0 = r->vrel[0], *restrict r_vrel1 = r->vrel[1],
-                         *restrict r_vrel2 = r->vrel[2];
-  const double *restrict r_R_star = r->R_star, *restrict r_k_hertz = r->k_hertz,
-                         *restrict r_E_star = r->E_star, *restrict r_kt0_c = r->kt0_c,
-                         *restrict r_tsuji_c = r->tsuji_c, *restrict r_mu = r->mu,
-                         *restrict r_tension = r->tension;
-  const double *restrict r_Q0 = r->Q[0], *restrict r_Q1 = r->Q[1], *restrict r_Q2 = r->Q[2];
-  const double *restrict r_a = r->a;
-  double *restrict r_P = r->P, *restrict r_P_max = r->P_max, *restrict r_alpha_max = r->alpha_max;
-  double *restrict r_tQ = r->tQ, *restrict r_Q_star = r->Q_star, *restrict r_delta = r->delta;
-  double *restrict r_q_dir = r->q_dir, *restrict r_n_steps = r->n_steps;
-  double *restrict r_Qn0 = r->Qn[0], *restrict r_Qn1 = r->Qn[1], *restrict r_Qn2 = r->Qn[2];
-  double *restrict r_F0 = r->F[0], *restrict r_F1 = r->F[1], *restrict r_F2 = r->F[2];
-  double *restrict r_work0 = r->work[0], *restrict r_work1 = r->work[1];
-  double *restrict r_sliding = r->sliding, *restrict r_active = r->active, *restrict r_ok = r->ok;
+  const double *restrict r_alpha = rows + GC_HM_ALPHA * stride;
+  const double *restrict r_n0 = rows + GC_HM_N0 * stride;
+  const double *restrict r_n1 = rows + GC_HM_N1 * stride;
+  const double *restrict r_n2 = rows + GC_HM_N2 * stride;
+  const double *restrict r_vrel0 = rows + GC_HM_VREL0 * stride;
+  const double *restrict r_vrel1 = rows + GC_HM_VREL1 * stride;
+  const double *restrict r_vrel2 = rows + GC_HM_VREL2 * stride;
+  const double *restrict r_R_star = rows + GC_HM_R_STAR * stride;
+  const double *restrict r_k_hertz = rows + GC_HM_K_HERTZ * stride;
+  const double *restrict r_E_star = rows + GC_HM_E_STAR * stride;
+  const double *restrict r_kt0_c = rows + GC_HM_KT0_C * stride;
+  const double *restrict r_tsuji_c = rows + GC_HM_TSUJI_C * stride;
+  const double *restrict r_mu = rows + GC_HM_MU * stride;
+  const double *restrict r_tension = rows + GC_HM_TENSION * stride;
+  const double *restrict r_Q0 = rows + GC_HM_Q0 * stride;
+  const double *restrict r_Q1 = rows + GC_HM_Q1 * stride;
+  const double *restrict r_Q2 = rows + GC_HM_Q2 * stride;
+  const double *restrict r_a = rows + GC_HM_A * stride;
+  double *restrict r_P = rows + GC_HM_P * stride;
+  double *restrict r_P_max = rows + GC_HM_P_MAX * stride;
+  double *restrict r_alpha_max = rows + GC_HM_ALPHA_MAX * stride;
+  double *restrict r_tQ = rows + GC_HM_TQ * stride;
+  double *restrict r_Q_star = rows + GC_HM_Q_STAR * stride;
+  double *restrict r_delta = rows + GC_HM_DELTA * stride;
+  double *restrict r_q_dir = rows + GC_HM_Q_DIR * stride;
+  double *restrict r_n_steps = rows + GC_HM_N_STEPS * stride;
+  double *restrict r_Qn0 = rows + GC_HM_QN0 * stride;
+  double *restrict r_Qn1 = rows + GC_HM_QN1 * stride;
+  double *restrict r_Qn2 = rows + GC_HM_QN2 * stride;
+  double *restrict r_F0 = rows + GC_HM_F0 * stride;
+  double *restrict r_F1 = rows + GC_HM_F1 * stride;
+  double *restrict r_F2 = rows + GC_HM_F2 * stride;
+  double *restrict r_work0 = rows + GC_HM_WORK_N * stride;
+  double *restrict r_work1 = rows + GC_HM_WORK_T * stride;
+  double *restrict r_sliding = rows + GC_HM_SLIDING * stride;
+  double *restrict r_active = rows + GC_HM_ACTIVE * stride;
+  double *restrict r_ok = rows + GC_HM_OK * stride;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep
 #endif
@@ -442,9 +455,9 @@ static inline void hm_rows_step(const gc_hm_rows *r, size_t n, double dt)
   }
 }
 
-void gc_hm_rows_step(const gc_hm_rows *r, size_t n, double dt)
+void gc_hm_rows_step(double *rows, size_t stride, size_t n, double dt)
 {
-  hm_rows_step(r, n, dt);
+  hm_rows_step(rows, stride, n, dt);
 }
 
 /* hm_rows_step over the CL lanes of z */
@@ -453,33 +466,7 @@ __attribute__((always_inline))
 #endif
 static inline void hm_lanes_step(hm_lanes *z, double dt)
 {
-  const gc_hm_rows r = { .alpha = z->alpha,
-                         .n = { z->n[0], z->n[1], z->n[2] },
-                         .vrel = { z->vrel[0], z->vrel[1], z->vrel[2] },
-                         .R_star = z->R_star,
-                         .k_hertz = z->k_hertz,
-                         .E_star = z->E_star,
-                         .kt0_c = z->kt0_c,
-                         .tsuji_c = z->tsuji_c,
-                         .mu = z->mu,
-                         .tension = z->tension,
-                         .Q = { z->Q[0], z->Q[1], z->Q[2] },
-                         .a = z->a,
-                         .P = z->P,
-                         .P_max = z->P_max,
-                         .alpha_max = z->alpha_max,
-                         .tQ = z->tQ,
-                         .Q_star = z->Q_star,
-                         .delta = z->delta,
-                         .q_dir = z->q_dir,
-                         .n_steps = z->n_steps,
-                         .Qn = { z->Qn[0], z->Qn[1], z->Qn[2] },
-                         .F = { z->F[0], z->F[1], z->F[2] },
-                         .work = { z->work[0], z->work[1] },
-                         .sliding = z->sliding,
-                         .active = z->active,
-                         .ok = z->ok };
-  hm_rows_step(&r, CL, dt);
+  hm_rows_step(z->r, CL, CL, dt);
 }
 
 /* row[v] = the double at byte offset off of base[v], for the CL lanes: with GCC's vector
@@ -551,28 +538,28 @@ void gc_contact3_step_lanes(gc_contact3_lanes *b, int n, double dt, int keep)
     ts[v] = (const char *)gc_law_hist_tangential(law, b->ct[l]->h);
     pr[v] = (const char *)&law->pair;
   }
-  lane_row(z.alpha, in_a, 0);
+  lane_row(z.r + GC_HM_ALPHA * CL, in_a, 0);
   for (int e = 0; e < 3; e++) {
-    lane_row(z.n[e], in_n, e * sizeof(double));
-    lane_row(z.vrel[e], in_v, e * sizeof(double));
-    lane_row(z.Q[e], rec, offsetof(gc_contact3, Q) + e * sizeof(double));
+    lane_row(z.r + (GC_HM_N0 + e) * CL, in_n, e * sizeof(double));
+    lane_row(z.r + (GC_HM_VREL0 + e) * CL, in_v, e * sizeof(double));
+    lane_row(z.r + (GC_HM_Q0 + e) * CL, rec, offsetof(gc_contact3, Q) + e * sizeof(double));
   }
-  lane_row(z.R_star, pr, offsetof(gc_pair, R_star));
-  lane_row(z.k_hertz, pr, offsetof(gc_pair, k_hertz));
-  lane_row(z.E_star, pr, offsetof(gc_pair, E_star));
-  lane_row(z.kt0_c, pr, offsetof(gc_pair, kt0_c));
-  lane_row(z.tsuji_c, pr, offsetof(gc_pair, tsuji_c));
-  lane_row(z.mu, pr, offsetof(gc_pair, p) + offsetof(gc_params, mu));
-  lane_flags(z.tension, pr, offsetof(gc_pair, p) + offsetof(gc_params, tension));
-  lane_row(z.P, rec, offsetof(gc_contact3, P));
-  lane_row(z.a, rec, offsetof(gc_contact3, alpha));
-  lane_row(z.P_max, hn, offsetof(gc_hist_normal, P_max));
-  lane_row(z.alpha_max, hn, offsetof(gc_hist_normal, alpha_max));
-  lane_row(z.tQ, ts, offsetof(gc_hist_tangential, Q));
-  lane_row(z.Q_star, ts, offsetof(gc_hist_tangential, Q_star));
-  lane_row(z.delta, ts, offsetof(gc_hist_tangential, delta));
-  lane_row(z.q_dir, ts, offsetof(gc_hist_tangential, q_dir));
-  lane_row(z.n_steps, ts, offsetof(gc_hist_tangential, n_steps_t));
+  lane_row(z.r + GC_HM_R_STAR * CL, pr, offsetof(gc_pair, R_star));
+  lane_row(z.r + GC_HM_K_HERTZ * CL, pr, offsetof(gc_pair, k_hertz));
+  lane_row(z.r + GC_HM_E_STAR * CL, pr, offsetof(gc_pair, E_star));
+  lane_row(z.r + GC_HM_KT0_C * CL, pr, offsetof(gc_pair, kt0_c));
+  lane_row(z.r + GC_HM_TSUJI_C * CL, pr, offsetof(gc_pair, tsuji_c));
+  lane_row(z.r + GC_HM_MU * CL, pr, offsetof(gc_pair, p) + offsetof(gc_params, mu));
+  lane_flags(z.r + GC_HM_TENSION * CL, pr, offsetof(gc_pair, p) + offsetof(gc_params, tension));
+  lane_row(z.r + GC_HM_P * CL, rec, offsetof(gc_contact3, P));
+  lane_row(z.r + GC_HM_A * CL, rec, offsetof(gc_contact3, alpha));
+  lane_row(z.r + GC_HM_P_MAX * CL, hn, offsetof(gc_hist_normal, P_max));
+  lane_row(z.r + GC_HM_ALPHA_MAX * CL, hn, offsetof(gc_hist_normal, alpha_max));
+  lane_row(z.r + GC_HM_TQ * CL, ts, offsetof(gc_hist_tangential, Q));
+  lane_row(z.r + GC_HM_Q_STAR * CL, ts, offsetof(gc_hist_tangential, Q_star));
+  lane_row(z.r + GC_HM_DELTA * CL, ts, offsetof(gc_hist_tangential, delta));
+  lane_row(z.r + GC_HM_Q_DIR * CL, ts, offsetof(gc_hist_tangential, q_dir));
+  lane_row(z.r + GC_HM_N_STEPS * CL, ts, offsetof(gc_hist_tangential, n_steps_t));
   hm_lanes_step(&z, dt);
   for (int v = 0; v < m; v++) {
     const int l = src[v];
@@ -581,26 +568,26 @@ void gc_contact3_step_lanes(gc_contact3_lanes *b, int n, double dt, int keep)
     gc_hist_normal *hn = gc_law_hist_normal(law, ct->h);
     gc_hist_tangential *s = gc_law_hist_tangential(law, ct->h);
     hn->in_contact = 1.0;
-    hn->alpha = z.alpha[v];
-    hn->P = z.P[v];
-    hn->P_max = z.P_max[v];
-    hn->alpha_max = z.alpha_max[v];
-    s->Q = z.tQ[v];
-    s->Q_star = z.Q_star[v];
-    s->delta = z.delta[v];
-    s->q_dir = z.q_dir[v];
-    s->sliding = z.sliding[v];
-    s->n_steps_t = z.n_steps[v];
-    ct->P = z.P[v];
-    ct->alpha = z.alpha[v];
+    hn->alpha = z.r[GC_HM_ALPHA * CL + v];
+    hn->P = z.r[GC_HM_P * CL + v];
+    hn->P_max = z.r[GC_HM_P_MAX * CL + v];
+    hn->alpha_max = z.r[GC_HM_ALPHA_MAX * CL + v];
+    s->Q = z.r[GC_HM_TQ * CL + v];
+    s->Q_star = z.r[GC_HM_Q_STAR * CL + v];
+    s->delta = z.r[GC_HM_DELTA * CL + v];
+    s->q_dir = z.r[GC_HM_Q_DIR * CL + v];
+    s->sliding = z.r[GC_HM_SLIDING * CL + v];
+    s->n_steps_t = z.r[GC_HM_N_STEPS * CL + v];
+    ct->P = z.r[GC_HM_P * CL + v];
+    ct->alpha = z.r[GC_HM_ALPHA * CL + v];
     for (int e = 0; e < 3; e++) {
-      ct->Q[e] = z.Qn[e][v];
-      b->F[l][e] = z.F[e][v];
+      ct->Q[e] = z.r[(GC_HM_QN0 + e) * CL + v];
+      b->F[l][e] = z.r[(GC_HM_F0 + e) * CL + v];
       b->M[l][e] = 0.0;
     }
-    b->work[l][0] = z.work[0][v];
-    b->work[l][1] = z.work[1][v];
-    b->active[l] = z.active[v] != 0.0;
-    b->status[l] = z.ok[v] != 0.0 ? GC_SUCCESS : GC_ENAN;
+    b->work[l][0] = z.r[GC_HM_WORK_N * CL + v];
+    b->work[l][1] = z.r[GC_HM_WORK_T * CL + v];
+    b->active[l] = z.r[GC_HM_ACTIVE * CL + v] != 0.0;
+    b->status[l] = z.r[GC_HM_OK * CL + v] != 0.0 ? GC_SUCCESS : GC_ENAN;
   }
 }

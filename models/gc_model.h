@@ -457,28 +457,30 @@ void gc_contact3_step_lanes(gc_contact3_lanes *b, int n, double dt, int keep);
 
 /* The loop of gc_contact3_step_lanes for rows of any length n: the Hertz-Mindlin step (normal
  * hertz, damping tsuji, tangential tsuji; eq. 4.10-4.21) of n contacts that touch (alpha > 0,
- * first touch already set up), one array (row) per quantity, row[c] the number of contact c;
- * each contact's operations those of gc_contact3_step in its order.  For a code that keeps
- * its contacts' numbers in rows (tests/bench_kernel.c's passes) rather than in gc_contact3
- * records.  The rows must not overlap one another (P, P_max, ... are read and written in
- * place, index by index).
- * In: alpha [m]; n[3] the unit normal from body 1 to body 2; vrel[3] = v_2 - v_1 at the
- * contact point [m/s]; the pair's constants R_star, k_hertz, E_star, kt0_c, tsuji_c, mu
- * (gc_pair) and tension (1.0 if the law lets the normal force pull, else 0.0); Q[3] the
- * record's tangential force (gc_contact3.Q), a its alpha of the last step.
- * In and out: P (gc_contact3.P), P_max, alpha_max (gc_hist_normal), tQ, Q_star, delta, q_dir,
- * n_steps (gc_hist_tangential's Q, Q_star, delta, q_dir, n_steps_t).
- * Out: Qn[3] the new tangential force, F[3] the force on body 1 [N], work[2] the normal and
- * tangential work the contact absorbed [J], sliding, active (1.0 / 0.0), ok (0.0: a
- * non-finite number; that contact's outputs then not to be used). */
-typedef struct {
-  const double *alpha, *n[3], *vrel[3];
-  const double *R_star, *k_hertz, *E_star, *kt0_c, *tsuji_c, *mu, *tension;
-  const double *Q[3], *a;
-  double *P, *P_max, *alpha_max, *tQ, *Q_star, *delta, *q_dir, *n_steps;
-  double *Qn[3], *F[3], *work[2], *sliding, *active, *ok;
-} gc_hm_rows;
-void gc_hm_rows_step(const gc_hm_rows *r, size_t n, double dt);
+ * first touch already set up), one array (row) per quantity in one block: quantity q
+ * (GC_HM_*, the order below) of contact c is rows[q * stride + c] (stride >= n); each
+ * contact's operations those of gc_contact3_step in its order.  For a code that keeps its
+ * contacts' numbers in rows (tests/bench_kernel.c's passes) rather than in gc_contact3
+ * records.  P, P_max, ... are read and written in place, contact by contact.
+ * In: alpha [m]; N0..N2 the unit normal from body 1 to body 2; VREL0..VREL2 = v_2 - v_1 at the
+ * contact point [m/s]; the pair's constants R_STAR .. MU (gc_pair's R_star, k_hertz, E_star,
+ * kt0_c, tsuji_c, p.mu) and TENSION (1.0 if the law lets the normal force pull, else 0.0);
+ * Q0..Q2 the record's tangential force (gc_contact3.Q), A its alpha of the last step.
+ * In and out: P (gc_contact3.P), P_MAX, ALPHA_MAX (gc_hist_normal), TQ, Q_STAR, DELTA, Q_DIR,
+ * N_STEPS (gc_hist_tangential's Q, Q_star, delta, q_dir, n_steps_t).
+ * Out: QN0..QN2 the new tangential force, F0..F2 the force on body 1 [N], WORK_N, WORK_T the
+ * normal and tangential work the contact absorbed [J], SLIDING, ACTIVE (1.0 / 0.0), OK (0.0:
+ * a non-finite number; that contact's outputs then not to be used). */
+enum {
+  GC_HM_ALPHA, GC_HM_N0, GC_HM_N1, GC_HM_N2, GC_HM_VREL0, GC_HM_VREL1, GC_HM_VREL2,
+  GC_HM_R_STAR, GC_HM_K_HERTZ, GC_HM_E_STAR, GC_HM_KT0_C, GC_HM_TSUJI_C, GC_HM_MU,
+  GC_HM_TENSION, GC_HM_Q0, GC_HM_Q1, GC_HM_Q2, GC_HM_A,
+  GC_HM_P, GC_HM_P_MAX, GC_HM_ALPHA_MAX, GC_HM_TQ, GC_HM_Q_STAR, GC_HM_DELTA, GC_HM_Q_DIR,
+  GC_HM_N_STEPS,
+  GC_HM_QN0, GC_HM_QN1, GC_HM_QN2, GC_HM_F0, GC_HM_F1, GC_HM_F2, GC_HM_WORK_N, GC_HM_WORK_T,
+  GC_HM_SLIDING, GC_HM_ACTIVE, GC_HM_OK, GC_HM_NROWS
+};
+void gc_hm_rows_step(double *rows, size_t stride, size_t n, double dt);
 
 /* ------------------------------------------------------------------ shared physics */
 

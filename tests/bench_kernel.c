@@ -85,11 +85,18 @@ typedef struct {
 enum { D0, D1, D2, VR0, VR1, VR2, WR0, WR1, WR2, H0, H1, H2, RI, RJ, ME, BD, F0, F1, F2, TQ0,
        TQ1, TQ2, NROWS_LAMMPS,
        /* -g: the angular velocities of i (in WR0..2) and j, the torque on j (on i in TQ0..2),
-        * the rest of the history (H0..2 hold Q), and gc_hm_rows' own rows */
-       WJ0 = NROWS_LAMMPS, WJ1, WJ2, TJ0, TJ1, TJ2, HP, HA, HPM, HAM, HTQ, HQS, HDL, HQD, HNS,
-       GAL, GN0, GN1, GN2, GV0, GV1, GV2, GRS, GKH, GES, GKT, GTC, GMU, GTN, GQN0, GQN1, GQN2,
-       GW0, GW1, GSL, GAC, GOK, NROWS };
-_Static_assert(NROWS_LAMMPS == 22 && NROWS == 59, "rows");
+        * then gc_hm_rows_step's rows from G0 on, in its order (GC_HM_*) */
+       WJ0 = NROWS_LAMMPS, WJ1, WJ2, TJ0, TJ1, TJ2, G0, NROWS = G0 + GC_HM_NROWS };
+/* -g: gc_hm_rows_step's rows by short names */
+enum { GAL = G0 + GC_HM_ALPHA, GN0 = G0 + GC_HM_N0, GV0 = G0 + GC_HM_VREL0,
+       GRS = G0 + GC_HM_R_STAR, GKH = G0 + GC_HM_K_HERTZ, GES = G0 + GC_HM_E_STAR,
+       GKT = G0 + GC_HM_KT0_C, GTC = G0 + GC_HM_TSUJI_C, GMU = G0 + GC_HM_MU,
+       GTN = G0 + GC_HM_TENSION, GQ0 = G0 + GC_HM_Q0, HA = G0 + GC_HM_A, HP = G0 + GC_HM_P,
+       HPM = G0 + GC_HM_P_MAX, HAM = G0 + GC_HM_ALPHA_MAX, HTQ = G0 + GC_HM_TQ,
+       HQS = G0 + GC_HM_Q_STAR, HDL = G0 + GC_HM_DELTA, HQD = G0 + GC_HM_Q_DIR,
+       HNS = G0 + GC_HM_N_STEPS, GQN0 = G0 + GC_HM_QN0, GF0 = G0 + GC_HM_F0,
+       GW0 = G0 + GC_HM_WORK_N, GW1 = G0 + GC_HM_WORK_T, GOK = G0 + GC_HM_OK };
+_Static_assert(NROWS_LAMMPS == 22 && HNS - HPM == 6, "rows");
 /* -g: the history of a pair, in this order: the tangential force Q (3), P, alpha of the last
  * step (GHW_MOTION: all that the force and the work depend on), then the record's rest, P_max,
  * alpha_max, the TFD scalars tQ, Q_star, delta, q_dir, n_steps (gc_hm_rows; -G keeps only the
@@ -109,11 +116,12 @@ typedef struct {
   double *whist;           /* 3 per sphere */
   int32_t *ci, *ck;        /* touching pairs: sphere i, pair k */
   double *row[NROWS];      /* the rows of passes B-D (NROWS_LAMMPS of them without -g) */
+  size_t stride;           /* row q + 1 starts stride doubles after row q */
   void *block;
   int32_t *head, *next;
   size_t ncell_cap;
   long builds;
-  size_t hw;               /* doubles of history per pair: 3 (LAMMPS's), GHW (-g), GHW_MOTION (-G) */
+  size_t hw;               /* history per pair: 3 (LAMMPS's), GHW (-g), GHW_MOTION (-G) */
   /* -g: granucal's energy ledger (its chute's CEN_*): the work the contacts absorbed, normal
    * and tangential, sphere-sphere and sphere-bead (the unloading at a separation with the
    * normal), the work of gravity on the flow; pairs whose law step was not finite */
@@ -526,7 +534,8 @@ static int lists_alloc(lists *L, size_t n, size_t hw)
   L->start = calloc(n + 1, sizeof *L->start), L->start_old = calloc(n + 1, sizeof *L->start);
   L->pj = malloc(L->cap * sizeof *L->pj), L->pj_old = malloc(L->cap * sizeof *L->pj);
   L->psx = malloc(L->cap * sizeof *L->psx);
-  L->hist = calloc(hw * L->cap, sizeof *L->hist), L->hist_old = calloc(hw * L->cap, sizeof *L->hist);
+  L->hist = calloc(hw * L->cap, sizeof *L->hist);
+  L->hist_old = calloc(hw * L->cap, sizeof *L->hist);
   L->x0 = malloc(3 * n * sizeof *L->x0), L->whist = calloc(3 * n, sizeof *L->whist);
   L->ci = malloc(L->cap * sizeof *L->ci), L->ck = malloc(L->cap * sizeof *L->ck);
   L->next = malloc(n * sizeof *L->next);
@@ -539,6 +548,7 @@ static int lists_alloc(lists *L, size_t n, size_t hw)
     return fail("bench_kernel", 0, "out of memory");
   for (size_t q = 0; q < nrows; q++)
     L->row[q] = (double *)((char *)L->block + q * stride);
+  L->stride = stride / sizeof(double);
   if (hw == GHW_MOTION) /* -G: the record's rest, which the law reads and writes in its rows */
     for (int q = HPM; q <= HNS; q++)
       memset(L->row[q], 0, L->cap * sizeof(double));
@@ -651,17 +661,17 @@ static glaw glaw_of(const law *lw, double ri, double rj, double m_eff)
  * j, the overlap, the velocity of the contact point with the lever arms r - alpha / 2), the
  * law's constants by the pair's kind, then granucal's Hertz-Mindlin step over the rows
  * (gc_hm_rows_step, the loop its chute steps its contacts with), then the torques */
-static void pair_law_gc(double *const *row, size_t nc, const glaw *pp, const glaw *pb,
-                        double dt)
+static void pair_law_gc(double *const *row, size_t stride, size_t nc, const glaw *pp,
+                        const glaw *pb, double dt)
 {
   const double *restrict d0 = row[D0], *restrict d1 = row[D1], *restrict d2 = row[D2];
   const double *restrict vr0 = row[VR0], *restrict vr1 = row[VR1], *restrict vr2 = row[VR2];
   const double *restrict wi0 = row[WR0], *restrict wi1 = row[WR1], *restrict wi2 = row[WR2];
   const double *restrict wj0 = row[WJ0], *restrict wj1 = row[WJ1], *restrict wj2 = row[WJ2];
   const double *restrict ri = row[RI], *restrict rj = row[RJ], *restrict bd = row[BD];
-  double *restrict al = row[GAL], *restrict n0 = row[GN0], *restrict n1 = row[GN1],
-                   *restrict n2 = row[GN2];
-  double *restrict u0 = row[GV0], *restrict u1 = row[GV1], *restrict u2 = row[GV2];
+  double *restrict al = row[GAL], *restrict n0 = row[GN0], *restrict n1 = row[GN0 + 1],
+                   *restrict n2 = row[GN0 + 2];
+  double *restrict u0 = row[GV0], *restrict u1 = row[GV0 + 1], *restrict u2 = row[GV0 + 2];
   double *restrict rs = row[GRS], *restrict kh = row[GKH], *restrict es = row[GES],
                    *restrict kt = row[GKT], *restrict tc = row[GTC], *restrict mu = row[GMU],
                    *restrict tn = row[GTN];
@@ -685,34 +695,8 @@ static void pair_law_gc(double *const *row, size_t nc, const glaw *pp, const gla
     es[c] = bead ? b.E_star : p.E_star, kt[c] = bead ? b.kt0_c : p.kt0_c;
     tc[c] = bead ? b.tsuji_c : p.tsuji_c, mu[c] = bead ? b.mu : p.mu, tn[c] = 0.0;
   }
-  const gc_hm_rows rows = { .alpha = row[GAL],
-                            .n = { row[GN0], row[GN1], row[GN2] },
-                            .vrel = { row[GV0], row[GV1], row[GV2] },
-                            .R_star = row[GRS],
-                            .k_hertz = row[GKH],
-                            .E_star = row[GES],
-                            .kt0_c = row[GKT],
-                            .tsuji_c = row[GTC],
-                            .mu = row[GMU],
-                            .tension = row[GTN],
-                            .Q = { row[H0], row[H1], row[H2] },
-                            .a = row[HA],
-                            .P = row[HP],
-                            .P_max = row[HPM],
-                            .alpha_max = row[HAM],
-                            .tQ = row[HTQ],
-                            .Q_star = row[HQS],
-                            .delta = row[HDL],
-                            .q_dir = row[HQD],
-                            .n_steps = row[HNS],
-                            .Qn = { row[GQN0], row[GQN1], row[GQN2] },
-                            .F = { row[F0], row[F1], row[F2] },
-                            .work = { row[GW0], row[GW1] },
-                            .sliding = row[GSL],
-                            .active = row[GAC],
-                            .ok = row[GOK] };
-  gc_hm_rows_step(&rows, nc, dt);
-  const double *restrict f0 = row[F0], *restrict f1 = row[F1], *restrict f2 = row[F2];
+  gc_hm_rows_step(row[G0], stride, nc, dt); /* row[G0 + q] = row[G0] + q stride */
+  const double *restrict f0 = row[GF0], *restrict f1 = row[GF0 + 1], *restrict f2 = row[GF0 + 2];
   double *restrict ti0 = row[TQ0], *restrict ti1 = row[TQ1], *restrict ti2 = row[TQ2];
   double *restrict tj0 = row[TJ0], *restrict tj1 = row[TJ1], *restrict tj2 = row[TJ2];
 #if defined(__GNUC__) && !defined(__clang__)
@@ -773,7 +757,7 @@ static void pairs_gc(atoms *a, lists *L, const deck *dk, int update)
       row[VR0 + e][c] = a->v[3 * i + e] - a->v[3 * j + e];
       row[WR0 + e][c] = a->w[3 * i + e];
       row[WJ0 + e][c] = a->w[3 * j + e];
-      row[H0 + e][c] = h[GH_Q0 + e];
+      row[GQ0 + e][c] = h[GH_Q0 + e];
     }
     row[HP][c] = h[GH_P], row[HA][c] = h[GH_A];
     if (full) {
@@ -784,13 +768,13 @@ static void pairs_gc(atoms *a, lists *L, const deck *dk, int update)
     row[RI][c] = a->r[i], row[RJ][c] = a->r[j];
     row[BD][c] = a->type[i] == 2 || a->type[j] == 2 ? 1.0 : 0.0;
   }
-  pair_law_gc(row, nc, &dk->gpp, &dk->gpb, dk->dt); /* C */
+  pair_law_gc(row, L->stride, nc, &dk->gpp, &dk->gpb, dk->dt); /* C */
   double wn_pp = 0.0, wt_pp = 0.0, wn_pb = 0.0, wt_pb = 0.0, bad = 0.0;
   for (size_t c = 0; c < nc; c++) { /* D */
     const size_t i = (size_t)L->ci[c], k = (size_t)L->ck[c], j = (size_t)L->pj[k];
     for (int e = 0; e < 3; e++) {
-      a->f[3 * i + e] += row[F0 + e][c];
-      a->f[3 * j + e] -= row[F0 + e][c];
+      a->f[3 * i + e] += row[GF0 + e][c];
+      a->f[3 * j + e] -= row[GF0 + e][c];
       a->t[3 * i + e] += row[TQ0 + e][c];
       a->t[3 * j + e] += row[TJ0 + e][c];
     }

@@ -416,6 +416,23 @@ static void test_hertz_mindlin_by_hand(void)
   CU_ASSERT_EQUAL(other.hertz_mindlin, 0);
 }
 
+/* The lanes' and rows' tests' coverage of a Hertz-Mindlin contact's step (record r after it,
+ * law, Qold its tangential force before): stick or slip, and the cap of eq. 4.21 on a carried
+ * force */
+static void tally_hm(const gc_law *law, const gc_contact3 *r, const double Qold[3], long *sticks,
+                     long *slides, long *caps)
+{
+  const gc_hist_tangential *ts = gc_law_hist_tangential(law, (double *)r->h);
+  if (ts->sliding != 0.0)
+    ++*slides;
+  else
+    ++*sticks;
+  const double mq = sqrt(r->Q[0] * r->Q[0] + r->Q[1] * r->Q[1] + r->Q[2] * r->Q[2]);
+  if (r->P > 0 && mq >= law->pair.p.mu * r->P * (1 - 1e-12) &&
+      (Qold[0] != 0 || Qold[1] != 0 || Qold[2] != 0))
+    ++*caps;
+}
+
 /* gc_contact3_step_lanes steps each lane as gc_contact3_step does, to the bit: eight contacts
  * on random 3-D paths of their own (path_step: loading, unloading, stick, slip, separation,
  * a pulling dashpot), six of the Hertz-Mindlin law (three with
@@ -492,19 +509,11 @@ static void test_hertz_mindlin_lanes(void)
       if (!laws[c]->hertz_mindlin)
         continue;
       const gc_contact3 *r = (const gc_contact3 *)rb[c];
-      const gc_hist_tangential *ts = gc_law_hist_tangential(laws[c], (double *)r->h);
       if (b.alpha[l] > 0) {
         lanes_hm++;
         touches += !in[c];
         in[c] = 1;
-        if (ts->sliding != 0.0)
-          slides++;
-        else
-          sticks++;
-        const double mq = sqrt(r->Q[0] * r->Q[0] + r->Q[1] * r->Q[1] + r->Q[2] * r->Q[2]);
-        if (r->P > 0 && mq >= laws[c]->pair.p.mu * r->P * (1 - 1e-12) &&
-            (Qold[c][0] != 0 || Qold[c][1] != 0 || Qold[c][2] != 0))
-          caps++;
+        tally_hm(laws[c], r, Qold[c], &sticks, &slides, &caps);
       } else if (in[c]) {
         separations++;
         in[c] = 0;
@@ -536,6 +545,18 @@ static void test_hertz_mindlin_lanes(void)
   CU_ASSERT(sticks > 1000 && slides > 1000 && caps > 100 && touches > 20 && separations > 20);
 }
 
+/* A Hertz-Mindlin record's state in gc_hm_rows_step's order (GC_HM_Q0 .. GC_HM_N_STEPS) */
+static void record_state(const gc_law *law, const gc_contact3 *r, double *st)
+{
+  const gc_hist_normal *hn = gc_law_hist_normal(law, (double *)r->h);
+  const gc_hist_tangential *ts = gc_law_hist_tangential(law, (double *)r->h);
+  const double s[] = { r->Q[0],   r->Q[1],  r->Q[2],   r->alpha, r->P,
+                       hn->P_max, hn->alpha_max, ts->Q, ts->Q_star, ts->delta,
+                       ts->q_dir, ts->n_steps_t };
+  _Static_assert(sizeof s / sizeof s[0] == GC_HM_N_STEPS - GC_HM_Q0 + 1, "the rows' order");
+  memcpy(st, s, sizeof s);
+}
+
 /* gc_hm_rows_step steps each row as gc_contact3_step steps the contact, to the bit: 13
  * Hertz-Mindlin contacts (seven with tension = 1) on random 3-D paths of their own
  * (path_step), whose state a caller keeps in its own arrays between steps as a code built on
@@ -559,9 +580,10 @@ static void test_hertz_mindlin_rows(void)
   const gc_law *laws[NC];
   double rec[NC][W];
   memset(rec, 0, sizeof rec);
-  /* each contact's state as the rows keep it: P, a, Q[3], P_max, alpha_max, tQ, Q_star,
-   * delta, q_dir, n_steps; stepped: whether the rows stepped it the step before */
-  enum { SP, SA, SQ0, SQ1, SQ2, SPM, SAM, STQ, SQS, SDL, SQD, SNS, NS };
+  /* each contact's state as the rows keep it, in their order (GC_HM_Q0 .. GC_HM_N_STEPS: Q[3],
+   * a, P, P_max, alpha_max, tQ, Q_star, delta, q_dir, n_steps); stepped: whether the rows
+   * stepped it the step before */
+  enum { NS = GC_HM_N_STEPS - GC_HM_Q0 + 1 };
   double state[NC][NS];
   int stepped[NC] = { 0 };
   double n[NC][3], vt[NC][3];
@@ -572,37 +594,11 @@ static void test_hertz_mindlin_rows(void)
       vt[c][d] = 0.0;
     }
   }
-  /* the rows: row[q][r] */
-  enum { RAL, RN0, RN1, RN2, RV0, RV1, RV2, RRS, RKH, RES, RKT, RTC, RMU, RTN, RQ0, RQ1, RQ2,
-         RA, RP, RPM, RAM, RTQ, RQS, RDL, RQD, RNS, RQN0, RQN1, RQN2, RF0, RF1, RF2, RW0, RW1,
-         RSL, RAC, ROK, NR };
-  static double row[NR][NC];
-  const gc_hm_rows rows = { .alpha = row[RAL],
-                            .n = { row[RN0], row[RN1], row[RN2] },
-                            .vrel = { row[RV0], row[RV1], row[RV2] },
-                            .R_star = row[RRS],
-                            .k_hertz = row[RKH],
-                            .E_star = row[RES],
-                            .kt0_c = row[RKT],
-                            .tsuji_c = row[RTC],
-                            .mu = row[RMU],
-                            .tension = row[RTN],
-                            .Q = { row[RQ0], row[RQ1], row[RQ2] },
-                            .a = row[RA],
-                            .P = row[RP],
-                            .P_max = row[RPM],
-                            .alpha_max = row[RAM],
-                            .tQ = row[RTQ],
-                            .Q_star = row[RQS],
-                            .delta = row[RDL],
-                            .q_dir = row[RQD],
-                            .n_steps = row[RNS],
-                            .Qn = { row[RQN0], row[RQN1], row[RQN2] },
-                            .F = { row[RF0], row[RF1], row[RF2] },
-                            .work = { row[RW0], row[RW1] },
-                            .sliding = row[RSL],
-                            .active = row[RAC],
-                            .ok = row[ROK] };
+  /* the rows: row[q][r], q in gc_hm_rows_step's order (GC_HM_*), in its one block */
+  double rowd[GC_HM_NROWS * NC];
+  double *row[GC_HM_NROWS];
+  for (int q = 0; q < GC_HM_NROWS; q++)
+    row[q] = rowd + q * NC;
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 31u);
   const double dt = 1e-7, amp = 2e-6;
@@ -631,25 +627,16 @@ static void test_hertz_mindlin_rows(void)
             t->Q[0] = t->Q[1] = t->Q[2] = 0.0;
             touches++;
           }
-          const gc_hist_normal *hn = gc_law_hist_normal(laws[c], t->h);
-          const gc_hist_tangential *ts = gc_law_hist_tangential(laws[c], t->h);
-          const double s[NS] = { t->P,        t->alpha,     t->Q[0],  t->Q[1],
-                                 t->Q[2],     hn->P_max,    hn->alpha_max, ts->Q,
-                                 ts->Q_star,  ts->delta,    ts->q_dir, ts->n_steps_t };
-          memcpy(state[c], s, sizeof s);
+          record_state(laws[c], t, state[c]);
         }
         const gc_pair *pr = &laws[c]->pair;
         const double in[] = { alpha, n[c][0], n[c][1], n[c][2], v[0], v[1], v[2], pr->R_star,
                               pr->k_hertz, pr->E_star, pr->kt0_c, pr->tsuji_c, pr->p.mu,
                               pr->p.tension ? 1.0 : 0.0 };
-        for (int e = 0; e < RQ0; e++)
+        for (int e = 0; e < GC_HM_Q0; e++)
           row[e][nr] = in[e];
-        row[RQ0][nr] = state[c][SQ0], row[RQ1][nr] = state[c][SQ1];
-        row[RQ2][nr] = state[c][SQ2], row[RA][nr] = state[c][SA], row[RP][nr] = state[c][SP];
-        row[RPM][nr] = state[c][SPM], row[RAM][nr] = state[c][SAM];
-        row[RTQ][nr] = state[c][STQ], row[RQS][nr] = state[c][SQS];
-        row[RDL][nr] = state[c][SDL], row[RQD][nr] = state[c][SQD];
-        row[RNS][nr] = state[c][SNS];
+        for (int e = 0; e < NS; e++)
+          row[GC_HM_Q0 + e][nr] = state[c][e];
         at[c] = nr++;
       } else {
         at[c] = -1;
@@ -660,7 +647,7 @@ static void test_hertz_mindlin_rows(void)
       sts[c] = gc_contact3_step(laws[c], r, alpha, n[c], v, w0, dt, 0.0, 0, Fs[c], Ms[c],
                                 &acts[c], ws[c]);
     }
-    gc_hm_rows_step(&rows, (size_t)nr, dt);
+    gc_hm_rows_step(rowd, NC, (size_t)nr, dt);
     counts[nr]++;
     for (int c = 0; c < NC; c++) {
       const int q = at[c];
@@ -668,31 +655,25 @@ static void test_hertz_mindlin_rows(void)
         continue;
       rowsteps++;
       const gc_contact3 *r = (const gc_contact3 *)rec[c];
-      const gc_hist_normal *hn = gc_law_hist_normal(laws[c], (double *)r->h);
       const gc_hist_tangential *ts = gc_law_hist_tangential(laws[c], (double *)r->h);
-      /* the rows' state kept for the next step */
-      const double s[NS] = { row[RP][q],  row[RAL][q], row[RQN0][q], row[RQN1][q],
-                             row[RQN2][q], row[RPM][q], row[RAM][q],  row[RTQ][q],
-                             row[RQS][q], row[RDL][q], row[RQD][q],  row[RNS][q] };
-      memcpy(state[c], s, sizeof s);
-      const double want[NS] = { r->P,        r->alpha,     r->Q[0],  r->Q[1],
-                                r->Q[2],     hn->P_max,    hn->alpha_max, ts->Q,
-                                ts->Q_star,  ts->delta,    ts->q_dir, ts->n_steps_t };
-      const double F[3] = { row[RF0][q], row[RF1][q], row[RF2][q] };
-      const double wk[2] = { row[RW0][q], row[RW1][q] };
-      if (memcmp(s, want, sizeof s) || memcmp(F, Fs[c], sizeof F) ||
-          memcmp(wk, ws[c], sizeof wk) || (row[RAC][q] != 0.0) != acts[c] ||
-          (row[ROK][q] != 0.0) != (sts[c] == GC_SUCCESS) || row[RSL][q] != ts->sliding)
+      /* the rows' state kept for the next step: the new force and overlap as Q and a */
+      double *s = state[c];
+      for (int e = 0; e < NS; e++)
+        s[e] = row[GC_HM_Q0 + e][q];
+      for (int e = 0; e < 3; e++)
+        s[e] = row[GC_HM_QN0 + e][q];
+      s[GC_HM_A - GC_HM_Q0] = row[GC_HM_ALPHA][q];
+      double want[NS];
+      record_state(laws[c], r, want);
+      const double F[3] = { row[GC_HM_F0][q], row[GC_HM_F1][q], row[GC_HM_F2][q] };
+      const double wk[2] = { row[GC_HM_WORK_N][q], row[GC_HM_WORK_T][q] };
+      if (memcmp(s, want, sizeof want) || memcmp(F, Fs[c], sizeof F) ||
+          memcmp(wk, ws[c], sizeof wk) || (row[GC_HM_ACTIVE][q] != 0.0) != acts[c] ||
+          (row[GC_HM_OK][q] != 0.0) != (sts[c] == GC_SUCCESS) ||
+          row[GC_HM_SLIDING][q] != ts->sliding)
         differ++;
-      if (ts->sliding != 0.0)
-        slides++;
-      else
-        sticks++;
-      /* the cap of eq. 4.21 on a carried force */
-      const double mq = sqrt(r->Q[0] * r->Q[0] + r->Q[1] * r->Q[1] + r->Q[2] * r->Q[2]);
-      if (r->P > 0 && mq >= laws[c]->pair.p.mu * r->P * (1 - 1e-12) &&
-          (row[RQ0][q] != 0 || row[RQ1][q] != 0 || row[RQ2][q] != 0))
-        caps++;
+      const double Qold[3] = { row[GC_HM_Q0][q], row[GC_HM_Q1][q], row[GC_HM_Q2][q] };
+      tally_hm(laws[c], r, Qold, &sticks, &slides, &caps);
     }
   }
   gsl_rng_free(rng);
