@@ -455,9 +455,12 @@ static inline void hm_rows_step(double *rows, size_t stride, size_t n, double dt
   }
 }
 
-void gc_hm_rows_step(double *rows, size_t stride, size_t n, double dt)
+int gc_hm_rows_step(double *rows, size_t stride, size_t n, double dt)
 {
+  if (stride < n)
+    return GC_EINVAL;
   hm_rows_step(rows, stride, n, dt);
+  return GC_SUCCESS;
 }
 
 /* hm_rows_step over the CL lanes of z */

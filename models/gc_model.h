@@ -470,7 +470,8 @@ void gc_contact3_step_lanes(gc_contact3_lanes *b, int n, double dt, int keep);
  * N_STEPS (gc_hist_tangential's Q, Q_star, delta, q_dir, n_steps_t).
  * Out: QN0..QN2 the new tangential force, F0..F2 the force on body 1 [N], WORK_N, WORK_T the
  * normal and tangential work the contact absorbed [J], SLIDING, ACTIVE (1.0 / 0.0), OK (0.0:
- * a non-finite number; that contact's outputs then not to be used). */
+ * a non-finite number; that contact's outputs then not to be used).  Returns GC_EINVAL, and
+ * steps nothing, when stride < n (the rows would overlap), else GC_SUCCESS. */
 enum {
   GC_HM_ALPHA, GC_HM_N0, GC_HM_N1, GC_HM_N2, GC_HM_VREL0, GC_HM_VREL1, GC_HM_VREL2,
   GC_HM_R_STAR, GC_HM_K_HERTZ, GC_HM_E_STAR, GC_HM_KT0_C, GC_HM_TSUJI_C, GC_HM_MU,
@@ -480,7 +481,7 @@ enum {
   GC_HM_QN0, GC_HM_QN1, GC_HM_QN2, GC_HM_F0, GC_HM_F1, GC_HM_F2, GC_HM_WORK_N, GC_HM_WORK_T,
   GC_HM_SLIDING, GC_HM_ACTIVE, GC_HM_OK, GC_HM_NROWS
 };
-void gc_hm_rows_step(double *rows, size_t stride, size_t n, double dt);
+int gc_hm_rows_step(double *rows, size_t stride, size_t n, double dt);
 
 /* ------------------------------------------------------------------ shared physics */
 

@@ -558,7 +558,7 @@ static void record_state(const gc_law *law, const gc_contact3 *r, double *st)
 }
 
 /* gc_hm_rows_step steps each row as gc_contact3_step steps the contact, to the bit: 13
- * Hertz-Mindlin contacts (seven with tension = 1) on random 3-D paths of their own
+ * Hertz-Mindlin contacts (six with tension = 1) on random 3-D paths of their own
  * (path_step), whose state a caller keeps in its own arrays between steps as a code built on
  * rows does; each step the touching ones are packed into rows in a random order (so every
  * count 1..13 of rows and every contact at every index: the vector loop, its shorter tail and
@@ -603,6 +603,7 @@ static void test_hertz_mindlin_rows(void)
   gsl_rng_set(rng, 31u);
   const double dt = 1e-7, amp = 2e-6;
   long differ = 0, slides = 0, sticks = 0, touches = 0, separations = 0, rowsteps = 0, caps = 0;
+  long past = 0, refused = 0; /* numbers written past the rows stepped; steps refused */
   long counts[NC + 1] = { 0 };
   for (long k = 0; k < 30000; k++) {
     int order[NC];
@@ -647,7 +648,15 @@ static void test_hertz_mindlin_rows(void)
       sts[c] = gc_contact3_step(laws[c], r, alpha, n[c], v, w0, dt, 0.0, 0, Fs[c], Ms[c],
                                 &acts[c], ws[c]);
     }
-    gc_hm_rows_step(rowd, NC, (size_t)nr, dt);
+    /* the slots beyond the nr rows hold a mark the step must leave (it steps n rows, no
+     * more) */
+    for (int q = 0; q < GC_HM_NROWS; q++)
+      for (int r = nr; r < NC; r++)
+        row[q][r] = -12345.0 - q;
+    refused += gc_hm_rows_step(rowd, NC, (size_t)nr, dt) != GC_SUCCESS;
+    for (int q = 0; q < GC_HM_NROWS; q++)
+      for (int r = nr; r < NC; r++)
+        past += row[q][r] != -12345.0 - q;
     counts[nr]++;
     for (int c = 0; c < NC; c++) {
       const int q = at[c];
@@ -686,6 +695,17 @@ static void test_hertz_mindlin_rows(void)
   CU_ASSERT_EQUAL(differ, 0);
   CU_ASSERT(sticks > 1000 && slides > 1000 && caps > 100 && touches > 20 && separations > 20);
   CU_ASSERT(counts_seen == NC);
+  CU_ASSERT_EQUAL(past, 0);
+  CU_ASSERT_EQUAL(refused, 0);
+  /* rows shorter than the count would overlap: refused, nothing written */
+  double small[GC_HM_NROWS * 2];
+  for (int q = 0; q < GC_HM_NROWS * 2; q++)
+    small[q] = 1.0;
+  CU_ASSERT_EQUAL(gc_hm_rows_step(small, 2, 3, dt), GC_EINVAL);
+  long touched = 0;
+  for (int q = 0; q < GC_HM_NROWS * 2; q++)
+    touched += small[q] != 1.0;
+  CU_ASSERT_EQUAL(touched, 0);
 }
 
 int gc_test_add_damping(void)
