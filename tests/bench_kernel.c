@@ -28,7 +28,7 @@
  * (gc_hm_rows_step of libgcmodels, the one granucal's contacts go through), its record of 12
  * numbers per pair instead of LAMMPS's 3, and its energy ledger (the work each contact
  * absorbs, the work of gravity); the same material, with the constants of each LAMMPS law
- * (glaw_of), but not LAMMPS's numbers.  -G keeps of the record only the 5 numbers the motion
+ * (glaw_of), but not LAMMPS's numbers (the same with friction 0 and limit_damping).  -G keeps of the record only the 5 numbers the motion
  * depends on (the force Q, P and alpha of the last step; the other 7 are the record's
  * bookkeeping), and moves the same to the bit.  These measure what granucal's own physics
  * gives in this layout: how much of the kernel's lead over granucal the layout can win back.
@@ -56,6 +56,7 @@
  * damping tsuji" */
 typedef struct {
   double kn, damp, kt, xt, mu; /* damp: Tsuji's coefficient, LAMMPS's fit to the restitution */
+  double limit;                /* 1.0: limit_damping (the normal force does not pull), else 0 */
   int set;
 } law;
 
@@ -173,8 +174,9 @@ static double tsuji_coefficient(double e, int wall)
 
 static int parse_law(char **tok, int ntok, law *lw, int wall)
 {
-  /* hertz K E tangential mindlin KT XT MU damping tsuji */
-  if (ntok != 10 || strcmp(tok[0], "hertz") || strcmp(tok[3], "tangential") ||
+  /* hertz K E tangential mindlin KT XT MU damping tsuji [limit_damping] */
+  const int limit = ntok == 11 && !strcmp(tok[10], "limit_damping");
+  if (ntok != 10 + limit || strcmp(tok[0], "hertz") || strcmp(tok[3], "tangential") ||
       strcmp(tok[4], "mindlin") || strcmp(tok[8], "damping") || strcmp(tok[9], "tsuji"))
     return -1;
   double v[5];
@@ -190,6 +192,7 @@ static int parse_law(char **tok, int ntok, law *lw, int wall)
   lw->kt = v[2];
   lw->xt = v[3];
   lw->mu = v[4];
+  lw->limit = limit ? 1.0 : 0.0;
   lw->set = 1;
   return 0;
 }
@@ -239,7 +242,7 @@ static int deck_line(void *ctx, const char *path, long ln, char *line)
     law lw;
     if (nt < 3 || parse_law(tok + 3, nt - 3, &lw, 0))
       st = fail(path, ln, "pair_coeff: expected I J hertz K E tangential mindlin KT XT MU "
-                          "damping tsuji with K, KT > 0 and 0 < E <= 1");
+                          "damping tsuji [limit_damping] with K, KT > 0 and 0 < E <= 1");
     else if (!strcmp(tok[1], "1") && !strcmp(tok[2], "1"))
       d->pp = lw;
     else if (!strcmp(tok[1], "1") && !strcmp(tok[2], "2"))
@@ -285,11 +288,13 @@ static int deck_line(void *ctx, const char *path, long ln, char *line)
       d->have_g = 1;
     }
   } else if (!strcmp(tok[0], "fix") && nt >= 4 && !strcmp(tok[3], "wall/gran")) {
-    if (nt != 18 || strcmp(tok[2], "flow") || strcmp(tok[4], "granular") ||
-        parse_law(tok + 5, 10, &d->wall, 1) || strcmp(tok[15], "zplane") ||
-        number(tok[16], &d->zlo) || number(tok[17], &d->zhi) || !(d->zhi > d->zlo))
+    const int nl = nt == 19 ? 11 : 10; /* the law's tokens: with limit_damping 11 */
+    if ((nt != 18 && nt != 19) || strcmp(tok[2], "flow") || strcmp(tok[4], "granular") ||
+        parse_law(tok + 5, nl, &d->wall, 1) || strcmp(tok[5 + nl], "zplane") ||
+        number(tok[6 + nl], &d->zlo) || number(tok[7 + nl], &d->zhi) || !(d->zhi > d->zlo))
       st = fail(path, ln, "fix wall/gran: expected fix ID flow wall/gran granular hertz K E "
-                          "tangential mindlin KT XT MU damping tsuji zplane LO HI");
+                          "tangential mindlin KT XT MU damping tsuji [limit_damping] zplane LO "
+                          "HI");
     d->have_wall = 1;
   }
   return st;
@@ -584,6 +589,7 @@ static void pair_law(double *const *row, size_t nc, const law *pp, const law *pb
    * loop kept it from being vectorised */
   const double kn_p = pp->kn, damp_p = pp->damp, kt_p = pp->kt, xt_p = pp->xt, mu_p = pp->mu;
   const double kn_b = pb->kn, damp_b = pb->damp, kt_b = pb->kt, xt_b = pb->xt, mu_b = pb->mu;
+  const double lim_p = pp->limit, lim_b = pb->limit;
   /* the rows do not overlap: said here, since GCC does not take restrict on these locals once
    * the function is inlined, and the run-time overlap tests it would need are too many */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -601,7 +607,8 @@ static void pair_law(double *const *row, size_t nc, const law *pp, const law *pb
     const double delta = radsum - r, dR = delta * reff;
     const double a = sqrt(dR), knfac = kn * a, Fne = kn * delta * a;
     const double dnp = dampc * sqrt(me[c] * knfac);
-    const double Fntot = Fne - dnp * vnnr;
+    const double Fn = Fne - dnp * vnnr, lim = bead ? lim_b : lim_p;
+    const double Fntot = lim != 0.0 && Fn < 0.0 ? 0.0 : Fn; /* limit_damping */
     const double vt0 = vr0[c] - nx * vnnr, vt1 = vr1[c] - ny * vnnr, vt2 = vr2[c] - nz * vnnr;
     const double vtr0 = vt0 - (nz * wr1[c] - ny * wr2[c]);
     const double vtr1 = vt1 - (nx * wr2[c] - nz * wr0[c]);
@@ -642,9 +649,11 @@ static void pair_law(double *const *row, size_t nc, const law *pp, const law *pb
  * mass m_eff with LAMMPS's law lw: the same Hertz force (LAMMPS's hertz is kn a delta with
  * a = sqrt(R* delta), so kn = 4/3 E*), the same no-slip stiffness (mindlin's kt a = K_T0 =
  * kt0_c a E*) and the same normal dashpot (LAMMPS's damp sqrt(m* kn a) = granucal's tsuji_c
- * sqrt(2 E* a)).  The tangential dashpot then differs (granucal's tsuji_c sqrt(K_T0), LAMMPS's
- * xt times the normal one), and granucal's tangential model is the dissertation's (eq.
- * 4.10-4.21) rather than mindlin's history: the same material, not the same numbers. */
+ * sqrt(2 E* a)).  granucal's normal force does not pull (tension 0), LAMMPS's does unless the
+ * deck says limit_damping; with it and friction 0 the two move the same (tests/kernel.sh).
+ * The tangential dashpot differs (granucal's tsuji_c sqrt(K_T0), LAMMPS's xt times the normal
+ * one), and granucal's tangential model is the dissertation's (eq. 4.10-4.21) rather than
+ * mindlin's history: the same material, not the same numbers. */
 static glaw glaw_of(const law *lw, double ri, double rj, double m_eff)
 {
   glaw g;
@@ -657,18 +666,17 @@ static glaw glaw_of(const law *lw, double ri, double rj, double m_eff)
   return g;
 }
 
-/* -g pass C: the contact geometry of granucal's chute (pair_contact: the unit normal from i to
- * j, the overlap, the velocity of the contact point with the lever arms r - alpha / 2), the
- * law's constants by the pair's kind, then granucal's Hertz-Mindlin step over the rows
- * (gc_hm_rows_step, the loop its chute steps its contacts with), then the torques */
-static void pair_law_gc(double *const *row, size_t stride, size_t nc, const glaw *pp,
-                        const glaw *pb, double dt)
+/* -g pass C, before the law: the contact geometry of granucal's chute (pair_contact: the unit
+ * normal from i to j, the overlap, the velocity of the contact point with the lever arms
+ * r - alpha / 2) and the law's constants by the pair's kind, into gc_hm_rows_step's rows */
+static void rows_gc(double *const *row, size_t nc, const glaw *pp, const glaw *pb)
 {
+  const double *restrict ri = row[RI], *restrict rj = row[RJ];
   const double *restrict d0 = row[D0], *restrict d1 = row[D1], *restrict d2 = row[D2];
   const double *restrict vr0 = row[VR0], *restrict vr1 = row[VR1], *restrict vr2 = row[VR2];
   const double *restrict wi0 = row[WR0], *restrict wi1 = row[WR1], *restrict wi2 = row[WR2];
   const double *restrict wj0 = row[WJ0], *restrict wj1 = row[WJ1], *restrict wj2 = row[WJ2];
-  const double *restrict ri = row[RI], *restrict rj = row[RJ], *restrict bd = row[BD];
+  const double *restrict bd = row[BD];
   double *restrict al = row[GAL], *restrict n0 = row[GN0], *restrict n1 = row[GN0 + 1],
                    *restrict n2 = row[GN0 + 2];
   double *restrict u0 = row[GV0], *restrict u1 = row[GV0 + 1], *restrict u2 = row[GV0 + 2];
@@ -695,14 +703,21 @@ static void pair_law_gc(double *const *row, size_t stride, size_t nc, const glaw
     es[c] = bead ? b.E_star : p.E_star, kt[c] = bead ? b.kt0_c : p.kt0_c;
     tc[c] = bead ? b.tsuji_c : p.tsuji_c, mu[c] = bead ? b.mu : p.mu, tn[c] = 0.0;
   }
-  gc_hm_rows_step(row[G0], stride, nc, dt); /* row[G0 + q] = row[G0] + q stride */
+}
+
+/* -g pass C, after the law: the torques, l_i x F on i and l_j x (-F) on j */
+static void torques_gc(double *const *row, size_t nc)
+{
+  const double *restrict ri = row[RI], *restrict rj = row[RJ];
+  const double *restrict al = row[GAL], *restrict n0 = row[GN0], *restrict n1 = row[GN0 + 1],
+                         *restrict n2 = row[GN0 + 2];
   const double *restrict f0 = row[GF0], *restrict f1 = row[GF0 + 1], *restrict f2 = row[GF0 + 2];
   double *restrict ti0 = row[TQ0], *restrict ti1 = row[TQ1], *restrict ti2 = row[TQ2];
   double *restrict tj0 = row[TJ0], *restrict tj1 = row[TJ1], *restrict tj2 = row[TJ2];
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep
 #endif
-  for (size_t c = 0; c < nc; c++) { /* l_i x F on i, l_j x (-F) on j */
+  for (size_t c = 0; c < nc; c++) {
     const double ai = ri[c] - 0.5 * al[c], aj = rj[c] - 0.5 * al[c];
     const double c0 = n1[c] * f2[c] - n2[c] * f1[c], c1 = n2[c] * f0[c] - n0[c] * f2[c],
                  c2 = n0[c] * f1[c] - n1[c] * f0[c];
@@ -711,13 +726,26 @@ static void pair_law_gc(double *const *row, size_t stride, size_t nc, const glaw
   }
 }
 
+/* -g pass C: rows_gc, granucal's Hertz-Mindlin step over the rows (gc_hm_rows_step, the loop
+ * its chute steps its contacts with; row[G0 + q] = row[G0] + q stride), torques_gc */
+static int pair_law_gc(double *const *row, size_t stride, size_t nc, const glaw *pp,
+                       const glaw *pb, double dt)
+{
+  rows_gc(row, nc, pp, pb);
+  if (gc_hm_rows_step(row[G0], stride, nc, dt))
+    return fail("bench_kernel", 0, "-g: the rows are shorter than the contacts");
+  torques_gc(row, nc);
+  return 0;
+}
+
 /* -g passes A-D: as the LAMMPS ones, with granucal's law (pair_law_gc), its history of GHW
  * numbers per pair (-G: GHW_MOTION) and its energy ledger (the work of each contact, and at a
  * separation the last part of the unloading, -P alpha / 2 of the last step, as granucal's
- * chute books them; the work of gravity is booked with the drift); without update (the
- * set-up) only P and alpha are written back, so that the first step's work starts from the
- * initial state's (its contacts come without a history) */
-static void pairs_gc(atoms *a, lists *L, const deck *dk, int update)
+ * chute books them; the work of gravity is booked with the drift).  The set-up (update 0)
+ * steps the law once from the empty records the deck's contacts come with, and keeps its
+ * force (Q, P) and alpha, which act in the first half-kick, so that the first step's work
+ * starts from them; the record's rest is not kept */
+static int pairs_gc(atoms *a, lists *L, const deck *dk, int update)
 {
   const size_t n = a->n;
   const int full = L->hw == GHW; /* -g; -G: the record's rest left in its rows (zeroed once) */
@@ -768,7 +796,8 @@ static void pairs_gc(atoms *a, lists *L, const deck *dk, int update)
     row[RI][c] = a->r[i], row[RJ][c] = a->r[j];
     row[BD][c] = a->type[i] == 2 || a->type[j] == 2 ? 1.0 : 0.0;
   }
-  pair_law_gc(row, L->stride, nc, &dk->gpp, &dk->gpb, dk->dt); /* C */
+  if (pair_law_gc(row, L->stride, nc, &dk->gpp, &dk->gpb, dk->dt)) /* C */
+    return 1;
   double wn_pp = 0.0, wt_pp = 0.0, wn_pb = 0.0, wt_pb = 0.0, bad = 0.0;
   for (size_t c = 0; c < nc; c++) { /* D */
     const size_t i = (size_t)L->ci[c], k = (size_t)L->ck[c], j = (size_t)L->pj[k];
@@ -782,8 +811,10 @@ static void pairs_gc(atoms *a, lists *L, const deck *dk, int update)
     wn_pb += bd * row[GW0][c], wt_pb += bd * row[GW1][c];
     wn_pp += (1.0 - bd) * row[GW0][c], wt_pp += (1.0 - bd) * row[GW1][c];
     bad += row[GOK][c] == 0.0 ? 1.0 : 0.0;
-    if (!update) { /* the set-up: the normal force and overlap, for the first step's work */
+    if (!update) { /* the set-up: the forces of the first half-kick, for the first step's work */
       double *h = L->hist + L->hw * k;
+      for (int e = 0; e < 3; e++)
+        h[GH_Q0 + e] = row[GQN0 + e][c];
       h[GH_P] = row[HP][c], h[GH_A] = row[GAL][c];
     } else {
       double *h = L->hist + L->hw * k;
@@ -802,6 +833,7 @@ static void pairs_gc(atoms *a, lists *L, const deck *dk, int update)
     L->wn_pb += wn_pb + sep_pb, L->wt_pb += wt_pb;
   }
   L->bad += (long)bad;
+  return 0;
 }
 
 /* fix wall/gran zplane: the nearer wall of sphere i (fix_wall_gran.cpp: Reff = r, torque
@@ -820,7 +852,8 @@ static void wall_force(atoms *a, lists *L, size_t i, const law *lw, double zlo, 
   const double *v = a->v + 3 * i, *w = a->w + 3 * i;
   const double vnnr = v[2] * nz, delta = rad - r, dR = delta * rad;
   const double aa = sqrt(dR), knfac = lw->kn * aa, Fne = lw->kn * delta * aa;
-  const double dnp = lw->damp * sqrt(a->m[i] * knfac), Fntot = Fne - dnp * vnnr;
+  const double dnp = lw->damp * sqrt(a->m[i] * knfac), Fn = Fne - dnp * vnnr;
+  const double Fntot = lw->limit != 0.0 && Fn < 0.0 ? 0.0 : Fn; /* limit_damping */
   const double vtr[3] = { v[0] - nz * (rad * w[1]), v[1] + nz * (rad * w[0]), 0.0 };
   const double Fscrit = lw->mu * fabs(Fntot), kt = lw->kt * aa, dampt = lw->xt * dnp;
   const double rsht = h[2] * nz;
@@ -866,15 +899,16 @@ static void walls_gravity(atoms *a, lists *L, const deck *dk, int update)
 
 /* the forces and torques of step n: passes A-D, the walls, gravity; update 0 in the set-up,
  * where LAMMPS neither turns nor adds to the tangential histories (historyupdate) */
-static void forces(atoms *a, lists *L, const deck *dk, int update)
+static int forces(atoms *a, lists *L, const deck *dk, int update)
 {
   const size_t n = a->n;
   memset(a->f, 0, 3 * n * sizeof *a->f);
   memset(a->t, 0, 3 * n * sizeof *a->t);
   if (dk->gmode) {
-    pairs_gc(a, L, dk, update);
+    if (pairs_gc(a, L, dk, update))
+      return 1;
     walls_gravity(a, L, dk, update);
-    return;
+    return 0;
   }
   /* A: the touching pairs, without a branch */
   size_t nc = 0;
@@ -928,6 +962,7 @@ static void forces(atoms *a, lists *L, const deck *dk, int update)
     }
   }
   walls_gravity(a, L, dk, update);
+  return 0;
 }
 
 /* compute contact/atom summed over type 1 */
@@ -1043,8 +1078,8 @@ int main(int argc, char **argv)
     c0 = contacts(&a, &L);
     ke0 = kinetic(&a);
     kr0 = kinetic_rot(&a);
-    forces(&a, &L, &dk, 0); /* LAMMPS's set-up: the forces of the initial state */
-    if (L.bad)
+    st = forces(&a, &L, &dk, 0); /* LAMMPS's set-up: the forces of the initial state */
+    if (!st && L.bad)
       st = fail(input, 0, "-g: a contact's force is not finite in the initial state");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -1070,7 +1105,8 @@ int main(int argc, char **argv)
       }
       if (m2 > trig && (st = build(&a, &L, dk.skin)) != 0)
         break; /* the list is half made: no forces from it */
-      forces(&a, &L, &dk, 1);
+      if ((st = forces(&a, &L, &dk, 1)) != 0)
+        break;
       if (L.bad) {
         st = fail(input, 0, "-g: a contact's force is not finite");
         break;

@@ -85,22 +85,29 @@ EOF
 if [ -z "$lmp" ]; then
   echo "SKIP kernel: no LAMMPS binary (GC_LAMMPS, lmp or lmp_serial): the comparisons with LAMMPS"
 fi
-for steps in 1 3000; do
+# run ld3000: the pairs' laws with limit_damping (the normal force does not pull)
+for run in 1 3000 ld3000; do
   [ -n "$lmp" ] || break
-  deck $steps >"$tmp/in.$steps"
-  (cd "$tmp" && "$lmp" -in "in.$steps" -log "lmp.$steps" -screen none >/dev/null 2>&1) ||
-    { cat "$tmp/lmp.$steps"; bad "kernel: LAMMPS run of $steps steps"; continue; }
-  lke=$(awk '/^ *Step/ { getline; getline; if ($1 ~ /^[0-9]+$/) v = $3 } END { print v }' "$tmp/lmp.$steps")
-  out=$("$kern" "$tmp/in.$steps" $steps 2>&1) || { echo "$out"; bad "kernel: run of $steps steps"; continue; }
+  steps=${run#ld}
+  deck $steps >"$tmp/in.$run"
+  lab=""
+  [ $run = $steps ] || {
+    sed -i '/^pair_coeff/ s/$/ limit_damping/; s/damping tsuji zplane/damping tsuji limit_damping zplane/' "$tmp/in.$run"
+    lab=" (limit_damping)"
+  }
+  (cd "$tmp" && "$lmp" -in "in.$run" -log "lmp.$run" -screen none >/dev/null 2>&1) ||
+    { cat "$tmp/lmp.$run"; bad "kernel: LAMMPS run $run"; continue; }
+  lke=$(awk '/^ *Step/ { getline; getline; if ($1 ~ /^[0-9]+$/) v = $3 } END { print v }' "$tmp/lmp.$run")
+  out=$("$kern" "$tmp/in.$run" $steps 2>&1) || { echo "$out"; bad "kernel: run $run"; continue; }
   echo "# $out"
   kke=$(echo "$out" | sed -n 's/.*KE [0-9.eE+-]* -> \([0-9.eE+-]*\) J.*/\1/p')
   builds=$(echo "$out" | sed -n 's/.*; \([0-9]*\) builds$/\1/p')
   tol=1e-12
   [ $steps = 1 ] || tol=1e-9
   if awk -v a="$lke" -v b="$kke" -v t=$tol 'BEGIN { d = (b - a) / a; if (d < 0) d = -d; exit !(a > 0 && d <= t) }'; then
-    ok "kernel: kinetic energy after $steps steps $kke J, LAMMPS $lke J (within $tol)"
+    ok "kernel: kinetic energy after $steps steps$lab $kke J, LAMMPS $lke J (within $tol)"
   else
-    bad "kernel: kinetic energy after $steps steps $kke J, LAMMPS $lke J (tolerance $tol)"
+    bad "kernel: kinetic energy after $steps steps$lab $kke J, LAMMPS $lke J (tolerance $tol)"
   fi
   contacts0=$(echo "$out" | sed -n 's/.*; contacts \([0-9]*\) -> .*/\1/p')
   [ "${contacts0:-0}" -gt 0 ] || bad "kernel: no contacts at step 0 (the deck should have some)"
@@ -110,16 +117,36 @@ for steps in 1 3000; do
   fi
 done
 
-# -g / -G (granucal's law and ledger in the kernel's passes; no LAMMPS needed): the energy
-# balance closes as the time step goes to zero.  The deck with its walls out of reach (their
-# work is not booked), 0.015 s at dt and at dt / 4: the residual (the change of the kinetic
-# energy of translation and rotation against the work of gravity less the work the contacts
-# absorbed, over the work of gravity) is the integration's error, seen -0.034 at 5e-6 s, -0.014
-# at 2.5e-6 s and -0.0061 at 1.25e-6 s; asserted below 0.02 at dt / 4 and below half its value
-# at dt.  Deliberate errors give 0.16-6.6 at both steps (the torque on j of the wrong sign, the
-# rotation of i in the contact velocity of the wrong sign, the set-up's normal force not kept
-# for the first step's work, half the work of gravity).  -G, which keeps only the 5 numbers of
-# the record that the motion depends on, must move the same to the bit (its KE line equal).
+# -g / -G (granucal's law and ledger in the kernel's passes; no LAMMPS needed).
+# (1) With friction 0 and limit_damping (granucal's normal force does not pull either) and the
+# walls out of reach, granucal's Hertz law and dashpot with the constants -g derives from the
+# deck's (glaw_of) are LAMMPS's: -g must move as the kernel's LAMMPS path (itself LAMMPS's to
+# 1e-9 above), seen the same to the last printed digit after 3000 steps; asserted to 1e-9.
+# This covers the constants (E*, k_hertz, the dashpot, the sphere-bead pair's), the normal,
+# the overlap and the sums; not the tangential part, the contact point's arms or the torques.
+# (2) The energy balance closes as the time step goes to zero.  The deck with its walls out of
+# reach (their work is not booked), 0.015 s at dt and at dt / 4: the residual (the change of
+# the kinetic energy of translation and rotation against the work of gravity less the work the
+# contacts absorbed, over the work of gravity) is the integration's error, seen -0.030 at
+# 5e-6 s, -0.012 at 2.5e-6 s and -0.0046 at 1.25e-6 s; asserted below 0.02 at dt / 4 and below
+# half its value at dt.  Deliberate errors that make the forces and the booked work disagree
+# give 0.16-6.6 at both steps (the torque on j of the wrong sign, the rotation of i in the
+# contact velocity of the wrong sign, the set-up's force not kept for the first step's work,
+# half the work of gravity); errors made alike in both (the arms, the law's constants, the
+# friction) pass it.  -G, which keeps only the 5 numbers of the record that the motion depends
+# on, must move the same to the bit (its KE line equal).
+deck 3000 | sed 's/zplane 0.0 0.0186/zplane -1 1/
+  /^pair_coeff/ s/\(tangential mindlin [0-9.]* 1.0\) [0-9.]* damping tsuji/\1 0 damping tsuji limit_damping/' >"$tmp/mu0"
+ke_of() { echo "$1" | sed -n 's/.*KE [0-9.eE+-]* -> \([0-9.eE+-]*\) J.*/\1/p'; }
+outl=$("$kern" "$tmp/mu0" 3000 2>&1) || bad "kernel: the friction-free deck ($outl)"
+outg=$("$kern" -g "$tmp/mu0" 3000 2>&1) || bad "kernel -g: the friction-free deck ($outg)"
+kl=$(ke_of "$outl") kg0=$(ke_of "$outg")
+if [ -n "$kl" ] && [ -n "$kg0" ] &&
+  awk -v a="$kl" -v b="$kg0" 'BEGIN { d = (b - a) / a; if (d < 0) d = -d; exit !(a > 0 && d <= 1e-9) }'; then
+  ok "kernel -g: friction 0, limit_damping: kinetic energy $kg0 J, the LAMMPS path's $kl J (within 1e-9)"
+else
+  bad "kernel -g: friction 0, limit_damping: kinetic energy '$kg0' J, the LAMMPS path's '$kl' J (tolerance 1e-9)"
+fi
 deck 3000 | sed 's/zplane 0.0 0.0186/zplane -1 1/' >"$tmp/far1"
 deck 12000 | sed 's/zplane 0.0 0.0186/zplane -1 1/; s/^timestep .*/timestep 1.25e-6/' >"$tmp/far4"
 resid() { echo "$1" | sed -n 's/.*; residual \([0-9.eE+-]*\) of the work of gravity$/\1/p'; }
