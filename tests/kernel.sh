@@ -26,6 +26,8 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 ok() { echo "PASS $1"; }
+# within A B TOL: B equals A > 0 within the relative tolerance TOL
+within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = (b - a) / a; if (d < 0) d = -d; exit !(a > 0 && d <= t) }'; }
 bad() { echo "FAIL $1"; fails=$((fails + 1)); }
 
 # the deck: x periodic (length 0.084), 90 spheres R 2.75 mm on a lattice (5 x 6 x 3) whose
@@ -104,7 +106,7 @@ for run in 1 3000 ld3000; do
   builds=$(echo "$out" | sed -n 's/.*; \([0-9]*\) builds$/\1/p')
   tol=1e-12
   [ $steps = 1 ] || tol=1e-9
-  if awk -v a="$lke" -v b="$kke" -v t=$tol 'BEGIN { d = (b - a) / a; if (d < 0) d = -d; exit !(a > 0 && d <= t) }'; then
+  if within "$lke" "$kke" $tol; then
     ok "kernel: kinetic energy after $steps steps$lab $kke J, LAMMPS $lke J (within $tol)"
   else
     bad "kernel: kinetic energy after $steps steps$lab $kke J, LAMMPS $lke J (tolerance $tol)"
@@ -141,8 +143,7 @@ ke_of() { echo "$1" | sed -n 's/.*KE [0-9.eE+-]* -> \([0-9.eE+-]*\) J.*/\1/p'; }
 outl=$("$kern" "$tmp/mu0" 3000 2>&1) || bad "kernel: the friction-free deck ($outl)"
 outg=$("$kern" -g "$tmp/mu0" 3000 2>&1) || bad "kernel -g: the friction-free deck ($outg)"
 kl=$(ke_of "$outl") kg0=$(ke_of "$outg")
-if [ -n "$kl" ] && [ -n "$kg0" ] &&
-  awk -v a="$kl" -v b="$kg0" 'BEGIN { d = (b - a) / a; if (d < 0) d = -d; exit !(a > 0 && d <= 1e-9) }'; then
+if [ -n "$kl" ] && [ -n "$kg0" ] && within "$kl" "$kg0" 1e-9; then
   ok "kernel -g: friction 0, limit_damping: kinetic energy $kg0 J, the LAMMPS path's $kl J (within 1e-9)"
 else
   bad "kernel -g: friction 0, limit_damping: kinetic energy '$kg0' J, the LAMMPS path's '$kl' J (tolerance 1e-9)"
