@@ -345,16 +345,21 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
             cfg->length, -cfg->bead_radius - 1e-3, ymax, cfg->width);
     fprintf(f, "include beads.lmp\ninclude particles.lmp\n"
                "group beads type 2\ngroup grains type 1\n");
+    /* limit_damping: LAMMPS's dashpot then does not pull, as granucal's normal force does not
+     * (tension 0, each law's default) */
+    const char *ld_pp = cfg->pp.tension ? "" : " limit_damping";
+    const char *ld_pb = cfg->pb.tension ? "" : " limit_damping";
+    const char *ld_pw = cfg->pw.tension ? "" : " limit_damping";
     if (fallback) {
       fprintf(f, "pair_style granular\n"
                  "pair_coeff 1 1 hertz/material %.17g %.6f %.6g tangential mindlin NULL 1.0 %.6g "
-                 "damping tsuji\n",
-              El_pp, e_pp, cfg->pp.nu1, cfg->pp.mu);
+                 "damping tsuji%s\n",
+              El_pp, e_pp, cfg->pp.nu1, cfg->pp.mu, ld_pp);
       if (c->nbeads > 0)
         fprintf(f, "pair_coeff 1 2 hertz/material %.17g %.6f %.6g tangential mindlin NULL 1.0 %.6g "
-                   "damping tsuji\npair_coeff 2 2 hertz/material %.17g 0.5 0.3 tangential "
+                   "damping tsuji%s\npair_coeff 2 2 hertz/material %.17g 0.5 0.3 tangential "
                    "linear_nohistory 0 0 damping tsuji\n",
-                El_pb, e_pb, cfg->pb.nu1, cfg->pb.mu, El_pb);
+                El_pb, e_pb, cfg->pb.nu1, cfg->pb.mu, ld_pb, El_pb);
     } else {
       fprintf(f, "pair_style granucal %s\npair_coeff 1 1 pp.params\n", models);
       if (c->nbeads > 0)
@@ -368,8 +373,8 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
     fprintf(f, "fix grav grains gravity %.17g vector %.17g %.17g 0\n", g, sin(a), -cos(a));
     if (cfg->side_walls && fallback)
       fprintf(f, "fix walls grains wall/gran granular hertz/material %.17g %.6f %.6g tangential "
-                 "mindlin NULL 1.0 %.6g damping tsuji zplane 0 %.17g\n",
-              El_pw, e_pw, cfg->pw.nu1, cfg->pw.mu, cfg->width);
+                 "mindlin NULL 1.0 %.6g damping tsuji%s zplane 0 %.17g\n",
+              El_pw, e_pw, cfg->pw.nu1, cfg->pw.mu, ld_pw, cfg->width);
     else if (cfg->side_walls)
       fprintf(f, "fix walls grains wall/granucal pw.params %s zplane 0 %.17g\n", models,
               cfg->width);

@@ -480,6 +480,15 @@ for f in chute.in chute-granular.in; do # ranks split the length and width, not 
 done
 grep -q "APPROXIMATION" "$tmp/deck/chute-granular.in" && ok "export: fallback labelled" ||
   ko "export: fallback not labelled an approximation"
+# granucal's normal force does not pull (tension 0): the fallback's dashpot must not either
+[ "$(grep -c 'damping tsuji limit_damping' "$tmp/deck/chute-granular.in")" = 3 ] &&
+  ok "export: fallback's particle pairs and walls with limit_damping" ||
+  ko "export: fallback without limit_damping on pairs 1 1, 1 2 and the walls"
+{ cat "$D/chute/soybean.params" && echo "tension = 1"; } >"$tmp/tension.params"
+"$G" export lammps -o "$tmp/deck5" -s params="$tmp/tension.params" "$D/chute/tiny.chute" 2>/dev/null &&
+  grep -q "damping tsuji$" "$tmp/deck5/chute-granular.in" &&
+  ! grep -q limit_damping "$tmp/deck5/chute-granular.in" &&
+  ok "export: tension = 1, no limit_damping" || ko "export: tension = 1 still limits the damping"
 "$G" contact -c "$tmp/deck/pp.params" --ramp 0.1 >/dev/null 2>&1 && ok "export: pp.params reads back" ||
   ko "export: pp.params is not a granucal parameter file"
 expect "export bad key" 1 "n_particles" -- "$G" export lammps -o "$tmp/deck2" -s n_particles=-3 "$D/chute/tiny.chute"
