@@ -28,10 +28,11 @@
  * (gc_hm_rows_step of libgcmodels, the one granucal's contacts go through), its record of 12
  * numbers per pair instead of LAMMPS's 3, and its energy ledger (the work each contact
  * absorbs, the work of gravity); the same material, with the constants of each LAMMPS law
- * (glaw_of), but not LAMMPS's numbers (the same with friction 0 and limit_damping).  -G keeps of the record only the 5 numbers the motion
- * depends on (the force Q, P and alpha of the last step; the other 7 are the record's
- * bookkeeping), and moves the same to the bit.  These measure what granucal's own physics
- * gives in this layout: how much of the kernel's lead over granucal the layout can win back.
+ * (glaw_of), but not LAMMPS's numbers (the same with friction 0 and limit_damping).  -G keeps
+ * of the record only the 5 numbers the motion depends on (the force Q, P and alpha of the last
+ * step; the other 7 are the record's bookkeeping), and moves the same to the bit.  These
+ * measure what granucal's own physics gives in this layout: how much of the kernel's lead over
+ * granucal the layout can win back.
  *
  * usage: bench_kernel [-g | -G] LAMMPS_INPUT STEPS
  * Prints one line: steps, spheres, seconds, sphere-steps/s, the contacts (counted as LAMMPS's
@@ -666,6 +667,46 @@ static glaw glaw_of(const law *lw, double ri, double rj, double m_eff)
   return g;
 }
 
+/* Pass A: the touching pairs into ci, ck (their count returned), without a branch; the others'
+ * histories of hw numbers cleared by a product (a branch on whether to clear, taken at
+ * random, made the step 1.28x as long; for -g a flag per pair and a branch taken only where a
+ * pair separates, rare and so predicted, ran 0.9x as fast).  With ledger (-g), the last part of
+ * the unloading of a pair that separates, -P alpha / 2 of its last step (as granucal's chute
+ * books it), into sep[0] (sphere-sphere) or sep[1] (sphere-bead).  Inlined with constant hw
+ * and ledger, so that the LAMMPS passes keep their loop. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline size_t touching(const atoms *a, lists *L, size_t hw, int ledger, double sep[2])
+{
+  size_t nc = 0;
+  const size_t n = a->n;
+  for (size_t i = 0; i < n; i++) {
+    const double xi[3] = { a->x[3 * i], a->x[3 * i + 1], a->x[3 * i + 2] }, ri = a->r[i];
+    const int bead_i = ledger && a->type[i] == 2;
+    for (size_t k = L->start[i]; k < L->start[i + 1]; k++) {
+      double d[3];
+      const size_t j = (size_t)L->pj[k];
+      const double rs = ri + a->r[j];
+      const int touch = pair_sep(a, L, xi, k, d) < rs * rs;
+      L->ci[nc] = (int32_t)i;
+      L->ck[nc] = (int32_t)k;
+      nc += (size_t)touch;
+      double *h = L->hist + hw * k;
+      const double keep = touch ? 1.0 : 0.0;
+      if (ledger) {
+        const double wsep = (1.0 - keep) * (-0.5 * h[GH_P] * h[GH_A]);
+        const int bead = bead_i | (a->type[j] == 2);
+        sep[1] += bead ? wsep : 0.0;
+        sep[0] += bead ? 0.0 : wsep;
+      }
+      for (size_t e = 0; e < hw; e++)
+        h[e] *= keep;
+    }
+  }
+  return nc;
+}
+
 /* -g pass C, before the law: the contact geometry of granucal's chute (pair_contact: the unit
  * normal from i to j, the overlap, the velocity of the contact point with the lever arms
  * r - alpha / 2) and the law's constants by the pair's kind, into gc_hm_rows_step's rows */
@@ -747,33 +788,9 @@ static int pair_law_gc(double *const *row, size_t stride, size_t nc, const glaw 
  * starts from them; the record's rest is not kept */
 static int pairs_gc(atoms *a, lists *L, const deck *dk, int update)
 {
-  const size_t n = a->n;
   const int full = L->hw == GHW; /* -g; -G: the record's rest left in its rows (zeroed once) */
-  size_t nc = 0;
-  double sep_pp = 0.0, sep_pb = 0.0;
-  for (size_t i = 0; i < n; i++) { /* A */
-    const double xi[3] = { a->x[3 * i], a->x[3 * i + 1], a->x[3 * i + 2] }, ri = a->r[i];
-    const int bead_i = a->type[i] == 2;
-    for (size_t k = L->start[i]; k < L->start[i + 1]; k++) {
-      double d[3];
-      const size_t j = (size_t)L->pj[k];
-      const double rs = ri + a->r[j];
-      const int touch = pair_sep(a, L, xi, k, d) < rs * rs;
-      L->ci[nc] = (int32_t)i;
-      L->ck[nc] = (int32_t)k;
-      nc += (size_t)touch;
-      /* cleared by a product, as the LAMMPS passes clear theirs: a flag per pair and a
-       * branch taken only where a pair separates (rare, so predicted) ran 0.9x as fast */
-      double *h = L->hist + L->hw * k;
-      const double keep = touch ? 1.0 : 0.0;
-      const double wsep = (1.0 - keep) * (-0.5 * h[GH_P] * h[GH_A]);
-      const int bead = bead_i | (a->type[j] == 2);
-      sep_pb += bead ? wsep : 0.0;
-      sep_pp += bead ? 0.0 : wsep;
-      for (size_t e = 0; e < L->hw; e++)
-        h[e] *= keep;
-    }
-  }
+  double sep[2] = { 0.0, 0.0 };
+  const size_t nc = touching(a, L, L->hw, 1, sep); /* A */
   double *const *row = L->row;
   for (size_t c = 0; c < nc; c++) { /* B */
     const size_t i = (size_t)L->ci[c], k = (size_t)L->ck[c], j = (size_t)L->pj[k];
@@ -811,26 +828,21 @@ static int pairs_gc(atoms *a, lists *L, const deck *dk, int update)
     wn_pb += bd * row[GW0][c], wt_pb += bd * row[GW1][c];
     wn_pp += (1.0 - bd) * row[GW0][c], wt_pp += (1.0 - bd) * row[GW1][c];
     bad += row[GOK][c] == 0.0 ? 1.0 : 0.0;
-    if (!update) { /* the set-up: the forces of the first half-kick, for the first step's work */
-      double *h = L->hist + L->hw * k;
-      for (int e = 0; e < 3; e++)
-        h[GH_Q0 + e] = row[GQN0 + e][c];
-      h[GH_P] = row[HP][c], h[GH_A] = row[GAL][c];
-    } else {
-      double *h = L->hist + L->hw * k;
-      for (int e = 0; e < 3; e++)
-        h[GH_Q0 + e] = row[GQN0 + e][c];
-      h[GH_P] = row[HP][c], h[GH_A] = row[GAL][c];
-      if (full) {
-        h[GH_PM] = row[HPM][c], h[GH_AM] = row[HAM][c], h[GH_TQ] = row[HTQ][c];
-        h[GH_QS] = row[HQS][c], h[GH_DL] = row[HDL][c], h[GH_QD] = row[HQD][c];
-        h[GH_NS] = row[HNS][c];
-      }
+    /* the force and alpha, also after the set-up (they act in the first half-kick: the first
+     * step's work starts from them); the record's rest only after a step */
+    double *h = L->hist + L->hw * k;
+    for (int e = 0; e < 3; e++)
+      h[GH_Q0 + e] = row[GQN0 + e][c];
+    h[GH_P] = row[HP][c], h[GH_A] = row[GAL][c];
+    if (update && full) {
+      h[GH_PM] = row[HPM][c], h[GH_AM] = row[HAM][c], h[GH_TQ] = row[HTQ][c];
+      h[GH_QS] = row[HQS][c], h[GH_DL] = row[HDL][c], h[GH_QD] = row[HQD][c];
+      h[GH_NS] = row[HNS][c];
     }
   }
   if (update) {
-    L->wn_pp += wn_pp + sep_pp, L->wt_pp += wt_pp;
-    L->wn_pb += wn_pb + sep_pb, L->wt_pb += wt_pb;
+    L->wn_pp += wn_pp + sep[0], L->wt_pp += wt_pp;
+    L->wn_pb += wn_pb + sep[1], L->wt_pb += wt_pb;
   }
   L->bad += (long)bad;
   return 0;
@@ -910,22 +922,7 @@ static int forces(atoms *a, lists *L, const deck *dk, int update)
     walls_gravity(a, L, dk, update);
     return 0;
   }
-  /* A: the touching pairs, without a branch */
-  size_t nc = 0;
-  for (size_t i = 0; i < n; i++) {
-    const double xi[3] = { a->x[3 * i], a->x[3 * i + 1], a->x[3 * i + 2] }, ri = a->r[i];
-    for (size_t k = L->start[i]; k < L->start[i + 1]; k++) {
-      double d[3];
-      const double rs = ri + a->r[L->pj[k]];
-      const int touch = pair_sep(a, L, xi, k, d) < rs * rs;
-      L->ci[nc] = (int32_t)i;
-      L->ck[nc] = (int32_t)k;
-      nc += (size_t)touch;
-      double *h = L->hist + 3 * k;
-      const double keep = touch ? 1.0 : 0.0;
-      h[0] *= keep, h[1] *= keep, h[2] *= keep;
-    }
-  }
+  const size_t nc = touching(a, L, 3, 0, NULL); /* A */
   /* B: their numbers into rows */
   double *const *row = L->row;
   for (size_t c = 0; c < nc; c++) {
