@@ -28,6 +28,8 @@ fails=0
 ok() { echo "PASS $1"; }
 # within A B TOL: B equals A > 0 within the relative tolerance TOL
 within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = (b - a) / a; if (d < 0) d = -d; exit !(a > 0 && d <= t) }'; }
+# ke_of OUTPUT: the kinetic energy at the end in the kernel's output line
+ke_of() { echo "$1" | sed -n 's/.*KE [0-9.eE+-]* -> \([0-9.eE+-]*\) J.*/\1/p'; }
 bad() { echo "FAIL $1"; fails=$((fails + 1)); }
 
 # the deck: x periodic (length 0.084), 90 spheres R 2.75 mm on a lattice (5 x 6 x 3) whose
@@ -102,7 +104,7 @@ for run in 1 3000 ld3000; do
   lke=$(awk '/^ *Step/ { getline; getline; if ($1 ~ /^[0-9]+$/) v = $3 } END { print v }' "$tmp/lmp.$run")
   out=$("$kern" "$tmp/in.$run" $steps 2>&1) || { echo "$out"; bad "kernel: run $run"; continue; }
   echo "# $out"
-  kke=$(echo "$out" | sed -n 's/.*KE [0-9.eE+-]* -> \([0-9.eE+-]*\) J.*/\1/p')
+  kke=$(ke_of "$out")
   builds=$(echo "$out" | sed -n 's/.*; \([0-9]*\) builds$/\1/p')
   tol=1e-12
   [ $steps = 1 ] || tol=1e-9
@@ -139,7 +141,6 @@ done
 # on, must move the same to the bit (its KE line equal).
 deck 3000 | sed 's/zplane 0.0 0.0186/zplane -1 1/
   /^pair_coeff/ s/\(tangential mindlin [0-9.]* 1.0\) [0-9.]* damping tsuji/\1 0 damping tsuji limit_damping/' >"$tmp/mu0"
-ke_of() { echo "$1" | sed -n 's/.*KE [0-9.eE+-]* -> \([0-9.eE+-]*\) J.*/\1/p'; }
 outl=$("$kern" "$tmp/mu0" 3000 2>&1) || bad "kernel: the friction-free deck ($outl)"
 outg=$("$kern" -g "$tmp/mu0" 3000 2>&1) || bad "kernel -g: the friction-free deck ($outg)"
 kl=$(ke_of "$outl") kg0=$(ke_of "$outg")
