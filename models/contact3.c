@@ -3,6 +3,7 @@
  * 4.2.3, eq. 4.9-4.21).  Shared by the chute simulator and libgranucal's users (the LAMMPS
  * pair style), so that both compute the same force from the same history, bit for bit. */
 #include "gc_internal.h"
+#include "hm_step.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -284,27 +285,10 @@ typedef struct {
   double r[GC_HM_NROWS * CL]; /* quantity q of lane v: r[q * CL + v] */
 } hm_lanes;
 
-/* c ? a : b as a blend of the bits: a select the compiler does not turn back into a branch
- * of operations.  It moved a division of a selected number into each arm (one division per
- * arm, the dearest operation of this loop), and without AVX-512's masks it would not vectorise
- * a loop in which an operation that may raise an exception (an inf - inf, a product that
- * overflows) is taken on one arm only: here both operands are always computed. */
-static inline double pick(int c, double a, double b)
-{
-  uint64_t ua, ub;
-  memcpy(&ua, &a, sizeof ua);
-  memcpy(&ub, &b, sizeof ub);
-  const uint64_t m = (uint64_t)0 - (uint64_t)(c != 0);
-  const uint64_t r = (ua & m) | (ub & ~m);
-  double x;
-  memcpy(&x, &r, sizeof x);
-  return x;
-}
-
-/* contact3_step with hm = 1 for n contacts in rows: hm_normal, tangential and hm_tangential
- * written out with every test a select, each row's operations those of the scalar step in its
- * order (the scalar's early returns on a non-finite number become the row's flag ok).
- * gc_hm_rows_step's loop, and gc_contact3_step_lanes' with n = CL and its rows in an hm_lanes
+/* contact3_step with hm = 1 for n contacts in rows: gc_hm_step (hm_step.h: hm_normal,
+ * tangential and hm_tangential written out with every test a select, each row's operations
+ * those of the scalar step in its order; the scalar's early returns on a non-finite number
+ * become the row's flag ok) on each row.  gc_hm_rows_step's loop, and gc_contact3_step_lanes' with n = CL and its rows in an hm_lanes
  * (inlined there, as the lanes' loop was before it took rows; there the rows' offsets are
  * constants, where an array of 37 row pointers cost the step 2-4 %).  The rows in restrict
  * locals, each its own part of the block. */
@@ -354,104 +338,20 @@ static inline void hm_rows_step(double *rows, size_t stride, size_t n, double dt
 #pragma GCC ivdep
 #endif
   for (size_t l = 0; l < n; l++) {
-    const double alpha = r_alpha[l];
-    const double n0 = r_n0[l], n1 = r_n1[l], n2 = r_n2[l];
-    const double v0 = r_vrel0[l], v1 = r_vrel1[l], v2 = r_vrel2[l];
-    const double vn = v0 * n0 + v1 * n1 + v2 * n2;
-    /* hm_normal: gc_hertz_normal_step (gc_hertz_fill, the record) */
-    const double x = alpha > 0 ? alpha : 0.0;
-    const double a = sqrt(r_R_star[l] * x);
-    const double P_el = r_k_hertz[l] * x * sqrt(x);
-    const double k_t0 = r_kt0_c[l] * a * r_E_star[l];
-    const int peak1 = P_el > r_P_max[l];
-    const double P_max1 = peak1 ? P_el : r_P_max[l];
-    const double alpha_max1 = peak1 ? alpha : r_alpha_max[l];
-    /* gc_tsuji_damping_step */
-    const double alpha_dot = -vn;
-    const double S_n = 2.0 * r_E_star[l] * a;
-    double P = P_el + r_tsuji_c[l] * sqrt(S_n) * alpha_dot;
-    P = pick((P > 0) | (r_tension[l] != 0.0), P, 0.0);
-    const int peak2 = P > P_max1;
-    r_P_max[l] = peak2 ? P : P_max1;
-    r_alpha_max[l] = peak2 ? alpha : alpha_max1;
-    /* x - x is 0 for a finite x, NaN for an infinite or NaN one */
-    const double bad_normal = (alpha - alpha) + (alpha_dot - alpha_dot) + (P - P) + (a - a) +
-                              (k_t0 - k_t0);
-    const double P0 = r_P[l], a0 = r_a[l];
-    r_P[l] = P;
-    r_work0[l] = 0.5 * (P0 + P) * (alpha - a0);
-    const double d0 = (v0 - vn * n0) * dt, d1 = (v1 - vn * n1) * dt, d2 = (v2 - vn * n2) * dt;
-    /* tangential (eq. 4.10-4.21) */
-    const double q0 = r_Q0[l], q1 = r_Q1[l], q2 = r_Q2[l];
-    const double qn = q0 * n0 + q1 * n1 + q2 * n2;
-    const double c0 = q0 - qn * n0, c1 = q1 - qn * n1, c2 = q2 - qn * n2;
-    /* The square roots and divisions share one unit, which bounds this loop: the ones the
-     * scalar step takes on one branch only are taken once here on the selected operands
-     * (the same operation on the same numbers, so the same result).  sqrt(x) > 0 just when
-     * x > 0, so the tests need no root: carried (m0 > 0 and mold > 0) is cc > 0 and qq > 0,
-     * Delta delta's direction (md > 0) dd > 0. */
-    const double cc = c0 * c0 + c1 * c1 + c2 * c2, qq = q0 * q0 + q1 * q1 + q2 * q2;
-    const double dd = d0 * d0 + d1 * d1 + d2 * d2;
-    const double mold = sqrt(qq);
-    const int carried = (cc > 0.0) & (qq > 0.0), along = dd > 0.0;
-    /* t = Q0 / m0 when carried, else Delta delta / md, else 0 (0 / 1) */
-    const double m_dir = sqrt(pick(carried, cc, dd)); /* m0 or md */
-    const double den = pick(carried | along, m_dir, 1.0);
-    const double t0 = pick(carried, c0, pick(along, d0, 0.0)) / den;
-    const double t1 = pick(carried, c1, pick(along, d1, 0.0)) / den;
-    const double t2 = pick(carried, c2, pick(along, d2, 0.0)) / den;
-    const int mirror = carried & (r_tQ[l] < 0.0);
-    r_Q_star[l] = mirror ? -r_Q_star[l] : r_Q_star[l];
-    const double delta = mirror ? -r_delta[l] : r_delta[l];
-    r_q_dir[l] = mirror ? -r_q_dir[l] : r_q_dir[l];
-    const double qc = pick(carried, mold, 0.0);
-    const double dpar = d0 * t0 + d1 * t1 + d2 * t2;
-    const double e0 = d0 - dpar * t0, e1 = d1 - dpar * t1, e2 = d2 - dpar * t2;
-    /* hm_tangential: gc_friction_normal, gc_tsuji_tangential_step */
-    const double P_f = P < 0 ? 0.0 : P;
-    const double limit = r_mu[l] * P_f;
-    const double delta_dot = dpar / dt;
-    const double c_t = r_tsuji_c[l] * sqrt(k_t0);
-    double Qs = qc + k_t0 * dpar;
-    const int over1 = fabs(Qs) > limit;
-    Qs = over1 ? copysign(limit, Qs) : Qs;
-    r_tQ[l] = Qs;
-    r_delta[l] = delta + dpar;
-    double Qd = Qs + c_t * delta_dot;
-    const int over2 = fabs(Qd) > limit;
-    Qd = over2 ? copysign(limit, Qd) : Qd;
-    const double sliding = over1 ? 1.0 : over2 ? 1.0 : 0.0;
-    r_n_steps[l] = r_n_steps[l] + 1;
-    r_sliding[l] = sliding;
-    const double K_T = sliding != 0.0 ? 0.0 : k_t0;
-    const double bad_tangential =
-        (dpar - dpar) + (delta_dot - delta_dot) + (Qd - Qd) + (K_T - K_T);
-    /* Q' = Q_par t + K_T0 Delta delta_perp, capped at mu P along the trial force (eq. 4.21) */
-    const double Q0 = Qd * t0 + k_t0 * e0, Q1 = Qd * t1 + k_t0 * e1, Q2 = Qd * t2 + k_t0 * e2;
-    const double mq = sqrt(Q0 * Q0 + Q1 * Q1 + Q2 * Q2), lim = r_mu[l] * P;
-    const double T0 = qc * t0 + k_t0 * d0, T1 = qc * t1 + k_t0 * d1, T2 = qc * t2 + k_t0 * d2;
-    const double mt = sqrt(T0 * T0 + T1 * T1 + T2 * T2);
-    const double tr = pick(mt > 0.0, T0 * Q0 + T1 * Q1 + T2 * Q2, 0.0);
-    const int trial = tr > 0.0; /* mt > 0 and Q_tr . Q' > 0 */
-    const double f = lim / pick(trial, mt, mq), fq = pick(mq > 0, f, 0.0); /* lim/mt, lim/mq */
-    const int cap = mq > lim;
-    const double Qf0 = pick(cap, pick(trial, T0 * f, Q0 * fq), Q0);
-    const double Qf1 = pick(cap, pick(trial, T1 * f, Q1 * fq), Q1);
-    const double Qf2 = pick(cap, pick(trial, T2 * f, Q2 * fq), Q2);
-    r_Qn0[l] = Qf0;
-    r_Qn1[l] = Qf1;
-    r_Qn2[l] = Qf2;
-    r_work1[l] = 0.5 * ((q0 + Qf0) * d0 + (q1 + Qf1) * d1 + (q2 + Qf2) * d2);
-    const double active = P > 0.0    ? 1.0
-                          : Qf0 != 0.0 ? 1.0
-                          : Qf1 != 0.0 ? 1.0
-                          : Qf2 != 0.0 ? 1.0
-                                       : 0.0;
-    r_active[l] = active;
-    r_F0[l] = pick(active != 0.0, -P * n0 + Qf0, 0.0);
-    r_F1[l] = pick(active != 0.0, -P * n1 + Qf1, 0.0);
-    r_F2[l] = pick(active != 0.0, -P * n2 + Qf2, 0.0);
-    r_ok[l] = bad_normal + bad_tangential == 0.0 ? 1.0 : 0.0;
+    const gc_hm_consts k = { r_R_star[l], r_k_hertz[l], r_E_star[l], r_kt0_c[l],
+                             r_tsuji_c[l], r_mu[l],      r_tension[l] };
+    gc_hm_record s = { r_P[l],  r_P_max[l], r_alpha_max[l], r_tQ[l],
+                       r_Q_star[l], r_delta[l], r_q_dir[l],  r_n_steps[l] };
+    gc_hm_result o;
+    gc_hm_step(r_alpha[l], r_n0[l], r_n1[l], r_n2[l], r_vrel0[l], r_vrel1[l], r_vrel2[l], &k,
+               r_Q0[l], r_Q1[l], r_Q2[l], r_a[l], dt, &s, &o);
+    r_P[l] = s.P, r_P_max[l] = s.P_max, r_alpha_max[l] = s.alpha_max, r_tQ[l] = s.tQ;
+    r_Q_star[l] = s.Q_star, r_delta[l] = s.delta, r_q_dir[l] = s.q_dir;
+    r_n_steps[l] = s.n_steps;
+    r_Qn0[l] = o.Q0, r_Qn1[l] = o.Q1, r_Qn2[l] = o.Q2;
+    r_F0[l] = o.F0, r_F1[l] = o.F1, r_F2[l] = o.F2;
+    r_work0[l] = o.work_n, r_work1[l] = o.work_t;
+    r_sliding[l] = o.sliding, r_active[l] = o.active, r_ok[l] = o.ok;
   }
 }
 
