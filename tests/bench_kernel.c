@@ -30,11 +30,16 @@
  * absorbs, the work of gravity); the same material, with the constants of each LAMMPS law
  * (glaw_of), but not LAMMPS's numbers (the same with friction 0 and limit_damping).  -G keeps
  * of the record only the 5 numbers the motion depends on (the force Q, P and alpha of the last
- * step; the other 7 are the record's bookkeeping), and moves the same to the bit.  These
- * measure what granucal's own physics gives in this layout: how much of the kernel's lead over
- * granucal the layout can win back.
+ * step; the other 7 are the record's bookkeeping), and moves the same to the bit.  -F is -G
+ * with pass C fused: the geometry, the law (gc_hm_step of hm_step.h, the body of
+ * gc_hm_rows_step's loop) and the torques in one loop, the bookkeeping not computed; the same
+ * motion to the bit again.  -N is -F without the energy ledger (the work of the contacts and
+ * of gravity not booked, and so P and alpha of the last step not kept: a history of 3
+ * numbers per pair, LAMMPS's count), the same motion to the bit once more: the ledger is
+ * granucal's, LAMMPS does not compute it.  These measure what granucal's own physics gives in this layout:
+ * how much of the kernel's lead over granucal the layout can win back.
  *
- * usage: bench_kernel [-g | -G] LAMMPS_INPUT STEPS
+ * usage: bench_kernel [-g | -G | -F | -N] LAMMPS_INPUT STEPS
  * Prints one line: steps, spheres, seconds, sphere-steps/s, the contacts (counted as LAMMPS's
  * compute contact/atom summed over type 1: sphere-sphere pairs twice, sphere-bead once) and
  * the kinetic energy of translation (LAMMPS's thermo ke) before and after, and the list
@@ -52,6 +57,7 @@
 #include <time.h>
 
 #include "gc_model.h"
+#include "hm_step.h"
 
 /* one law of the input: pair_coeff or wall/gran, "hertz K E tangential mindlin KT XT MU
  * damping tsuji" */
@@ -70,7 +76,7 @@ typedef struct {
 typedef struct {
   char data[4096];
   law pp, pb, wall;      /* sphere-sphere, sphere-bead, sphere-wall */
-  int gmode;             /* -g (1), -G (2): granucal's law and energy ledger in the pairs */
+  int gmode;             /* -g (1), -G (2), -F (3), -N (4): granucal's law (-N: no ledger) */
   glaw gpp, gpb;
   double skin, dt, g[3], zlo, zhi;
   int have_skin, have_dt, have_g, have_wall, have_flow, have_beads;
@@ -113,6 +119,7 @@ typedef struct {
   size_t *start;           /* pairs of i: start[i] .. start[i + 1] - 1 */
   int32_t *pj, *pj_old;
   double *psx, *hist, *hist_old;
+  unsigned char *pbd;      /* 1 for a sphere-bead pair (the ledger's kind of a separation) */
   size_t *start_old;
   double *x0;              /* positions at the build */
   double *whist;           /* 3 per sphere */
@@ -513,6 +520,7 @@ static int build(atoms *a, lists *L, double skin)
               return fail("bench_kernel", 0, "more listed pairs than room (64 per sphere)");
             L->pj[k] = j;
             L->psx[k] = sh;
+            L->pbd[k] = a->type[i] == 2 || a->type[j] == 2;
             double *h = L->hist + L->hw * k;
             memset(h, 0, L->hw * sizeof *h);
             for (size_t o = first ? 0 : L->start_old[i]; !first && o < L->start_old[i + 1]; o++)
@@ -532,7 +540,7 @@ static int build(atoms *a, lists *L, double skin)
   return 0;
 }
 
-static int lists_alloc(lists *L, size_t n, size_t hw)
+static int lists_alloc(lists *L, size_t n, size_t hw, size_t nrows)
 {
   memset(L, 0, sizeof *L);
   L->hw = hw;
@@ -540,6 +548,7 @@ static int lists_alloc(lists *L, size_t n, size_t hw)
   L->start = calloc(n + 1, sizeof *L->start), L->start_old = calloc(n + 1, sizeof *L->start);
   L->pj = malloc(L->cap * sizeof *L->pj), L->pj_old = malloc(L->cap * sizeof *L->pj);
   L->psx = malloc(L->cap * sizeof *L->psx);
+  L->pbd = malloc(L->cap);
   L->hist = calloc(hw * L->cap, sizeof *L->hist);
   L->hist_old = calloc(hw * L->cap, sizeof *L->hist);
   L->x0 = malloc(3 * n * sizeof *L->x0), L->whist = calloc(3 * n, sizeof *L->whist);
@@ -547,9 +556,8 @@ static int lists_alloc(lists *L, size_t n, size_t hw)
   L->next = malloc(n * sizeof *L->next);
   /* the rows: each 192 bytes further into a page than the one before (see the head) */
   const size_t page = 4096, stride = (L->cap * sizeof(double) + page - 1) / page * page + 192;
-  const size_t nrows = hw == 3 ? NROWS_LAMMPS : NROWS;
   L->block = aligned_alloc(page, (stride * nrows + page - 1) / page * page); /* C11: a multiple */
-  if (!L->start || !L->start_old || !L->pj || !L->pj_old || !L->psx || !L->hist ||
+  if (!L->start || !L->start_old || !L->pj || !L->pj_old || !L->psx || !L->pbd || !L->hist ||
       !L->hist_old || !L->x0 || !L->whist || !L->ci || !L->ck || !L->next || !L->block)
     return fail("bench_kernel", 0, "out of memory");
   for (size_t q = 0; q < nrows; q++)
@@ -563,7 +571,7 @@ static int lists_alloc(lists *L, size_t n, size_t hw)
 
 static void lists_free(lists *L)
 {
-  free(L->start), free(L->start_old), free(L->pj), free(L->pj_old), free(L->psx);
+  free(L->start), free(L->start_old), free(L->pj), free(L->pj_old), free(L->psx), free(L->pbd);
   free(L->hist), free(L->hist_old), free(L->x0), free(L->whist), free(L->ci), free(L->ck);
   free(L->next), free(L->head), free(L->block);
 }
@@ -683,7 +691,6 @@ static inline size_t touching(const atoms *a, lists *L, size_t hw, int ledger, d
   const size_t n = a->n;
   for (size_t i = 0; i < n; i++) {
     const double xi[3] = { a->x[3 * i], a->x[3 * i + 1], a->x[3 * i + 2] }, ri = a->r[i];
-    const int bead_i = ledger && a->type[i] == 2;
     for (size_t k = L->start[i]; k < L->start[i + 1]; k++) {
       double d[3];
       const size_t j = (size_t)L->pj[k];
@@ -696,7 +703,7 @@ static inline size_t touching(const atoms *a, lists *L, size_t hw, int ledger, d
       const double keep = touch ? 1.0 : 0.0;
       if (ledger) {
         const double wsep = (1.0 - keep) * (-0.5 * h[GH_P] * h[GH_A]);
-        const int bead = bead_i | (a->type[j] == 2);
+        const int bead = L->pbd[k];
         sep[1] += bead ? wsep : 0.0;
         sep[0] += bead ? 0.0 : wsep;
       }
@@ -707,9 +714,43 @@ static inline size_t touching(const atoms *a, lists *L, size_t hw, int ledger, d
   return nc;
 }
 
-/* -g pass C, before the law: the contact geometry of granucal's chute (pair_contact: the unit
- * normal from i to j, the overlap, the velocity of the contact point with the lever arms
- * r - alpha / 2) and the law's constants by the pair's kind, into gc_hm_rows_step's rows */
+/* -g: the contact geometry of granucal's chute (pair_contact) for the separation d = x_i - x_j:
+ * the unit normal m from i to j (eq. 4.9), the overlap alpha, the lever arms ai, aj = r -
+ * alpha / 2 and the velocity of the contact point of j relative to i's, u = v_j + w_j x l_j
+ * - (v_i + w_i x l_i) with l_i = ai m, l_j = -aj m (vr = v_i - v_j) */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void geometry_gc(const double d[3], double ri, double rj, const double vr[3],
+                               const double wi[3], const double wj[3], double m[3],
+                               double *alpha, double *ai, double *aj, double u[3])
+{
+  const double rsq = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], r = sqrt(rsq);
+  m[0] = -d[0] / r, m[1] = -d[1] / r, m[2] = -d[2] / r; /* x_j - x_i */
+  *alpha = ri + rj - r;
+  *ai = ri - 0.5 * *alpha, *aj = rj - 0.5 * *alpha;
+  const double x0 = -*aj * (wj[1] * m[2] - wj[2] * m[1]) - *ai * (wi[1] * m[2] - wi[2] * m[1]);
+  const double x1 = -*aj * (wj[2] * m[0] - wj[0] * m[2]) - *ai * (wi[2] * m[0] - wi[0] * m[2]);
+  const double x2 = -*aj * (wj[0] * m[1] - wj[1] * m[0]) - *ai * (wi[0] * m[1] - wi[1] * m[0]);
+  u[0] = x0 - vr[0], u[1] = x1 - vr[1], u[2] = x2 - vr[2];
+}
+
+/* -g: the torques of force F on i at the contact point, l_i x F = ai m x F on i and
+ * l_j x (-F) = aj m x F on j */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void torques_of(const double m[3], const double F[3], double ai, double aj,
+                              double ti[3], double tj[3])
+{
+  const double c0 = m[1] * F[2] - m[2] * F[1], c1 = m[2] * F[0] - m[0] * F[2],
+               c2 = m[0] * F[1] - m[1] * F[0];
+  ti[0] = ai * c0, ti[1] = ai * c1, ti[2] = ai * c2;
+  tj[0] = aj * c0, tj[1] = aj * c1, tj[2] = aj * c2;
+}
+
+/* -g pass C, before the law: the contact geometry (geometry_gc) and the law's constants by the
+ * pair's kind, into gc_hm_rows_step's rows */
 static void rows_gc(double *const *row, size_t nc, const glaw *pp, const glaw *pb)
 {
   const double *restrict ri = row[RI], *restrict rj = row[RJ];
@@ -730,23 +771,19 @@ static void rows_gc(double *const *row, size_t nc, const glaw *pp, const glaw *p
 #endif
   for (size_t c = 0; c < nc; c++) {
     const int bead = bd[c] != 0.0;
-    const double rsq = d0[c] * d0[c] + d1[c] * d1[c] + d2[c] * d2[c], r = sqrt(rsq);
-    const double m0 = -d0[c] / r, m1 = -d1[c] / r, m2 = -d2[c] / r; /* x_j - x_i, eq. 4.9 */
-    const double alpha = ri[c] + rj[c] - r;
-    const double ai = ri[c] - 0.5 * alpha, aj = rj[c] - 0.5 * alpha;
-    /* v_j + w_j x l_j - (v_i + w_i x l_i), l_i = ai n, l_j = -aj n */
-    const double x0 = -aj * (wj1[c] * m2 - wj2[c] * m1) - ai * (wi1[c] * m2 - wi2[c] * m1);
-    const double x1 = -aj * (wj2[c] * m0 - wj0[c] * m2) - ai * (wi2[c] * m0 - wi0[c] * m2);
-    const double x2 = -aj * (wj0[c] * m1 - wj1[c] * m0) - ai * (wi0[c] * m1 - wi1[c] * m0);
-    al[c] = alpha, n0[c] = m0, n1[c] = m1, n2[c] = m2;
-    u0[c] = x0 - vr0[c], u1[c] = x1 - vr1[c], u2[c] = x2 - vr2[c];
+    const double d[3] = { d0[c], d1[c], d2[c] }, vr[3] = { vr0[c], vr1[c], vr2[c] };
+    const double wi[3] = { wi0[c], wi1[c], wi2[c] }, wj[3] = { wj0[c], wj1[c], wj2[c] };
+    double m[3], alpha, ai, aj, u[3];
+    geometry_gc(d, ri[c], rj[c], vr, wi, wj, m, &alpha, &ai, &aj, u);
+    al[c] = alpha, n0[c] = m[0], n1[c] = m[1], n2[c] = m[2];
+    u0[c] = u[0], u1[c] = u[1], u2[c] = u[2];
     rs[c] = bead ? b.R_star : p.R_star, kh[c] = bead ? b.k_hertz : p.k_hertz;
     es[c] = bead ? b.E_star : p.E_star, kt[c] = bead ? b.kt0_c : p.kt0_c;
     tc[c] = bead ? b.tsuji_c : p.tsuji_c, mu[c] = bead ? b.mu : p.mu, tn[c] = 0.0;
   }
 }
 
-/* -g pass C, after the law: the torques, l_i x F on i and l_j x (-F) on j */
+/* -g pass C, after the law: the torques (torques_of) */
 static void torques_gc(double *const *row, size_t nc)
 {
   const double *restrict ri = row[RI], *restrict rj = row[RJ];
@@ -759,11 +796,67 @@ static void torques_gc(double *const *row, size_t nc)
 #pragma GCC ivdep
 #endif
   for (size_t c = 0; c < nc; c++) {
-    const double ai = ri[c] - 0.5 * al[c], aj = rj[c] - 0.5 * al[c];
-    const double c0 = n1[c] * f2[c] - n2[c] * f1[c], c1 = n2[c] * f0[c] - n0[c] * f2[c],
-                 c2 = n0[c] * f1[c] - n1[c] * f0[c];
-    ti0[c] = ai * c0, ti1[c] = ai * c1, ti2[c] = ai * c2;
-    tj0[c] = aj * c0, tj1[c] = aj * c1, tj2[c] = aj * c2;
+    const double m[3] = { n0[c], n1[c], n2[c] }, F[3] = { f0[c], f1[c], f2[c] };
+    double ti[3], tj[3];
+    torques_of(m, F, ri[c] - 0.5 * al[c], rj[c] - 0.5 * al[c], ti, tj);
+    ti0[c] = ti[0], ti1[c] = ti[1], ti2[c] = ti[2];
+    tj0[c] = tj[0], tj1[c] = tj[1], tj2[c] = tj[2];
+  }
+}
+
+/* -F pass C: rows_gc, the law and torques_gc fused in one loop, the law being gc_hm_step
+ * (hm_step.h, the body of gc_hm_rows_step's loop) with only the record's P: the numbers of
+ * the record's bookkeeping (P_max, alpha_max, the TFD scalars) are not used and so not
+ * computed, and the pair's constants are taken from locals instead of rows.  The same
+ * numbers to the bit as -G (tests/kernel.sh).  -N (ledger 0): without the energy ledger, so
+ * without P and alpha of the last step, which only the work needs: the same motion again. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void pair_law_fused(double *const *row, size_t nc, const glaw *pp,
+                                  const glaw *pb, double dt, const int ledger)
+{
+  const double *restrict ri = row[RI], *restrict rj = row[RJ];
+  const double *restrict d0 = row[D0], *restrict d1 = row[D1], *restrict d2 = row[D2];
+  const double *restrict vr0 = row[VR0], *restrict vr1 = row[VR1], *restrict vr2 = row[VR2];
+  const double *restrict wi0 = row[WR0], *restrict wi1 = row[WR1], *restrict wi2 = row[WR2];
+  const double *restrict wj0 = row[WJ0], *restrict wj1 = row[WJ1], *restrict wj2 = row[WJ2];
+  const double *restrict bd = row[BD], *restrict ha = row[HA];
+  const double *restrict q0 = row[GQ0], *restrict q1 = row[GQ0 + 1], *restrict q2 = row[GQ0 + 2];
+  double *restrict hp = row[HP], *restrict al = row[GAL];
+  double *restrict qn0 = row[GQN0], *restrict qn1 = row[GQN0 + 1], *restrict qn2 = row[GQN0 + 2];
+  double *restrict f0 = row[GF0], *restrict f1 = row[GF0 + 1], *restrict f2 = row[GF0 + 2];
+  double *restrict ti0 = row[TQ0], *restrict ti1 = row[TQ1], *restrict ti2 = row[TQ2];
+  double *restrict tj0 = row[TJ0], *restrict tj1 = row[TJ1], *restrict tj2 = row[TJ2];
+  double *restrict w0 = row[GW0], *restrict w1 = row[GW1], *restrict ok = row[GOK];
+  const glaw p = *pp, b = *pb;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC ivdep
+#endif
+  for (size_t c = 0; c < nc; c++) {
+    const int bead = bd[c] != 0.0;
+    const double d[3] = { d0[c], d1[c], d2[c] }, vr[3] = { vr0[c], vr1[c], vr2[c] };
+    const double wi[3] = { wi0[c], wi1[c], wi2[c] }, wj[3] = { wj0[c], wj1[c], wj2[c] };
+    double m[3], alpha, ai, aj, u[3];
+    geometry_gc(d, ri[c], rj[c], vr, wi, wj, m, &alpha, &ai, &aj, u);
+    /* selects of the bits (gc_pick): with ?: GCC did not vectorise this loop */
+    const gc_hm_consts k = { gc_pick(bead, b.R_star, p.R_star), gc_pick(bead, b.k_hertz, p.k_hertz),
+                             gc_pick(bead, b.E_star, p.E_star), gc_pick(bead, b.kt0_c, p.kt0_c),
+                             gc_pick(bead, b.tsuji_c, p.tsuji_c), gc_pick(bead, b.mu, p.mu), 0.0 };
+    gc_hm_record s = { ledger ? hp[c] : 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
+    gc_hm_result o;
+    gc_hm_step(alpha, m[0], m[1], m[2], u[0], u[1], u[2], &k, q0[c], q1[c], q2[c],
+               ledger ? ha[c] : 0.0, dt, &s, &o);
+    const double F[3] = { o.F0, o.F1, o.F2 };
+    double ti[3], tj[3];
+    torques_of(m, F, ai, aj, ti, tj);
+    if (ledger)
+      al[c] = alpha, hp[c] = s.P, w0[c] = o.work_n, w1[c] = o.work_t;
+    qn0[c] = o.Q0, qn1[c] = o.Q1, qn2[c] = o.Q2;
+    f0[c] = o.F0, f1[c] = o.F1, f2[c] = o.F2;
+    ti0[c] = ti[0], ti1[c] = ti[1], ti2[c] = ti[2];
+    tj0[c] = tj[0], tj1[c] = tj[1], tj2[c] = tj[2];
+    ok[c] = o.ok;
   }
 }
 
@@ -789,8 +882,12 @@ static int pair_law_gc(double *const *row, size_t stride, size_t nc, const glaw 
 static int pairs_gc(atoms *a, lists *L, const deck *dk, int update)
 {
   const int full = L->hw == GHW; /* -g; -G: the record's rest left in its rows (zeroed once) */
+  const int ledger = dk->gmode != 4; /* -N: no ledger, a history of Q alone */
   double sep[2] = { 0.0, 0.0 };
-  const size_t nc = touching(a, L, L->hw, 1, sep); /* A */
+  /* A: hw a constant in each copy (a loop of L->hw numbers per listed pair: 0.98x) */
+  const size_t nc = full     ? touching(a, L, GHW, 1, sep)
+                    : ledger ? touching(a, L, GHW_MOTION, 1, sep)
+                             : touching(a, L, 3, 0, NULL);
   double *const *row = L->row;
   for (size_t c = 0; c < nc; c++) { /* B */
     const size_t i = (size_t)L->ci[c], k = (size_t)L->ck[c], j = (size_t)L->pj[k];
@@ -804,7 +901,8 @@ static int pairs_gc(atoms *a, lists *L, const deck *dk, int update)
       row[WJ0 + e][c] = a->w[3 * j + e];
       row[GQ0 + e][c] = h[GH_Q0 + e];
     }
-    row[HP][c] = h[GH_P], row[HA][c] = h[GH_A];
+    if (ledger)
+      row[HP][c] = h[GH_P], row[HA][c] = h[GH_A];
     if (full) {
       row[HPM][c] = h[GH_PM], row[HAM][c] = h[GH_AM], row[HTQ][c] = h[GH_TQ];
       row[HQS][c] = h[GH_QS], row[HDL][c] = h[GH_DL], row[HQD][c] = h[GH_QD];
@@ -813,7 +911,11 @@ static int pairs_gc(atoms *a, lists *L, const deck *dk, int update)
     row[RI][c] = a->r[i], row[RJ][c] = a->r[j];
     row[BD][c] = a->type[i] == 2 || a->type[j] == 2 ? 1.0 : 0.0;
   }
-  if (pair_law_gc(row, L->stride, nc, &dk->gpp, &dk->gpb, dk->dt)) /* C */
+  if (dk->gmode == 3) /* C */
+    pair_law_fused(row, nc, &dk->gpp, &dk->gpb, dk->dt, 1);
+  else if (dk->gmode == 4)
+    pair_law_fused(row, nc, &dk->gpp, &dk->gpb, dk->dt, 0);
+  else if (pair_law_gc(row, L->stride, nc, &dk->gpp, &dk->gpb, dk->dt))
     return 1;
   double wn_pp = 0.0, wt_pp = 0.0, wn_pb = 0.0, wt_pb = 0.0, bad = 0.0;
   for (size_t c = 0; c < nc; c++) { /* D */
@@ -824,16 +926,19 @@ static int pairs_gc(atoms *a, lists *L, const deck *dk, int update)
       a->t[3 * i + e] += row[TQ0 + e][c];
       a->t[3 * j + e] += row[TJ0 + e][c];
     }
-    const double bd = row[BD][c];
-    wn_pb += bd * row[GW0][c], wt_pb += bd * row[GW1][c];
-    wn_pp += (1.0 - bd) * row[GW0][c], wt_pp += (1.0 - bd) * row[GW1][c];
+    if (ledger) {
+      const double bd = row[BD][c];
+      wn_pb += bd * row[GW0][c], wt_pb += bd * row[GW1][c];
+      wn_pp += (1.0 - bd) * row[GW0][c], wt_pp += (1.0 - bd) * row[GW1][c];
+    }
     bad += row[GOK][c] == 0.0 ? 1.0 : 0.0;
     /* the force and alpha, also after the set-up (they act in the first half-kick: the first
      * step's work starts from them); the record's rest only after a step */
     double *h = L->hist + L->hw * k;
     for (int e = 0; e < 3; e++)
       h[GH_Q0 + e] = row[GQN0 + e][c];
-    h[GH_P] = row[HP][c], h[GH_A] = row[GAL][c];
+    if (ledger)
+      h[GH_P] = row[HP][c], h[GH_A] = row[GAL][c];
     if (update && full) {
       h[GH_PM] = row[HPM][c], h[GH_AM] = row[HAM][c], h[GH_TQ] = row[HTQ][c];
       h[GH_QS] = row[HQS][c], h[GH_DL] = row[HDL][c], h[GH_QD] = row[HQD][c];
@@ -1037,10 +1142,14 @@ static int set_glaws(const atoms *a, deck *dk, const char *path)
 
 int main(int argc, char **argv)
 {
+  static const char *const gname[] = { "", "-g", "-G", "-F", "-N" };
   const int opt = argc == 4;
-  const int gmode = !opt ? 0 : !strcmp(argv[1], "-g") ? 1 : !strcmp(argv[1], "-G") ? 2 : -1;
+  const int gmode = !opt ? 0 : !strcmp(argv[1], "-g") ? 1 : !strcmp(argv[1], "-G") ? 2
+                    : !strcmp(argv[1], "-F") ? 3
+                    : !strcmp(argv[1], "-N") ? 4
+                                             : -1;
   if ((argc != 3 && argc != 4) || gmode < 0) {
-    fprintf(stderr, "usage: bench_kernel [-g | -G] LAMMPS_INPUT STEPS\n");
+    fprintf(stderr, "usage: bench_kernel [-g | -G | -F | -N] LAMMPS_INPUT STEPS\n");
     return 2;
   }
   const char *input = argv[1 + opt], *steps = argv[2 + opt];
@@ -1065,7 +1174,8 @@ int main(int argc, char **argv)
     st = set_glaws(&a, &dk, dk.data);
   if (!st) {
     a.zlo = fmin(a.zlo, dk.zlo), a.zhi = fmax(a.zhi, dk.zhi);
-    st = lists_alloc(&L, a.n, gmode == 1 ? GHW : gmode == 2 ? GHW_MOTION : 3);
+    st = lists_alloc(&L, a.n, gmode == 1 ? GHW : gmode == 2 || gmode == 3 ? GHW_MOTION : 3,
+                     gmode ? NROWS : NROWS_LAMMPS);
   }
   if (!st)
     st = build(&a, &L, dk.skin);
@@ -1125,7 +1235,7 @@ int main(int argc, char **argv)
            "-> %ld; KE %.15g -> %.15g J; %ld builds\n",
            nsteps, a.nflow, secs, (double)nsteps * (double)a.nflow / secs, c0, c1, ke0, ke1,
            L.builds - 1);
-  if (!st && gmode) {
+  if (!st && gmode && gmode != 4) {
     /* the energy balance: the change of the kinetic energy (translation and rotation) against
      * the work of gravity less the work the contacts absorbed (the walls' is not booked: a
      * deck whose walls are out of reach closes it) */
@@ -1133,13 +1243,13 @@ int main(int argc, char **argv)
     const double wc = L.wn_pp + L.wt_pp + L.wn_pb + L.wt_pb;
     printf("bench_kernel %s: energy balance: kinetic energy (translation + rotation) %.9g -> "
            "%.9g J, change %.9g J; work of gravity less the work absorbed %.9g J; residual "
-           "%.3g of the work of gravity\n", gmode == 1 ? "-g" : "-G", ke0 + kr0, ke1 + kr1,
+           "%.3g of the work of gravity\n", gname[gmode], ke0 + kr0, ke1 + kr1,
            dk_e, L.w_grav - wc, (dk_e - (L.w_grav - wc)) / L.w_grav);
   }
-  if (!st && gmode)
+  if (!st && gmode && gmode != 4)
     printf("bench_kernel %s: work absorbed by the contacts %.9g J (sphere-sphere normal %.6g, "
            "tangential %.6g; sphere-bead normal %.6g, tangential %.6g); work of gravity %.9g J\n",
-           gmode == 1 ? "-g" : "-G", L.wn_pp + L.wt_pp + L.wn_pb + L.wt_pb, L.wn_pp, L.wt_pp,
+           gname[gmode], L.wn_pp + L.wt_pp + L.wn_pb + L.wt_pb, L.wn_pp, L.wt_pp,
            L.wn_pb, L.wt_pb, L.w_grav);
   free(a.x), free(a.v), free(a.w), free(a.f), free(a.t), free(a.r), free(a.m), free(a.type);
   lists_free(&L);

@@ -138,7 +138,9 @@ done
 # contact velocity of the wrong sign, the set-up's force not kept for the first step's work,
 # half the work of gravity); errors made alike in both (the arms, the law's constants, the
 # friction) pass it.  -G, which keeps only the 5 numbers of the record that the motion depends
-# on, must move the same to the bit (its KE line equal).
+# on, must move the same to the bit (its KE line equal); so must -F, -G with the geometry, the
+# law (gc_hm_step) and the torques fused into one loop, and book the same work (its ledger line
+# equal to -G's); and so must -N, -F without the ledger (a history of Q alone).
 deck 3000 | sed 's/zplane 0.0 0.0186/zplane -1 1/
   /^pair_coeff/ s/\(tangential mindlin [0-9.]* 1.0\) [0-9.]* damping tsuji/\1 0 damping tsuji limit_damping/' >"$tmp/mu0"
 outl=$("$kern" "$tmp/mu0" 3000 2>&1) || bad "kernel: the friction-free deck ($outl)"
@@ -155,6 +157,8 @@ resid() { echo "$1" | sed -n 's/.*; residual \([0-9.eE+-]*\) of the work of grav
 outg1=$("$kern" -g "$tmp/far1" 3000 2>&1) || bad "kernel -g: run at dt ($outg1)"
 outg4=$("$kern" -g "$tmp/far4" 12000 2>&1) || bad "kernel -g: run at dt / 4 ($outg4)"
 outG4=$("$kern" -G "$tmp/far4" 12000 2>&1) || bad "kernel -G: run at dt / 4 ($outG4)"
+outF4=$("$kern" -F "$tmp/far4" 12000 2>&1) || bad "kernel -F: run at dt / 4 ($outF4)"
+outN4=$("$kern" -N "$tmp/far4" 12000 2>&1) || bad "kernel -N: run at dt / 4 ($outN4)"
 echo "$outg4" | sed 's/^/# /'
 r1=$(resid "$outg1") r4=$(resid "$outg4")
 if [ -n "$r1" ] && [ -n "$r4" ] &&
@@ -166,6 +170,15 @@ fi
 kg=$(echo "$outg4" | sed -n 's/.*\(KE .* builds\)$/\1/p') kG=$(echo "$outG4" | sed -n 's/.*\(KE .* builds\)$/\1/p')
 [ -n "$kg" ] && [ "$kg" = "$kG" ] && ok "kernel -G: the same motion as -g ($kG)" ||
   bad "kernel -G: not the motion of -g ('$kG' against '$kg')"
+kF=$(echo "$outF4" | sed -n 's/.*\(KE .* builds\)$/\1/p')
+wG=$(echo "$outG4" | sed -n 's/^bench_kernel -G: \(work absorbed .*\)$/\1/p')
+wF=$(echo "$outF4" | sed -n 's/^bench_kernel -F: \(work absorbed .*\)$/\1/p')
+[ -n "$kF" ] && [ "$kF" = "$kG" ] && [ -n "$wF" ] && [ "$wF" = "$wG" ] &&
+  ok "kernel -F: the same motion and work as -G ($kF; $wF)" ||
+  bad "kernel -F: not the motion or work of -G ('$kF' against '$kG'; '$wF' against '$wG')"
+kN=$(echo "$outN4" | sed -n 's/.*\(KE .* builds\)$/\1/p')
+[ -n "$kN" ] && [ "$kN" = "$kG" ] && ok "kernel -N: the same motion as -G ($kN)" ||
+  bad "kernel -N: not the motion of -G ('$kN' against '$kG')"
 sed '/^Atoms/,/^Velocities/ s/^\(5 1 \)0.0055/\10.0056/' "$tmp/state.data" >"$tmp/r2.data"
 deck 10 | sed "s|read_data .*|read_data $tmp/r2.data|" >"$tmp/r2"
 out=$("$kern" -g "$tmp/r2" 10 2>&1); rc=$?
