@@ -36,7 +36,8 @@ typedef struct {
 
 /* The record's numbers the step reads and writes: P (gc_contact3.P), P_max, alpha_max
  * (gc_hist_normal), tQ, Q_star, delta, q_dir, n_steps (gc_hist_tangential's Q, Q_star, delta,
- * q_dir, n_steps_t).  Only P acts on the motion. */
+ * q_dir, n_steps_t).  None of them acts on the force: the last step's P enters only the normal
+ * work, the others are bookkeeping. */
 typedef struct {
   double P, P_max, alpha_max, tQ, Q_star, delta, q_dir, n_steps;
 } gc_hm_record;

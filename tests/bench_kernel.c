@@ -10,7 +10,7 @@
  * (their pairs excluded), periodic x, a half Verlet list with LAMMPS's skin and its
  * rebuild trigger (a sphere moved more than half the skin) and the pairs' histories carried
  * over a rebuild.  Left out: everything granucal does besides (clusters, the energy ledger
- * but with -g / -G below, sums independent of the thread count, checks of the numbers,
+ * but with -g / -G / -F below, sums independent of the thread count, checks of the numbers,
  * output), and threads.
  *
  * Its speed comes from the layout of the pair forces, in passes over the touching pairs:
@@ -29,24 +29,24 @@
  * numbers per pair instead of LAMMPS's 3, and its energy ledger (the work each contact
  * absorbs, the work of gravity); the same material, with the constants of each LAMMPS law
  * (glaw_of), but not LAMMPS's numbers (the same with friction 0 and limit_damping).  -G keeps
- * of the record only the 5 numbers the motion depends on (the force Q, P and alpha of the last
- * step; the other 7 are the record's bookkeeping), and moves the same to the bit.  -F is -G
- * with pass C fused: the geometry, the law (gc_hm_step of hm_step.h, the body of
- * gc_hm_rows_step's loop) and the torques in one loop, the bookkeeping not computed; the same
- * motion to the bit again.  -N is -F without the energy ledger (the work of the contacts and
- * of gravity not booked, and so P and alpha of the last step not kept: a history of 3
- * numbers per pair, LAMMPS's count), the same motion to the bit once more: the ledger is
- * granucal's, LAMMPS does not compute it.  These measure what granucal's own physics gives in this layout:
- * how much of the kernel's lead over granucal the layout can win back.
+ * of the record only the 5 numbers the motion and the ledger depend on (the force Q, and P and
+ * alpha of the last step for the work; the other 7 are the record's bookkeeping), and moves
+ * the same to the bit.  -F is -G with pass C fused: the geometry, the law (gc_hm_step of
+ * hm_step.h, the body of gc_hm_rows_step's loop) and the torques in one loop, the bookkeeping
+ * not computed; the same motion again.  -N is -F without the energy ledger (the work of the
+ * contacts and of gravity not booked, and so P and alpha of the last step not kept: a history
+ * of Q alone, 3 numbers per pair, LAMMPS's count), the same motion once more: the ledger is
+ * granucal's, LAMMPS does not compute it.  These measure what granucal's own physics gives in
+ * this layout: how much of the kernel's lead over granucal the layout can win back.
  *
  * usage: bench_kernel [-g | -G | -F | -N] LAMMPS_INPUT STEPS
  * Prints one line: steps, spheres, seconds, sphere-steps/s, the contacts (counted as LAMMPS's
  * compute contact/atom summed over type 1: sphere-sphere pairs twice, sphere-bead once) and
  * the kinetic energy of translation (LAMMPS's thermo ke) before and after, and the list
- * builds; with -g or -G two more: the energy balance (the kinetic energy of translation and
- * rotation against the work of gravity less the work the contacts absorbed; the walls' work
- * is not booked) and the ledger.  Exit status 0, 1 on a bad input file or a non-finite
- * contact force, 2 on a usage error. */
+ * builds; with -g, -G or -F two more (-N: none): the energy balance (the kinetic energy of
+ * translation and rotation against the work of gravity less the work the contacts absorbed;
+ * the walls' work is not booked) and the ledger.  Exit status 0, 1 on a bad input file or a
+ * non-finite contact force, 2 on a usage error. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -107,8 +107,8 @@ enum { GAL = G0 + GC_HM_ALPHA, GN0 = G0 + GC_HM_N0, GV0 = G0 + GC_HM_VREL0,
 _Static_assert(NROWS_LAMMPS == 22 && HNS - HPM == 6, "rows");
 /* -g: the history of a pair, in this order: the tangential force Q (3), P, alpha of the last
  * step (GHW_MOTION: all that the force and the work depend on), then the record's rest, P_max,
- * alpha_max, the TFD scalars tQ, Q_star, delta, q_dir, n_steps (gc_hm_rows; -G keeps only the
- * first GHW_MOTION) */
+ * alpha_max, the TFD scalars tQ, Q_star, delta, q_dir, n_steps (gc_hm_rows; -G and -F keep
+ * only the first GHW_MOTION, -N only Q) */
 enum { GH_Q0, GH_Q1, GH_Q2, GH_P, GH_A, GHW_MOTION, GH_PM = GHW_MOTION, GH_AM, GH_TQ, GH_QS,
        GH_DL, GH_QD, GH_NS, GHW };
 
@@ -124,13 +124,13 @@ typedef struct {
   double *x0;              /* positions at the build */
   double *whist;           /* 3 per sphere */
   int32_t *ci, *ck;        /* touching pairs: sphere i, pair k */
-  double *row[NROWS];      /* the rows of passes B-D (NROWS_LAMMPS of them without -g) */
+  double *row[NROWS];      /* the rows of passes B-D (NROWS_LAMMPS of them for LAMMPS's law) */
   size_t stride;           /* row q + 1 starts stride doubles after row q */
   void *block;
   int32_t *head, *next;
   size_t ncell_cap;
   long builds;
-  size_t hw;               /* history per pair: 3 (LAMMPS's), GHW (-g), GHW_MOTION (-G) */
+  size_t hw;               /* history per pair: 3 (LAMMPS's, -N), GHW (-g), GHW_MOTION (-G, -F) */
   /* -g: granucal's energy ledger (its chute's CEN_*): the work the contacts absorbed, normal
    * and tangential, sphere-sphere and sphere-bead (the unloading at a separation with the
    * normal), the work of gravity on the flow; pairs whose law step was not finite */
@@ -735,6 +735,20 @@ static inline void geometry_gc(const double d[3], double ri, double rj, const do
   u[0] = x0 - vr[0], u[1] = x1 - vr[1], u[2] = x2 - vr[2];
 }
 
+/* geometry_gc of the touching pair in column c of the rows (D0.., RI, RJ, VR0.., WR0.., WJ0..) */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void geometry_at(double *const *row, size_t c, double m[3], double *alpha,
+                               double *ai, double *aj, double u[3])
+{
+  const double d[3] = { row[D0][c], row[D1][c], row[D2][c] };
+  const double vr[3] = { row[VR0][c], row[VR1][c], row[VR2][c] };
+  const double wi[3] = { row[WR0][c], row[WR1][c], row[WR2][c] };
+  const double wj[3] = { row[WJ0][c], row[WJ1][c], row[WJ2][c] };
+  geometry_gc(d, row[RI][c], row[RJ][c], vr, wi, wj, m, alpha, ai, aj, u);
+}
+
 /* -g: the torques of force F on i at the contact point, l_i x F = ai m x F on i and
  * l_j x (-F) = aj m x F on j */
 #if defined(__GNUC__)
@@ -753,11 +767,6 @@ static inline void torques_of(const double m[3], const double F[3], double ai, d
  * pair's kind, into gc_hm_rows_step's rows */
 static void rows_gc(double *const *row, size_t nc, const glaw *pp, const glaw *pb)
 {
-  const double *restrict ri = row[RI], *restrict rj = row[RJ];
-  const double *restrict d0 = row[D0], *restrict d1 = row[D1], *restrict d2 = row[D2];
-  const double *restrict vr0 = row[VR0], *restrict vr1 = row[VR1], *restrict vr2 = row[VR2];
-  const double *restrict wi0 = row[WR0], *restrict wi1 = row[WR1], *restrict wi2 = row[WR2];
-  const double *restrict wj0 = row[WJ0], *restrict wj1 = row[WJ1], *restrict wj2 = row[WJ2];
   const double *restrict bd = row[BD];
   double *restrict al = row[GAL], *restrict n0 = row[GN0], *restrict n1 = row[GN0 + 1],
                    *restrict n2 = row[GN0 + 2];
@@ -771,10 +780,8 @@ static void rows_gc(double *const *row, size_t nc, const glaw *pp, const glaw *p
 #endif
   for (size_t c = 0; c < nc; c++) {
     const int bead = bd[c] != 0.0;
-    const double d[3] = { d0[c], d1[c], d2[c] }, vr[3] = { vr0[c], vr1[c], vr2[c] };
-    const double wi[3] = { wi0[c], wi1[c], wi2[c] }, wj[3] = { wj0[c], wj1[c], wj2[c] };
     double m[3], alpha, ai, aj, u[3];
-    geometry_gc(d, ri[c], rj[c], vr, wi, wj, m, &alpha, &ai, &aj, u);
+    geometry_at(row, c, m, &alpha, &ai, &aj, u);
     al[c] = alpha, n0[c] = m[0], n1[c] = m[1], n2[c] = m[2];
     u0[c] = u[0], u1[c] = u[1], u2[c] = u[2];
     rs[c] = bead ? b.R_star : p.R_star, kh[c] = bead ? b.k_hertz : p.k_hertz;
@@ -816,11 +823,6 @@ __attribute__((always_inline))
 static inline void pair_law_fused(double *const *row, size_t nc, const glaw *pp,
                                   const glaw *pb, double dt, const int ledger)
 {
-  const double *restrict ri = row[RI], *restrict rj = row[RJ];
-  const double *restrict d0 = row[D0], *restrict d1 = row[D1], *restrict d2 = row[D2];
-  const double *restrict vr0 = row[VR0], *restrict vr1 = row[VR1], *restrict vr2 = row[VR2];
-  const double *restrict wi0 = row[WR0], *restrict wi1 = row[WR1], *restrict wi2 = row[WR2];
-  const double *restrict wj0 = row[WJ0], *restrict wj1 = row[WJ1], *restrict wj2 = row[WJ2];
   const double *restrict bd = row[BD], *restrict ha = row[HA];
   const double *restrict q0 = row[GQ0], *restrict q1 = row[GQ0 + 1], *restrict q2 = row[GQ0 + 2];
   double *restrict hp = row[HP], *restrict al = row[GAL];
@@ -835,10 +837,8 @@ static inline void pair_law_fused(double *const *row, size_t nc, const glaw *pp,
 #endif
   for (size_t c = 0; c < nc; c++) {
     const int bead = bd[c] != 0.0;
-    const double d[3] = { d0[c], d1[c], d2[c] }, vr[3] = { vr0[c], vr1[c], vr2[c] };
-    const double wi[3] = { wi0[c], wi1[c], wi2[c] }, wj[3] = { wj0[c], wj1[c], wj2[c] };
     double m[3], alpha, ai, aj, u[3];
-    geometry_gc(d, ri[c], rj[c], vr, wi, wj, m, &alpha, &ai, &aj, u);
+    geometry_at(row, c, m, &alpha, &ai, &aj, u);
     /* selects of the bits (gc_pick): with ?: GCC did not vectorise this loop */
     const gc_hm_consts k = { gc_pick(bead, b.R_star, p.R_star), gc_pick(bead, b.k_hertz, p.k_hertz),
                              gc_pick(bead, b.E_star, p.E_star), gc_pick(bead, b.kt0_c, p.kt0_c),
@@ -885,6 +885,8 @@ static int pairs_gc(atoms *a, lists *L, const deck *dk, int update)
   const int ledger = dk->gmode != 4; /* -N: no ledger, a history of Q alone */
   double sep[2] = { 0.0, 0.0 };
   /* A: hw a constant in each copy (a loop of L->hw numbers per listed pair: 0.98x) */
+  if (L->hw != (full ? GHW : ledger ? GHW_MOTION : 3))
+    return fail("bench_kernel", 0, "the history's width is not the mode's");
   const size_t nc = full     ? touching(a, L, GHW, 1, sep)
                     : ledger ? touching(a, L, GHW_MOTION, 1, sep)
                              : touching(a, L, 3, 0, NULL);
@@ -1198,7 +1200,7 @@ int main(int argc, char **argv)
         if (a.type[i] == 1) {
           for (int e = 0; e < 3; e++)
             a.x[3 * i + e] += dk.dt * a.v[3 * i + e];
-          if (gmode)
+          if (gmode && gmode != 4) /* -N books no work */
             wg += a.m[i] * (dk.g[0] * a.v[3 * i] + dk.g[1] * a.v[3 * i + 1] +
                             dk.g[2] * a.v[3 * i + 2]) * dk.dt;
         }

@@ -14,8 +14,8 @@
 # set-up 3e-4 / 1e-3; the periodic shift left out 1.0; the Coulomb rule for a zero history
 # 1e-4 / 4e-4; half the tangential damping, the wall torque's sign, no frame update, k_n x 1.01
 # and k_t x 1.001 each 9e-4..1e-2 at 3000 steps.  Then bad input: refused with its file and
-# line, exit 1; STEPS 0, exit 2.  Also the kernel's -g / -G (granucal's law and energy ledger;
-# see below), which need no LAMMPS.  Without a LAMMPS binary (GC_LAMMPS, else lmp or lmp_serial
+# line, exit 1; STEPS 0, exit 2.  Also the kernel's -g / -G / -F / -N (granucal's law, with
+# its energy ledger but for -N; see below), which need no LAMMPS.  Without a LAMMPS binary (GC_LAMMPS, else lmp or lmp_serial
 # on the PATH) only those and the bad input run, and the test says SKIP (77).
 set -u
 kern=${GC_BUILDDIR:-..}/tests/bench_kernel
@@ -121,7 +121,8 @@ for run in 1 3000 ld3000; do
   fi
 done
 
-# -g / -G (granucal's law and ledger in the kernel's passes; no LAMMPS needed).
+# -g / -G / -F / -N (granucal's law, and but for -N its ledger, in the kernel's passes; no
+# LAMMPS needed).
 # (1) With friction 0 and limit_damping (granucal's normal force does not pull either) and the
 # walls out of reach, granucal's Hertz law and dashpot with the constants -g derives from the
 # deck's (glaw_of) are LAMMPS's: -g must move as the kernel's LAMMPS path (itself LAMMPS's to
@@ -137,8 +138,9 @@ done
 # give 0.16-6.6 at both steps (the torque on j of the wrong sign, the rotation of i in the
 # contact velocity of the wrong sign, the set-up's force not kept for the first step's work,
 # half the work of gravity); errors made alike in both (the arms, the law's constants, the
-# friction) pass it.  -G, which keeps only the 5 numbers of the record that the motion depends
-# on, must move the same to the bit (its KE line equal); so must -F, -G with the geometry, the
+# friction) pass it.  -G, which keeps only the 5 numbers of the record that the motion and the
+# ledger depend on, must move the same (its KE line equal to 15 digits after 12000 steps, where
+# a difference in the last bit would have grown); so must -F, -G with the geometry, the
 # law (gc_hm_step) and the torques fused into one loop, and book the same work (its ledger line
 # equal to -G's); and so must -N, -F without the ledger (a history of Q alone).
 deck 3000 | sed 's/zplane 0.0 0.0186/zplane -1 1/
