@@ -15,8 +15,9 @@
 # 1e-4 / 4e-4; half the tangential damping, the wall torque's sign, no frame update, k_n x 1.01
 # and k_t x 1.001 each 9e-4..1e-2 at 3000 steps.  Then bad input: refused with its file and
 # line, exit 1; STEPS 0, exit 2.  Also the kernel's -g / -G / -F / -N (granucal's law, with
-# its energy ledger but for -N; see below), which need no LAMMPS.  Without a LAMMPS binary (GC_LAMMPS, else lmp or lmp_serial
-# on the PATH) only those and the bad input run, and the test says SKIP (77).
+# its energy ledger but for -N; see below), which need no LAMMPS.  Without a LAMMPS binary
+# (GC_LAMMPS, else lmp or lmp_serial on the PATH) only those and the bad input run, and the
+# test says SKIP (77).
 set -u
 kern=${GC_BUILDDIR:-..}/tests/bench_kernel
 lmp=${GC_LAMMPS:-}
