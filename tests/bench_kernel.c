@@ -735,18 +735,26 @@ static inline void geometry_gc(const double d[3], double ri, double rj, const do
   u[0] = x0 - vr[0], u[1] = x1 - vr[1], u[2] = x2 - vr[2];
 }
 
-/* geometry_gc of the touching pair in column c of the rows (D0.., RI, RJ, VR0.., WR0.., WJ0..) */
+/* The touching pair in column c of the rows (D0.., RI, RJ, VR0.., WR0.., WJ0.., BD): its
+ * geometry (geometry_gc) and the law's constants by its kind, p's or, for a sphere-bead pair,
+ * b's (selects of the bits, gc_pick: with ?: GCC did not vectorise the fused loop) */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void geometry_at(double *const *row, size_t c, double m[3], double *alpha,
-                               double *ai, double *aj, double u[3])
+static inline void contact_at(double *const *row, size_t c, const glaw *p, const glaw *b,
+                              double m[3], double *alpha, double *ai, double *aj, double u[3],
+                              gc_hm_consts *k)
 {
   const double d[3] = { row[D0][c], row[D1][c], row[D2][c] };
   const double vr[3] = { row[VR0][c], row[VR1][c], row[VR2][c] };
   const double wi[3] = { row[WR0][c], row[WR1][c], row[WR2][c] };
   const double wj[3] = { row[WJ0][c], row[WJ1][c], row[WJ2][c] };
   geometry_gc(d, row[RI][c], row[RJ][c], vr, wi, wj, m, alpha, ai, aj, u);
+  const int bead = row[BD][c] != 0.0;
+  *k = (gc_hm_consts){ gc_pick(bead, b->R_star, p->R_star), gc_pick(bead, b->k_hertz, p->k_hertz),
+                       gc_pick(bead, b->E_star, p->E_star), gc_pick(bead, b->kt0_c, p->kt0_c),
+                       gc_pick(bead, b->tsuji_c, p->tsuji_c), gc_pick(bead, b->mu, p->mu),
+                       0.0 };
 }
 
 /* -g: the torques of force F on i at the contact point, l_i x F = ai m x F on i and
@@ -763,11 +771,10 @@ static inline void torques_of(const double m[3], const double F[3], double ai, d
   tj[0] = aj * c0, tj[1] = aj * c1, tj[2] = aj * c2;
 }
 
-/* -g pass C, before the law: the contact geometry (geometry_gc) and the law's constants by the
- * pair's kind, into gc_hm_rows_step's rows */
+/* -g pass C, before the law: the contact geometry and the law's constants (contact_at) into
+ * gc_hm_rows_step's rows */
 static void rows_gc(double *const *row, size_t nc, const glaw *pp, const glaw *pb)
 {
-  const double *restrict bd = row[BD];
   double *restrict al = row[GAL], *restrict n0 = row[GN0], *restrict n1 = row[GN0 + 1],
                    *restrict n2 = row[GN0 + 2];
   double *restrict u0 = row[GV0], *restrict u1 = row[GV0 + 1], *restrict u2 = row[GV0 + 2];
@@ -779,14 +786,13 @@ static void rows_gc(double *const *row, size_t nc, const glaw *pp, const glaw *p
 #pragma GCC ivdep
 #endif
   for (size_t c = 0; c < nc; c++) {
-    const int bead = bd[c] != 0.0;
     double m[3], alpha, ai, aj, u[3];
-    geometry_at(row, c, m, &alpha, &ai, &aj, u);
+    gc_hm_consts k;
+    contact_at(row, c, &p, &b, m, &alpha, &ai, &aj, u, &k);
     al[c] = alpha, n0[c] = m[0], n1[c] = m[1], n2[c] = m[2];
     u0[c] = u[0], u1[c] = u[1], u2[c] = u[2];
-    rs[c] = bead ? b.R_star : p.R_star, kh[c] = bead ? b.k_hertz : p.k_hertz;
-    es[c] = bead ? b.E_star : p.E_star, kt[c] = bead ? b.kt0_c : p.kt0_c;
-    tc[c] = bead ? b.tsuji_c : p.tsuji_c, mu[c] = bead ? b.mu : p.mu, tn[c] = 0.0;
+    rs[c] = k.R_star, kh[c] = k.k_hertz, es[c] = k.E_star, kt[c] = k.kt0_c;
+    tc[c] = k.tsuji_c, mu[c] = k.mu, tn[c] = k.tension;
   }
 }
 
@@ -823,7 +829,7 @@ __attribute__((always_inline))
 static inline void pair_law_fused(double *const *row, size_t nc, const glaw *pp,
                                   const glaw *pb, double dt, const int ledger)
 {
-  const double *restrict bd = row[BD], *restrict ha = row[HA];
+  const double *restrict ha = row[HA];
   const double *restrict q0 = row[GQ0], *restrict q1 = row[GQ0 + 1], *restrict q2 = row[GQ0 + 2];
   double *restrict hp = row[HP], *restrict al = row[GAL];
   double *restrict qn0 = row[GQN0], *restrict qn1 = row[GQN0 + 1], *restrict qn2 = row[GQN0 + 2];
@@ -836,13 +842,9 @@ static inline void pair_law_fused(double *const *row, size_t nc, const glaw *pp,
 #pragma GCC ivdep
 #endif
   for (size_t c = 0; c < nc; c++) {
-    const int bead = bd[c] != 0.0;
     double m[3], alpha, ai, aj, u[3];
-    geometry_at(row, c, m, &alpha, &ai, &aj, u);
-    /* selects of the bits (gc_pick): with ?: GCC did not vectorise this loop */
-    const gc_hm_consts k = { gc_pick(bead, b.R_star, p.R_star), gc_pick(bead, b.k_hertz, p.k_hertz),
-                             gc_pick(bead, b.E_star, p.E_star), gc_pick(bead, b.kt0_c, p.kt0_c),
-                             gc_pick(bead, b.tsuji_c, p.tsuji_c), gc_pick(bead, b.mu, p.mu), 0.0 };
+    gc_hm_consts k;
+    contact_at(row, c, &p, &b, m, &alpha, &ai, &aj, u, &k);
     gc_hm_record s = { ledger ? hp[c] : 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0 };
     gc_hm_result o;
     gc_hm_step(alpha, m[0], m[1], m[2], u[0], u[1], u[2], &k, q0[c], q1[c], q2[c],
