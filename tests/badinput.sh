@@ -1,6 +1,7 @@
 #!/bin/sh
-# badinput.sh - the hand-written bad inputs of issue 11 as a table (badinput.table): each row
-# gives the exit status, a fragment of the message and the arguments of granucal.  Also checks
+# badinput.sh - the hand-written bad inputs as tables (badinput.table, and badinput-*.table by
+# class of fault): each row gives the exit status, a fragment of the message and the arguments
+# of granucal.  Also checks
 # that no file the row names is changed and no temporary is left behind.
 # Environment: GRANUCAL (the binary), GC_DATADIR (the bundled data).
 set -u
@@ -9,7 +10,7 @@ D=${GC_DATADIR:-../data}
 here=$(cd "$(dirname "$0")" && pwd)
 G=$(cd "$(dirname "$G")" && pwd)/$(basename "$G")
 D=$(cd "$D" && pwd)
-table=${BADINPUT_TABLE:-$here/badinput.table}
+tables=${BADINPUT_TABLE:-$(ls "$here"/badinput.table "$here"/badinput-*.table)}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
@@ -42,10 +43,18 @@ sed -e "s|^params = .*|params = $D/chute/soybean.params|" -e "s|^wall = .*|wall 
 "$G" chute -q -o "$T/run" -s checkpoint_interval=0.005 "$T/short.chute" >/dev/null 2>&1 ||
   echo "badinput.sh: could not make the finished run" >&2
 
+# the fixtures of the tables by class (badinput-CLASS.fixtures, shell run here with $D, $G, $T)
+for f in "$here"/badinput-*.fixtures; do
+  [ -e "$f" ] && . "$f"
+done
+
 snapshot() { find "$T" -type f -exec cksum {} + 2>/dev/null | sort; }
 
 cd "$T" || exit 1 # a row that wrongly runs must not write into the source tree
-pass=0 fail=0 n=0
+pass=0 fail=0
+for table in $tables; do
+tname=$(basename "$table")
+n=0
 while IFS= read -r row; do
   n=$((n + 1))
   case $row in '#'* | '') continue ;; esac
@@ -63,14 +72,15 @@ while IFS= read -r row; do
   if [ "$got" -eq "$want" ] && grep -qF -- "$frag" "$T/.err" "$T/.out" &&
     [ "$after" = "$before" ] && [ -z "$leftover" ]; then
     pass=$((pass + 1))
-    echo "PASS: badinput.table:$n"
+    echo "PASS: $tname:$n"
   else
     fail=$((fail + 1))
-    echo "FAIL: badinput.table:$n: granucal $args"
+    echo "FAIL: $tname:$n: granucal $args"
     echo "      exit $got (want $want); want '$frag'; stderr: $(head -c 400 "$T/.err")"
     [ "$after" = "$before" ] || echo "      files in the scratch directory changed"
     [ -z "$leftover" ] || echo "      temporary left: $leftover"
   fi
 done <"$table"
+done
 echo "badinput: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
