@@ -3,7 +3,13 @@
 # class of fault): each row gives the exit status, a fragment of the message and the arguments
 # of granucal.  Also checks
 # that no file the row names is changed and no temporary is left behind.
-# Environment: GRANUCAL (the binary), GC_DATADIR (the bundled data).
+# Environment: GRANUCAL (the binary), GC_DATADIR (the bundled data), BADINPUT_TIMEOUT (seconds a
+# row may run, 120 by default: a row still running then has hung).
+# BADINPUT_AUDIT=1 classifies each row's outcome instead of passing or failing it and prints one
+# line per table: probes, as wanted (the row passes), refused otherwise (non-zero exit, another
+# message), silently accepted (exit 0 where the row wants a refusal or a message), crashed (a
+# signal), hung, data lost (a file that existed before the row changed or vanished).  Run with an
+# older granucal it gives the before column of a before/after table.
 set -u
 G=${GRANUCAL:-../src/granucal}
 D=${GC_DATADIR:-../data}
@@ -52,9 +58,12 @@ snapshot() { find "$T" -type f -exec cksum {} + 2>/dev/null | sort; }
 
 cd "$T" || exit 1 # a row that wrongly runs must not write into the source tree
 pass=0 fail=0
+if [ -n "${BADINPUT_AUDIT:-}" ]; then
+  printf '%-24s %6s %6s %8s %8s %7s %4s %4s\n' table probes wanted refused accepted crashed hung lost
+fi
 for table in $tables; do
 tname=$(basename "$table")
-n=0
+n=0 a_n=0 a_wanted=0 a_refused=0 a_accepted=0 a_crashed=0 a_hung=0 a_lost=0
 while IFS= read -r row; do
   n=$((n + 1))
   case $row in '#'* | '') continue ;; esac
@@ -63,13 +72,26 @@ while IFS= read -r row; do
   args=$(printf '%s' "$row" | cut -d'|' -f3- | sed 's/^ *//')
   before=$(snapshot)
   eval "set -- $args"
-  "$G" "$@" >"$T/.out" 2>"$T/.err"
+  timeout -k 5 "${BADINPUT_TIMEOUT:-120}" "$G" "$@" >"$T/.out" 2>"$T/.err"
   got=$?
   rm -f "$T/ok.csv"
   after=$(snapshot | grep -v '/\.out\|/\.err')
   before=$(printf '%s\n' "$before" | grep -v '/\.out\|/\.err')
   leftover=$(find "$T" -name '*.tmp[0-9]*' | head -1)
-  if [ "$got" -eq "$want" ] && grep -qF -- "$frag" "$T/.err" "$T/.out" &&
+  if [ -n "${BADINPUT_AUDIT:-}" ]; then
+    lost=$(printf '%s\n' "$before" | while IFS= read -r line; do
+      [ -n "$line" ] && ! printf '%s\n' "$after" | grep -qxF -- "$line" && echo x; done | head -1)
+    if [ "$got" -eq 124 ] || [ "$got" -eq 137 ]; then k=hung
+    elif [ "$got" -gt 128 ]; then k=crashed
+    elif [ -n "$lost" ]; then k=lost
+    elif [ "$got" -eq "$want" ] && grep -qF -- "$frag" "$T/.err" "$T/.out"; then k=wanted
+    elif [ "$got" -ne 0 ]; then k=refused
+    else k=accepted
+    fi
+    eval "a_$k=\$((a_$k + 1))"
+    a_n=$((a_n + 1))
+    echo "AUDIT: $tname:$n: $k (exit $got)"
+  elif [ "$got" -eq "$want" ] && grep -qF -- "$frag" "$T/.err" "$T/.out" &&
     [ "$after" = "$before" ] && [ -z "$leftover" ]; then
     pass=$((pass + 1))
     echo "PASS: $tname:$n"
@@ -81,6 +103,11 @@ while IFS= read -r row; do
     [ -z "$leftover" ] || echo "      temporary left: $leftover"
   fi
 done <"$table"
+if [ -n "${BADINPUT_AUDIT:-}" ]; then
+  printf '%-24s %6d %6d %8d %8d %7d %4d %4d\n' "$tname" $a_n $a_wanted $a_refused $a_accepted \
+    $a_crashed $a_hung $a_lost
+fi
 done
+[ -z "${BADINPUT_AUDIT:-}" ] || exit 0
 echo "badinput: $pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
