@@ -810,7 +810,8 @@ void gc_chute_run_describe(const gc_chute_run *run, FILE *f)
 
 /* A velocity profile: cells of a 2-D grid (x-y or x-z) with counts and velocity sums. */
 typedef struct {
-  const char *file, *what;
+  int file;               /* its file (GC_CHUTE_FILE_PROFILE_*) */
+  const char *what;
   int top;                /* 0: grid x-y (side view), 1: grid x-z (top view) */
   double zlo, zhi;        /* side views: centres with z in [zlo, zhi) (or the mirror band) */
   int both_walls;         /* side view near the walls: also z in [width - zhi, width - zlo) */
@@ -859,6 +860,61 @@ static char *join(const char *dir, const char *name)
   if (p)
     snprintf(p, l, "%s/%s", dir, name);
   return p;
+}
+
+static const char *const chute_files[GC_CHUTE_NFILES] = {
+  [GC_CHUTE_FILE_PROVENANCE] = "provenance.txt",
+  [GC_CHUTE_FILE_EFFECTIVE] = "effective.chute",
+  [GC_CHUTE_FILE_SERIES] = "series.csv",
+  [GC_CHUTE_FILE_PROFILE_SIDE_WALL] = "profile-side-wall.csv",
+  [GC_CHUTE_FILE_PROFILE_SIDE_ALL] = "profile-side-all.csv",
+  [GC_CHUTE_FILE_PROFILE_SIDE_CENTRE] = "profile-side-centre.csv",
+  [GC_CHUTE_FILE_PROFILE_TOP_SURFACE] = "profile-top-surface.csv",
+  [GC_CHUTE_FILE_PROFILE_TOP_BOTTOM] = "profile-top-bottom.csv",
+  [GC_CHUTE_FILE_FORCES] = "forces.csv",
+  [GC_CHUTE_FILE_BOTTOM_VTK] = "bottom.vtk",
+  [GC_CHUTE_FILE_PARTICLES] = "particles_%06ld.vtk",
+  [GC_CHUTE_FILE_PVD] = "particles.pvd",
+  [GC_CHUTE_FILE_CHECKPOINT] = "checkpoint.bin",
+};
+
+const char *gc_chute_file_name(int file)
+{
+  return file >= 0 && file < GC_CHUTE_NFILES ? chute_files[file] : NULL;
+}
+
+size_t gc_chute_run_inputs(const gc_chute_run *run, const char *ins[GC_CHUTE_NINPUTS])
+{
+  const char *all[GC_CHUTE_NINPUTS] = { run->params_path, run->wall_path, run->bead_path,
+                                        run->cluster_path };
+  size_t k = 0;
+  for (size_t i = 0; i < GC_CHUTE_NINPUTS; i++)
+    if (*all[i])
+      ins[k++] = all[i];
+  return k;
+}
+
+void gc_chute_out_plan(const gc_chute_run *run, const char *card, const char *resume,
+                       const char *dir, gc_outplan *plan)
+{
+  gc_outplan_dir(plan, dir);
+  long ckpt = -1;
+  for (int i = 0; i < GC_CHUTE_NFILES; i++)
+    gc_outplan_dir_file(plan, dir, chute_files[i], i == GC_CHUTE_FILE_CHECKPOINT ? &ckpt : NULL);
+  gc_outplan_input(plan, card, -1);
+  const char *ins[GC_CHUTE_NINPUTS];
+  size_t nin = gc_chute_run_inputs(run, ins);
+  for (size_t i = 0; i < nin; i++)
+    gc_outplan_input(plan, ins[i], -1);
+  gc_outplan_input(plan, resume, ckpt);
+}
+
+/* DIR/the table's file (file, frame: the snapshot's number for GC_CHUTE_FILE_PARTICLES). */
+static char *file_path(const char *dir, int file, long frame)
+{
+  char name[64];
+  snprintf(name, sizeof name, chute_files[file], frame);
+  return join(dir, name);
 }
 
 static void out_free(gc_chute_out *o)
@@ -993,11 +1049,16 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
   }
   double cb = run->centre_band;
   profile defs[NPROF] = {
-    { "profile-side-wall.csv", "side view near the walls", 0, 0.0, run->wall_band, 1, 0, 0, NULL, { NULL } },
-    { "profile-side-all.csv", "side view of all particles", 0, -INFINITY, INFINITY, 0, 0, 0, NULL, { NULL } },
-    { "profile-side-centre.csv", "side view at the centre line", 0, W / 2 - cb / 2, W / 2 + cb / 2, 0, 0, 0, NULL, { NULL } },
-    { "profile-top-surface.csv", "top view near the surface", 1, 0, 0, 0, run->surface_lo, run->surface_hi, NULL, { NULL } },
-    { "profile-top-bottom.csv", "top view near the bottom", 1, 0, 0, 0, run->bottom_lo, run->bottom_hi, NULL, { NULL } },
+    { GC_CHUTE_FILE_PROFILE_SIDE_WALL, "side view near the walls", 0, 0.0, run->wall_band, 1, 0, 0,
+      NULL, { NULL } },
+    { GC_CHUTE_FILE_PROFILE_SIDE_ALL, "side view of all particles", 0, -INFINITY, INFINITY, 0, 0,
+      0, NULL, { NULL } },
+    { GC_CHUTE_FILE_PROFILE_SIDE_CENTRE, "side view at the centre line", 0, W / 2 - cb / 2,
+      W / 2 + cb / 2, 0, 0, 0, NULL, { NULL } },
+    { GC_CHUTE_FILE_PROFILE_TOP_SURFACE, "top view near the surface", 1, 0, 0, 0, run->surface_lo,
+      run->surface_hi, NULL, { NULL } },
+    { GC_CHUTE_FILE_PROFILE_TOP_BOTTOM, "top view near the bottom", 1, 0, 0, 0, run->bottom_lo,
+      run->bottom_hi, NULL, { NULL } },
   };
   for (int i = 0; i < NPROF; i++) {
     o->prof[i] = defs[i];
@@ -1025,7 +1086,7 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
   }
   gsl_histogram_set_ranges_uniform(o->hist, 0.0, run->forces_max);
 
-  char *p = join(dir, "series.csv");
+  char *p = file_path(dir, GC_CHUTE_FILE_SERIES, 0);
   if (!p) {
     out_free(o);
     snprintf(msg, n, "out of memory");
@@ -1044,7 +1105,7 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
                        "D_normal_bottom [J],D_tangential_bottom [J],residual [J],"
                        "dvx_dt [m/s^2],dvx_dt_ci95 [m/s^2]\n");
   if (c->nbeads && o->k_vtk) { /* bead lattice or random monolayer */
-    char *bp = join(dir, "bottom.vtk");
+    char *bp = file_path(dir, GC_CHUTE_FILE_BOTTOM_VTK, 0);
     st = bp ? gc_chute_write_vtk(c, 1, bp, msg, n) : GC_ENOMEM;
     free(bp);
     if (st) {
@@ -1055,31 +1116,6 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
   o->vtk_frame = o->k_vtk ? c->step / o->k_vtk : 0;
   *out = o;
   return GC_SUCCESS;
-}
-
-int gc_chute_out_check_inputs(const gc_chute_run *run, const char *card, const char *resume,
-                              const char *dir, char *msg, size_t n)
-{
-  static const char *const names[] = { "series.csv", "profile-side-wall.csv",
-                                       "profile-side-all.csv", "profile-side-centre.csv",
-                                       "profile-top-surface.csv", "profile-top-bottom.csv",
-                                       "forces.csv", "bottom.vtk" };
-  enum { NOUT = sizeof names / sizeof names[0] };
-  char *outs[NOUT];
-  const char *ins[6] = { card, run->params_path, *run->wall_path ? run->wall_path : NULL,
-                         *run->bead_path ? run->bead_path : NULL,
-                         *run->cluster_path ? run->cluster_path : NULL, resume };
-  int st = GC_SUCCESS;
-  for (size_t i = 0; i < NOUT; i++)
-    if (!(outs[i] = join(dir, names[i])))
-      st = GC_ENOMEM;
-  if (st)
-    snprintf(msg, n, "out of memory");
-  else
-    st = gc_outputs_check((const char *const *)outs, NOUT, ins, 6, msg, n);
-  for (size_t i = 0; i < NOUT; i++)
-    free(outs[i]);
-  return st;
 }
 
 static void profile_sample(gc_chute_out *o, const gc_chute *c)
@@ -1153,9 +1189,7 @@ int gc_chute_out_record(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
   if (s >= o->force_first && s <= o->force_last && (st = force_sample(o, c, msg, n)))
     return st;
   if (o->k_vtk && s % o->k_vtk == 0) {
-    char name[64];
-    snprintf(name, sizeof name, "particles_%06ld.vtk", s / o->k_vtk);
-    char *p = join(o->dir, name);
+    char *p = file_path(o->dir, GC_CHUTE_FILE_PARTICLES, s / o->k_vtk);
     st = p ? gc_chute_write_vtk(c, 0, p, msg, n) : GC_ENOMEM;
     free(p);
     if (!st)
@@ -1164,7 +1198,7 @@ int gc_chute_out_record(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
       return st;
   }
   if (o->k_ckpt && s % o->k_ckpt == 0 && s > 0) {
-    char *p = join(o->dir, "checkpoint.bin");
+    char *p = file_path(o->dir, GC_CHUTE_FILE_CHECKPOINT, 0);
     st = p ? gc_chute_checkpoint_write(c, p, msg, n) : GC_ENOMEM;
     free(p);
     if (st)
@@ -1174,9 +1208,9 @@ int gc_chute_out_record(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
 }
 
 /* Open DIR/name for atomic writing (gc_outfile). */
-static int open_output(const gc_chute_out *o, const char *name, gc_outfile *f, char *msg, size_t n)
+static int open_output(const gc_chute_out *o, int file, gc_outfile *f, char *msg, size_t n)
 {
-  char *path = join(o->dir, name);
+  char *path = file_path(o->dir, file, 0);
   if (!path) {
     snprintf(msg, n, "out of memory");
     return GC_ENOMEM;
@@ -1224,7 +1258,7 @@ static int write_profile(const gc_chute_out *o, const profile *p, char *msg, siz
 static int write_forces(const gc_chute_out *o, char *msg, size_t n)
 {
   gc_outfile f;
-  int st = open_output(o, "forces.csv", &f, msg, n);
+  int st = open_output(o, GC_CHUTE_FILE_FORCES, &f, msg, n);
   if (st)
     return st;
   const double dt = o->run.sim.dt;
@@ -1275,16 +1309,14 @@ int gc_chute_out_finish(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
   if (!st)
     st = write_forces(o, msg, n);
   if (!st && o->k_vtk && c->step % o->k_vtk != 0) { /* a last snapshot of the final state */
-    char name[64];
-    snprintf(name, sizeof name, "particles_%06ld.vtk", c->step / o->k_vtk + 1);
-    char *p = join(o->dir, name);
+    char *p = file_path(o->dir, GC_CHUTE_FILE_PARTICLES, c->step / o->k_vtk + 1);
     st = p ? gc_chute_write_vtk(c, 0, p, msg, n) : GC_ENOMEM;
     free(p);
     if (!st)
       st = write_pvd(o, c->step / o->k_vtk + 1, c->t, 1, msg, n);
   }
   if (!st && o->k_ckpt && c->step % o->k_ckpt != 0) {
-    char *p = join(o->dir, "checkpoint.bin");
+    char *p = file_path(o->dir, GC_CHUTE_FILE_CHECKPOINT, 0);
     st = p ? gc_chute_checkpoint_write(c, p, msg, n) : GC_ENOMEM;
     free(p);
   }
@@ -1315,7 +1347,7 @@ void gc_chute_out_abort(gc_chute_out *o)
 static int write_pvd(const gc_chute_out *o, long last, double t_last, int last_off_grid,
                      char *msg, size_t n)
 {
-  char *p = join(o->dir, "particles.pvd");
+  char *p = file_path(o->dir, GC_CHUTE_FILE_PVD, 0);
   if (!p)
     return GC_ENOMEM;
   gc_outfile f;

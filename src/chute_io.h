@@ -12,6 +12,7 @@
 #include "chute.h"
 #include "chute_stats.h"
 #include "gc_io.h"
+#include "gc_outputs.h"
 
 enum { GC_SHAPE_KIND_ELLIPSOID4 = 0, GC_SHAPE_KIND_SPHERE = 1, GC_SHAPE_KIND_CLUSTER = 2 };
 
@@ -68,11 +69,30 @@ void gc_chute_run_describe(const gc_chute_run *run, FILE *f);
 /* The keys of the chute card with units, ranges and defaults (for --help). */
 void gc_chute_print_keys(FILE *f);
 
-/* Refuse a run whose outputs in dir (series.csv, the profiles, forces.csv, bottom.vtk) would
- * replace one of its inputs (card, parameter and material files, cluster file, and resume,
- * the checkpoint read, which may itself be dir/checkpoint.bin).  GC_EINVAL with a message. */
-int gc_chute_out_check_inputs(const gc_chute_run *run, const char *card, const char *resume,
-                              const char *dir, char *msg, size_t msglen);
+/* The files a run writes in its output directory.  Every writer takes its file's name from
+ * this table (gc_chute_file_name) and the output guard reads the same table
+ * (gc_chute_out_plan), so that no output escapes the guard.  GC_CHUTE_FILE_PARTICLES is a
+ * printf format of the snapshot's number. */
+enum {
+  GC_CHUTE_FILE_PROVENANCE, GC_CHUTE_FILE_EFFECTIVE, GC_CHUTE_FILE_SERIES,
+  GC_CHUTE_FILE_PROFILE_SIDE_WALL, GC_CHUTE_FILE_PROFILE_SIDE_ALL,
+  GC_CHUTE_FILE_PROFILE_SIDE_CENTRE, GC_CHUTE_FILE_PROFILE_TOP_SURFACE,
+  GC_CHUTE_FILE_PROFILE_TOP_BOTTOM, GC_CHUTE_FILE_FORCES, GC_CHUTE_FILE_BOTTOM_VTK,
+  GC_CHUTE_FILE_PARTICLES, GC_CHUTE_FILE_PVD, GC_CHUTE_FILE_CHECKPOINT,
+  GC_CHUTE_NFILES
+};
+const char *gc_chute_file_name(int file);
+
+/* The files a run reads: the parameter file, the material cards and the cluster file that the
+ * card names and the run uses (resolved paths).  Returns their number (<= GC_CHUTE_NINPUTS). */
+enum { GC_CHUTE_NINPUTS = 4 };
+size_t gc_chute_run_inputs(const gc_chute_run *run, const char *ins[GC_CHUTE_NINPUTS]);
+
+/* Add to plan every file a run writes in dir (the directory, its lock and the table above) and
+ * every file it reads: the card, gc_chute_run_inputs and resume, the checkpoint it resumes
+ * from, which only the run's own checkpoint may replace (it is read whole first). */
+void gc_chute_out_plan(const gc_chute_run *run, const char *card, const char *resume,
+                       const char *dir, gc_outplan *plan);
 
 /* Output files of a run, in an existing directory. */
 typedef struct gc_chute_out gc_chute_out;

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* room for a message naming two paths */
+enum { GC_CLI_PATH_MSG = 4200 };
+
 int gc_cli_load_params(const char *prog, const char *card, char **sets, size_t nsets,
                        gc_params *p, gc_card_extra *x)
 {
@@ -189,11 +192,31 @@ int gc_cli_double_pair(const char *prog, const char *opt, const char *text, doub
   return rc ? rc : gc_cli_double(prog, opt, comma + 1, lo, hi, lo_open, hi_open, unit, b);
 }
 
+int gc_cli_outplan_check(const char *prog, const gc_outplan *plan)
+{
+  char msg[2 * GC_CLI_PATH_MSG];
+  if (gc_outplan_check(plan, msg, sizeof msg)) {
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    return 1;
+  }
+  return 0;
+}
+
 int gc_cli_outputs_check(const char *prog, const char *const *outs, size_t nouts,
                          const char *const *ins, size_t nins)
 {
-  char msg[1024];
+  char msg[2 * GC_CLI_PATH_MSG];
   if (gc_outputs_check(outs, nouts, ins, nins, msg, sizeof msg)) {
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    return 1;
+  }
+  return 0;
+}
+
+int gc_cli_dirlock(const char *prog, gc_dirlock *lock, const char *dir)
+{
+  char msg[2 * GC_CLI_PATH_MSG];
+  if (gc_dirlock_acquire(lock, dir, msg, sizeof msg)) {
     fprintf(stderr, "%s: %s\n", prog, msg);
     return 1;
   }

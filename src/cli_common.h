@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "gc_io.h"
+#include "gc_outputs.h"
 #include "gc_model.h"
 
 int gc_cli_load_params(const char *prog, const char *card, char **sets, size_t nsets,
@@ -42,9 +43,14 @@ int gc_cli_long(const char *prog, const char *opt, const char *text, long lo, lo
 int gc_cli_double_pair(const char *prog, const char *opt, const char *text, double lo, double hi,
                        int lo_open, int hi_open, const char *unit, double *a, double *b);
 
-/* Refuse outputs that are inputs (gc_outputs_check); prints the message, returns 0 or 1. */
+/* Refuse outputs that are inputs or each other (gc_outplan_check); prints the message and
+ * returns 1, else 0. */
+int gc_cli_outplan_check(const char *prog, const gc_outplan *plan);
+/* The same for a plan of plain files (outs[i], ins[j] may be NULL or "-"). */
 int gc_cli_outputs_check(const char *prog, const char *const *outs, size_t nouts,
                          const char *const *ins, size_t nins);
+/* Lock the output directory dir (gc_dirlock_acquire); prints the message and returns 1, else 0. */
+int gc_cli_dirlock(const char *prog, gc_dirlock *lock, const char *dir);
 
 /* Default output directory of a chute card in the working directory: the card's base name with
  * .chute replaced by suffix (".out" for granucal chute, ".lammps" for export).  malloc'ed, NULL

@@ -86,23 +86,26 @@ static int write_records(const char *prog, const char *dir, int argc, char **arg
   char *path = malloc(dl);
   if (!path)
     return 1;
-  const char *inputs[] = { card, run->params_path, run->wall_path, run->bead_path, resume };
+  const char *inputs[GC_CHUTE_NINPUTS + 2] = { card };
+  size_t nin = 1 + gc_chute_run_inputs(run, inputs + 1);
+  inputs[nin++] = resume;
   gc_outfile of;
   int rc = 0;
   for (int k = 0; k < 2 && !rc; k++) {
-    snprintf(path, dl, "%s/%s", dir, k ? "effective.chute" : "provenance.txt");
+    snprintf(path, dl, "%s/%s", dir,
+             gc_chute_file_name(k ? GC_CHUTE_FILE_EFFECTIVE : GC_CHUTE_FILE_PROVENANCE));
     if (gc_outfile_open(&of, path, msg, sizeof msg)) {
       fprintf(stderr, "%s: %s\n", prog, msg);
       rc = 1;
       break;
     }
     if (k == 0) {
-      gc_provenance_write(of.f, "", argc, argv, inputs, sizeof inputs / sizeof *inputs);
+      gc_provenance_write(of.f, "", argc, argv, inputs, nin);
     } else {
       fprintf(of.f, "# effective chute card of this run (granucal-chute(5)): every key the card "
                     "or --set gave,\n# paths resolved; `granucal chute effective.chute` repeats "
                     "the run.\n");
-      gc_provenance_write(of.f, "# ", argc, argv, inputs, sizeof inputs / sizeof *inputs);
+      gc_provenance_write(of.f, "# ", argc, argv, inputs, nin);
       fputs(run->effective, of.f);
     }
     if (gc_outfile_commit(&of, msg, sizeof msg)) {
@@ -232,13 +235,20 @@ int gc_cmd_chute(int argc, char **argv)
   int created = 0, rc = 1;
   gc_chute *ch = NULL;
   gc_chute_out *out = NULL;
+  gc_dirlock lock = GC_DIRLOCK_INIT;
   if (!dir) {
     free(run);
     return 1;
   }
-  if (gc_chute_out_check_inputs(run, card, resume, dir, msg, sizeof msg)) {
-    fprintf(stderr, "%s: %s\n", prog, msg);
-    goto done;
+  {
+    /* no output may be an input or another output (the outputs' table, chute_io.h) */
+    gc_outplan plan;
+    gc_outplan_init(&plan);
+    gc_chute_out_plan(run, card, resume, dir, &plan);
+    int clash = gc_cli_outplan_check(prog, &plan);
+    gc_outplan_free(&plan);
+    if (clash)
+      goto done;
   }
   /* the contact laws are checked before anything is written: a bad parameter leaves no
    * output directory behind */
@@ -275,6 +285,9 @@ int gc_cmd_chute(int argc, char **argv)
   /* the output directory and its records only now: a refused resume or a failed placement
    * leaves nothing behind */
   if (make_dir(prog, dir, &created))
+    goto done;
+  /* one run at a time in a directory: a second one would mix its files with this one's */
+  if (gc_cli_dirlock(prog, &lock, dir))
     goto done;
   if (write_records(prog, dir, argc, cmdline, card, resume, run))
     goto done;
@@ -374,6 +387,7 @@ done:
     gc_chute_out_abort(out);
   if (ch)
     gc_chute_free(ch);
+  gc_dirlock_release(&lock);
   if (rc && created)
     rmdir(dir); /* only if empty: complete snapshots and checkpoints stay */
   free(dir);

@@ -102,6 +102,47 @@ static void csv_row(FILE *f, const char *name, const gc_curve_stats *s, const gc
   fprintf(f, "\n");
 }
 
+/* What the outputs are written from. */
+typedef struct {
+  const char *refpath;
+  int drive;
+  const gc_curve *ref;
+  const gc_curve_stats *rs, *ms;
+  char (*names)[32];
+  size_t nm;
+  const double *am, *Pm;
+} compare_result;
+
+/* -o: the table */
+static void write_table(FILE *f, const compare_result *r)
+{
+  const char *eu = r->drive == GC_COMPARE_FORCE ? "m" : "N";
+  fprintf(f, "# granucal compare: %s, %s-driven replay\n", r->refpath,
+          r->drive == GC_COMPARE_FORCE ? "force" : "displacement");
+  fprintf(f, "model,P_max [N],dP_max [%%],alpha_max [m],alpha_res [m],W_load [J],"
+             "W_unload [J],W_diss [J],e [-],de [%%],rms_load [%s],max_load [%s],"
+             "rms_unload [%s],max_unload [%s]\n", eu, eu, eu, eu);
+  csv_row(f, "reference", r->rs, NULL);
+  for (size_t k = 0; k < r->nm; k++)
+    csv_row(f, r->names[k], &r->ms[k], r->rs);
+}
+
+/* --curves: the reference and the models' curves */
+static void write_curves(FILE *f, const compare_result *r)
+{
+  const gc_curve *ref = r->ref;
+  fprintf(f, "# granucal compare: %s\nt [s],alpha_ref [m],P_ref [N]", r->refpath);
+  for (size_t k = 0; k < r->nm; k++)
+    fprintf(f, ",alpha_%s [m],P_%s [N]", r->names[k], r->names[k]);
+  fprintf(f, "\n");
+  for (size_t i = 0; i < ref->n; i++) {
+    fprintf(f, "%.10g,%.10g,%.10g", ref->t[i], ref->alpha[i], ref->P[i]);
+    for (size_t k = 0; k < r->nm; k++)
+      fprintf(f, ",%.10g,%.10g", r->am[k * ref->n + i], r->Pm[k * ref->n + i]);
+    fprintf(f, "\n");
+  }
+}
+
 int gc_cmd_compare(int argc, char **argv)
 {
   static const struct option opts[] = {
@@ -145,6 +186,24 @@ int gc_cmd_compare(int argc, char **argv)
     return 2;
   }
   const char *refpath = argv[optind];
+  struct {
+    const char *path;
+    void (*write)(FILE *, const compare_result *);
+  } outputs[] = { { out, write_table }, { curves, write_curves } };
+  {
+    gc_outplan plan;
+    gc_outplan_init(&plan);
+    for (size_t k = 0; k < sizeof outputs / sizeof outputs[0]; k++)
+      gc_outplan_file(&plan, outputs[k].path, NULL);
+    gc_outplan_input(&plan, card, -1);
+    gc_outplan_input(&plan, refpath, -1);
+    int clash = gc_cli_outplan_check(PROG, &plan);
+    gc_outplan_free(&plan);
+    if (clash) {
+      free(sets);
+      return 1;
+    }
+  }
 
   /* the model list */
   char names[MAX_MODELS][32];
@@ -213,6 +272,7 @@ int gc_cmd_compare(int argc, char **argv)
     }
   }
 
+  compare_result res = { refpath, drive, &ref, &rs, ms, names, nm, am, Pm };
   if (!quiet) {
     printf("reference  %s (%zu points, %s-driven replay)\n", refpath, ref.n,
            drive == GC_COMPARE_FORCE ? "force" : "displacement");
@@ -228,49 +288,20 @@ int gc_cmd_compare(int argc, char **argv)
     printf("e: energy restitution sqrt(W_unload / W_load) (eq. 6.43); dP, de: relative to the "
            "reference\n");
   }
-  if (out) {
+  /* the outputs: one table that the guard (before any model runs) and the writing read */
+  for (size_t k = 0; k < sizeof outputs / sizeof outputs[0] && !rc; k++) {
+    if (!outputs[k].path)
+      continue;
     gc_outfile of;
-    if (gc_outfile_open(&of, out, msg, sizeof msg)) {
+    if (gc_outfile_open(&of, outputs[k].path, msg, sizeof msg)) {
       fprintf(stderr, PROG ": %s\n", msg);
       rc = 1;
-      goto done;
+      break;
     }
-    const char *eu = drive == GC_COMPARE_FORCE ? "m" : "N";
-    fprintf(of.f, "# granucal compare: %s, %s-driven replay\n", refpath,
-            drive == GC_COMPARE_FORCE ? "force" : "displacement");
-    fprintf(of.f, "model,P_max [N],dP_max [%%],alpha_max [m],alpha_res [m],W_load [J],"
-                  "W_unload [J],W_diss [J],e [-],de [%%],rms_load [%s],max_load [%s],"
-                  "rms_unload [%s],max_unload [%s]\n", eu, eu, eu, eu);
-    csv_row(of.f, "reference", &rs, NULL);
-    for (size_t k = 0; k < nm; k++)
-      csv_row(of.f, names[k], &ms[k], &rs);
+    outputs[k].write(of.f, &res);
     if (gc_outfile_commit(&of, msg, sizeof msg)) {
       fprintf(stderr, PROG ": %s\n", msg);
       rc = 1;
-      goto done;
-    }
-  }
-  if (curves) {
-    gc_outfile of;
-    if (gc_outfile_open(&of, curves, msg, sizeof msg)) {
-      fprintf(stderr, PROG ": %s\n", msg);
-      rc = 1;
-      goto done;
-    }
-    fprintf(of.f, "# granucal compare: %s\nt [s],alpha_ref [m],P_ref [N]", refpath);
-    for (size_t k = 0; k < nm; k++)
-      fprintf(of.f, ",alpha_%s [m],P_%s [N]", names[k], names[k]);
-    fprintf(of.f, "\n");
-    for (size_t i = 0; i < ref.n; i++) {
-      fprintf(of.f, "%.10g,%.10g,%.10g", ref.t[i], ref.alpha[i], ref.P[i]);
-      for (size_t k = 0; k < nm; k++)
-        fprintf(of.f, ",%.10g,%.10g", am[k * ref.n + i], Pm[k * ref.n + i]);
-      fprintf(of.f, "\n");
-    }
-    if (gc_outfile_commit(&of, msg, sizeof msg)) {
-      fprintf(stderr, PROG ": %s\n", msg);
-      rc = 1;
-      goto done;
     }
   }
 done:

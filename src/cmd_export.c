@@ -76,11 +76,21 @@ typedef struct {
   char msg[1024];
 } xctx;
 
-/* Open DIR/name atomically. */
-static int xopen(xctx *x, gc_outfile *o, const char *name)
+/* The files of a deck.  The writers open them through this table (xopen) and the output guard
+ * reads the same table, so that no file of the deck escapes the guard. */
+enum { XF_PP, XF_PB, XF_PW, XF_BEADS, XF_PARTICLES, XF_BODIES, XF_DECK, XF_DECK_GRANULAR,
+       XF_README, XF_COUNT };
+static const char *const deck_files[XF_COUNT] = {
+  [XF_PP] = "pp.params", [XF_PB] = "pb.params", [XF_PW] = "pw.params",
+  [XF_BEADS] = "beads.lmp", [XF_PARTICLES] = "particles.lmp", [XF_BODIES] = "bodies.rigid",
+  [XF_DECK] = "chute.in", [XF_DECK_GRANULAR] = "chute-granular.in", [XF_README] = "README",
+};
+
+/* Open DIR/(the table's file) atomically. */
+static int xopen(xctx *x, gc_outfile *o, int file)
 {
   char path[GC_CHUTE_PATH_MAX + 64];
-  snprintf(path, sizeof path, "%s/%s", x->dir, name);
+  snprintf(path, sizeof path, "%s/%s", x->dir, deck_files[file]);
   return gc_outfile_open(o, path, x->msg, sizeof x->msg);
 }
 
@@ -99,11 +109,11 @@ static int xclose(xctx *x, gc_outfile *o)
 
 /* A pair's parameter file for the plugin: its parameters with body 2's material, R1/R2 set
  * to the radii of the pair (the plugin takes the atoms' radii). */
-static int write_params(xctx *x, const char *name, const gc_params *p, double R1, double R2,
+static int write_params(xctx *x, int file, const gc_params *p, double R1, double R2,
                         const gc_chute_cfg *cfg, const char *what)
 {
   gc_outfile o;
-  int st = xopen(x, &o, name);
+  int st = xopen(x, &o, file);
   if (st)
     return st;
   gc_params q = *p;
@@ -120,7 +130,7 @@ static int write_params(xctx *x, const char *name, const gc_params *p, double R1
   st = gc_card_write(o.f, &q, &e);
   if (st) {
     gc_outfile_abort(&o);
-    snprintf(x->msg, sizeof x->msg, "%s/%s: cannot write", x->dir, name);
+    snprintf(x->msg, sizeof x->msg, "%s/%s: cannot write", x->dir, deck_files[file]);
     return st;
   }
   return xclose(x, &o);
@@ -167,17 +177,17 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
   int st;
 
   /* pair parameter files */
-  if ((st = write_params(x, "pp.params", &cfg->pp, rmin, rmin, cfg, "particle-particle")))
+  if ((st = write_params(x, XF_PP, &cfg->pp, rmin, rmin, cfg, "particle-particle")))
     return st;
   if (c->nbeads > 0 &&
-      (st = write_params(x, "pb.params", &cfg->pb, rmin, cfg->bead_radius, cfg, "particle-bead")))
+      (st = write_params(x, XF_PB, &cfg->pb, rmin, cfg->bead_radius, cfg, "particle-bead")))
     return st;
   if (cfg->side_walls &&
-      (st = write_params(x, "pw.params", &cfg->pw, rmin, 0.0, cfg, "particle-wall")))
+      (st = write_params(x, XF_PW, &cfg->pw, rmin, 0.0, cfg, "particle-wall")))
     return st;
 
   /* beads: frozen atoms of type 2, molecule 0 */
-  if ((st = xopen(x, &o, "beads.lmp")))
+  if ((st = xopen(x, &o, XF_BEADS)))
     return st;
   fprintf(o.f, "# %zu bottom beads of radius %.17g m (granucal's bottom, chute_bottom.c)\n",
           c->nbeads, cfg->bead_radius);
@@ -193,7 +203,7 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
 
   /* particles: the spheres of each cluster by particle number n (granucal's arrays are in a
    * spatial order that changes), molecule ID = n + 1 */
-  if ((st = xopen(x, &o, "particles.lmp")))
+  if ((st = xopen(x, &o, XF_PARTICLES)))
     return st;
   fprintf(o.f, "# %zu particles of %zu spheres (granucal's state at t = %.9g s)\n", c->np,
           sh->nsph, c->t);
@@ -230,7 +240,7 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
     return st;
 
   /* rigid bodies: granucal's mass and inertia tensor in space axes, I_s = M diag(I) M^T */
-  if ((st = xopen(x, &o, "bodies.rigid")))
+  if ((st = xopen(x, &o, XF_BODIES)))
     return st;
   fprintf(o.f, "# fix rigid/small infile: id mass xcm ycm zcm ixx iyy izz ixy ixz iyz vxcm vycm "
                "vzcm lx ly lz ixbox iybox izbox\n%zu\n", c->np);
@@ -292,7 +302,8 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
     every_series = 1;
   /* ghost cut-off: a whole cluster plus the skin (fix rigid/small needs the body's atoms) */
   double commcut = 2.0 * sh->bound_radius + 2.0 * cfg->skin + 2.0 * rmin;
-  const char *inputs[] = { card, run->params_path, run->wall_path, run->bead_path };
+  const char *inputs[GC_CHUTE_NINPUTS + 1] = { card };
+  size_t ninputs = 1 + gc_chute_run_inputs(run, inputs + 1);
   /* the card's models, for pair_style granucal and fix wall/granucal */
   char models[256];
   int rolls = cfg->rolling_model && !(cfg->rolling_model->flags & GC_SUB_NONE);
@@ -303,11 +314,11 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
            twists ? " twisting " : "", twists ? cfg->twisting_model->name : "");
 
   for (int fallback = 0; fallback < 2; fallback++) {
-    if ((st = xopen(x, &o, fallback ? "chute-granular.in" : "chute.in")))
+    if ((st = xopen(x, &o, fallback ? XF_DECK_GRANULAR : XF_DECK)))
       return st;
     FILE *f = o.f;
     fprintf(f, "# LAMMPS deck of a granucal chute card, written by `granucal export lammps`.\n");
-    gc_provenance_write(f, "# ", argc, argv, inputs, sizeof inputs / sizeof *inputs);
+    gc_provenance_write(f, "# ", argc, argv, inputs, ninputs);
     if (fallback)
       fprintf(f,
               "#\n# FALLBACK WITHOUT THE PLUGIN - AN APPROXIMATION of the calibrated %s/%s "
@@ -410,7 +421,7 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
       return st;
   }
 
-  if ((st = xopen(x, &o, "README")))
+  if ((st = xopen(x, &o, XF_README)))
     return st;
   fprintf(o.f,
           "LAMMPS deck of a granucal chute card (granucal export lammps)\n\n"
@@ -477,6 +488,7 @@ int gc_cmd_export(int argc, char **argv)
   char msg[1024];
   int rc = 1;
   gc_chute *c = NULL;
+  gc_dirlock lock = GC_DIRLOCK_INIT;
   if (!run)
     goto out;
   if (gc_chute_run_load(card, sets, nsets, run, msg, sizeof msg)) {
@@ -489,10 +501,31 @@ int gc_cmd_export(int argc, char **argv)
     fprintf(stderr, "%s: %s: %s\n", prog, state ? state : card, msg);
     goto out;
   }
+  {
+    /* no file of the deck may be an input (the card, the files it names, the state) */
+    gc_outplan plan;
+    gc_outplan_init(&plan);
+    gc_outplan_dir(&plan, dir);
+    for (int i = 0; i < XF_COUNT; i++)
+      gc_outplan_dir_file(&plan, dir, deck_files[i], NULL);
+    gc_outplan_input(&plan, card, -1);
+    const char *ins[GC_CHUTE_NINPUTS];
+    size_t nin = gc_chute_run_inputs(run, ins);
+    for (size_t i = 0; i < nin; i++)
+      gc_outplan_input(&plan, ins[i], -1);
+    gc_outplan_input(&plan, state, -1);
+    int clash = gc_cli_outplan_check(prog, &plan);
+    gc_outplan_free(&plan);
+    if (clash)
+      goto out;
+  }
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
     fprintf(stderr, "%s: cannot create %s: %s\n", prog, dir, strerror(errno));
     goto out;
   }
+  /* one writer at a time in a deck directory */
+  if (gc_cli_dirlock(prog, &lock, dir))
+    goto out;
   gc_signals_install();
   xctx x = { .dir = dir };
   if (export_lammps(&x, run, c, plugin, argc, argv, card)) {
@@ -503,6 +536,7 @@ int gc_cmd_export(int argc, char **argv)
           dir, c->np, c->nbeads, x.nsteps, run->sim.dt);
   rc = 0;
 out:
+  gc_dirlock_release(&lock);
   gc_chute_free(c);
   free(run);
   free(sets);

@@ -1,11 +1,16 @@
 /* cmd_fit.c - `granucal fit`: calibrate a normal contact model (default: the elasto-plastic NFD
  * model 'ep') from single-particle compression and drop tests and load paths (dissertation
  * appendix E); see fit.h. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_common.h"
@@ -149,7 +154,8 @@ int gc_cmd_fit(int argc, char **argv)
   par_op *ops = calloc((size_t)argc + 1, sizeof *ops);
   const char **paths = calloc((size_t)argc + 1, sizeof *paths);
   size_t nsets = 0, nops = 0, npaths = 0;
-  int rc = 0;
+  int rc = 0, report_created = 0;
+  gc_dirlock report_lock = GC_DIRLOCK_INIT;
   if (!sets || !ops || !comps || !dropf || !paths) {
     free(sets);
     free(ops);
@@ -295,24 +301,47 @@ int gc_cmd_fit(int argc, char **argv)
   if (!comp && !drops && !npaths)
     USAGE_FAIL("no data: give a compression, a drop and/or load-path CSV files (see --help)");
   {
-    /* no output may be one of the inputs (the card and every data file) */
-    const char *outs[] = { out };
-    const char **ins = calloc(ncomp + ndropf + npaths + 1, sizeof *ins);
-    if (!ins)
-      USAGE_FAIL("out of memory");
-    size_t nin = 0;
-    ins[nin++] = card;
+    /* no output (the parameter file, the report's files) may be an input (the card and every
+     * data file) or another output */
+    gc_outplan plan;
+    gc_outplan_init(&plan);
+    gc_outplan_file(&plan, out, NULL);
+    if (report)
+      gc_fit_report_plan(report, &plan);
+    gc_outplan_input(&plan, card, -1);
     for (size_t i = 0; i < ncomp; i++)
-      ins[nin++] = comps[i];
+      gc_outplan_input(&plan, comps[i], -1);
     for (size_t i = 0; i < ndropf; i++)
-      ins[nin++] = dropf[i];
+      gc_outplan_input(&plan, dropf[i], -1);
     for (size_t i = 0; i < npaths; i++)
-      ins[nin++] = paths[i];
-    int clash = gc_cli_outputs_check(prog, outs, 1, ins, nin);
-    free(ins);
+      gc_outplan_input(&plan, paths[i], -1);
+    int clash = gc_cli_outplan_check(prog, &plan);
+    gc_outplan_free(&plan);
     if (clash) {
       rc = 1;
       goto done;
+    }
+    /* one run at a time writes a report directory: made now (removed again if the fit fails
+     * and leaves it empty) so that a second run is refused at its start, not after its fit */
+    if (report) {
+      struct stat sb;
+      if (stat(report, &sb) != 0) {
+        if (mkdir(report, 0777) != 0) {
+          fprintf(stderr, "%s: %s: cannot create the report directory: %s\n", prog, report,
+                  strerror(errno));
+          rc = 1;
+          goto done;
+        }
+        report_created = 1;
+      } else if (!S_ISDIR(sb.st_mode)) {
+        fprintf(stderr, "%s: --report %s: exists and is not a directory\n", prog, report);
+        rc = 1;
+        goto done;
+      }
+      if (gc_cli_dirlock(prog, &report_lock, report)) {
+        rc = 1;
+        goto done;
+      }
     }
   }
 
@@ -646,6 +675,9 @@ int gc_cmd_fit(int argc, char **argv)
   gc_fit_problem_free(&pb);
   gc_fit_data_free(&data);
 done:
+  gc_dirlock_release(&report_lock);
+  if (rc && report_created)
+    rmdir(report); /* only if empty */
   free(sets);
   free(ops);
   free(comps);

@@ -42,6 +42,7 @@
 
 #include "drop_sim.h"
 #include "gc_io.h"
+#include "gc_outputs.h"
 #include "gc_model.h"
 
 /* Largest parameter vector of any model. */
@@ -395,5 +396,7 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
                         const gc_fit_verdict *v, const gc_card_extra *x, const char *comment,
                         int *warn, char *msg,
                         size_t msglen);
+/* Add to plan the report directory dir and every file gc_fit_write_report writes there. */
+void gc_fit_report_plan(const char *dir, gc_outplan *plan);
 
 #endif

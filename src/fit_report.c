@@ -522,14 +522,40 @@ static void csv_text(FILE *f, const char *s)
   fputc('"', f);
 }
 
+/* The files of a --report directory.  The writers below open them through this table and
+ * gc_fit_report_plan gives the same table to the output guard.  The PNGs are made by gnuplot
+ * under the names plot-fit.gp gives them. */
+enum {
+  RF_SUMMARY, RF_PARAMS, RF_COMPRESSION, RF_COMPRESSION_MODEL, RF_RESTITUTION,
+  RF_RESTITUTION_MODEL, RF_PATHS, RF_PATHS_ERRORS, RF_CONVERGENCE, RF_PLOT, RF_PNG_COMPRESSION,
+  RF_PNG_RESTITUTION, RF_PNG_CONVERGENCE, RF_PNG_PATHS, RF_HTML, RF_COUNT
+};
+static const char *const report_files[RF_COUNT] = {
+  [RF_SUMMARY] = "summary.txt", [RF_PARAMS] = "fit.params",
+  [RF_COMPRESSION] = "compression.csv", [RF_COMPRESSION_MODEL] = "compression-model.csv",
+  [RF_RESTITUTION] = "restitution.csv", [RF_RESTITUTION_MODEL] = "restitution-model.csv",
+  [RF_PATHS] = "paths.csv", [RF_PATHS_ERRORS] = "paths-errors.csv",
+  [RF_CONVERGENCE] = "convergence.csv", [RF_PLOT] = "plot-fit.gp",
+  [RF_PNG_COMPRESSION] = "compression.png", [RF_PNG_RESTITUTION] = "restitution.png",
+  [RF_PNG_CONVERGENCE] = "convergence.png", [RF_PNG_PATHS] = "paths.png",
+  [RF_HTML] = "report.html",
+};
+
+void gc_fit_report_plan(const char *dir, gc_outplan *plan)
+{
+  gc_outplan_dir(plan, dir);
+  for (int i = 0; i < RF_COUNT; i++)
+    gc_outplan_dir_file(plan, dir, report_files[i], NULL);
+}
+
 typedef struct {
   char *dir;    /* temporary directory */
   char path[4096];
 } tmpdir;
 
-static FILE *open_in(tmpdir *t, const char *name)
+static FILE *open_in(tmpdir *t, int file)
 {
-  snprintf(t->path, sizeof t->path, "%s/%s", t->dir, name);
+  snprintf(t->path, sizeof t->path, "%s/%s", t->dir, report_files[file]);
   return fopen(t->path, "w");
 }
 
@@ -642,10 +668,9 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
     fclose(m);
   }
   char png[4][4096];
-  const char *names[4] = { "compression.png", "restitution.png", "convergence.png", "paths.png" };
   for (int i = 0; i < 4; i++)
-    snprintf(png[i], sizeof png[i], "%s/%s", t->dir, names[i]);
-  FILE *f = open_in(t, "report.html");
+    snprintf(png[i], sizeof png[i], "%s/%s", t->dir, report_files[RF_PNG_COMPRESSION + i]);
+  FILE *f = open_in(t, RF_HTML);
   if (!f) {
     free(verdict);
     free(summary);
@@ -778,7 +803,7 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
   FILE *f;
   const double *p = res->p;
   /* summary and parameter file */
-  f = open_in(&t, "summary.txt");
+  f = open_in(&t, RF_SUMMARY);
   if (f) {
     if (v)
       gc_fit_print_verdict(f, pb, p, id, v);
@@ -789,7 +814,7 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
                "best F so far of that start, 1 for the chosen start), one block per start\n");
   }
   ok &= close_ok(f);
-  f = open_in(&t, "fit.params");
+  f = open_in(&t, RF_PARAMS);
   if (f)
     ok &= gc_fit_write_params(f, pb, res, x, comment) == GC_SUCCESS;
   ok &= close_ok(f);
@@ -803,7 +828,7 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
   if (ok && gc_fit_law(pb, p, &law) != GC_SUCCESS)
     ok = 0;
   if (ok) {
-    f = open_in(&t, "compression.csv");
+    f = open_in(&t, RF_COMPRESSION);
     if (f) {
       fprintf(f, "alpha [m],P [N],P_model [N]\n");
       for (size_t i = 0; i < d->n_comp; i++)
@@ -816,7 +841,7 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
       amax = fmax(amax, d->alpha[i]);
     if (!(amax > 0))
       amax = 3e-5;
-    f = open_in(&t, "compression-model.csv");
+    f = open_in(&t, RF_COMPRESSION_MODEL);
     if (f) {
       fprintf(f, "alpha [m],P_model [N],P_hertz [N]\n");
       double s[GC_HIST_MAX];
@@ -831,7 +856,7 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
       }
     }
     ok &= close_ok(f);
-    f = open_in(&t, "restitution.csv");
+    f = open_in(&t, RF_RESTITUTION);
     if (f) {
       fprintf(f, "v_in [m/s],e,e_model,P_max [N],sd,n\n");
       for (size_t k = 0; k < d->n_drop; k++)
@@ -848,7 +873,7 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
       vlo = 0.5, vhi = 3.0;
     vlo *= 0.9;
     vhi *= 1.1;
-    f = open_in(&t, "restitution-model.csv");
+    f = open_in(&t, RF_RESTITUTION_MODEL);
     if (f) {
       fprintf(f, "v_in [m/s],e_model,e_hertz\n");
       for (int i = 0; i <= 40 && ok; i++) {
@@ -863,7 +888,7 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
      * (the residuals of F_a), one row per point; header only when the fit has no load path */
     if (d->n_path && (!Pp || gc_fit_predict_path(pb, p, Pp) != GC_SUCCESS))
       ok = 0;
-    f = ok ? open_in(&t, "paths.csv") : NULL;
+    f = ok ? open_in(&t, RF_PATHS) : NULL;
     if (f) {
       fprintf(f, "file,line,t [s],alpha [m],P [N],P_model [N],branch\n");
       for (size_t k = 0; k < d->n_path_files; k++)
@@ -872,7 +897,7 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
                   d->path_alpha[i], d->path_P[i], Pp[i], path_branch(d, k, i));
     }
     ok &= close_ok(f);
-    f = ok ? open_in(&t, "paths-errors.csv") : NULL;
+    f = ok ? open_in(&t, RF_PATHS_ERRORS) : NULL;
     if (f) {
       fprintf(f, "file,points,loading,unloading,rms load [N],max load [N],rms unload [N],"
                  "max unload [N],rms [N],name\n");
@@ -893,7 +918,7 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
     const gc_fit_trace *tr = res->nall ? res->all : res->trace;
     size_t ntr = res->nall ? res->nall : res->ntrace;
     int chosen = res->best_start > 0 ? res->best_start : 1, nstarts = 0;
-    f = open_in(&t, "convergence.csv");
+    f = open_in(&t, RF_CONVERGENCE);
     if (f) {
       fprintf(f, "start,iteration,evaluations,F,chosen\n");
       int prev = 0;
@@ -920,7 +945,7 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
       if ((int)st == chosen)
         chosen_block = (int)b;
     }
-    f = open_in(&t, "plot-fit.gp");
+    f = open_in(&t, RF_PLOT);
     if (f) {
       /* a model that does not read E (wb, lsd) has no Hertz curve of the same E* */
       fprintf(f, "solver = '%s'; has_sd = %d; has_n = %d; nstarts = %d; chosen = %d; "
@@ -958,9 +983,8 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
   if (run_gnuplot(t.dir) != 0) {
     *warn = 1;
     /* no partial images */
-    const char *png[] = { "compression.png", "restitution.png", "paths.png", "convergence.png" };
-    for (int i = 0; i < 4; i++) {
-      snprintf(t.path, sizeof t.path, "%s/%s", t.dir, png[i]);
+    for (int i = RF_PNG_COMPRESSION; i <= RF_PNG_PATHS; i++) {
+      snprintf(t.path, sizeof t.path, "%s/%s", t.dir, report_files[i]);
       remove(t.path);
     }
   }

@@ -747,6 +747,10 @@ static void tmp_unregister(int slot)
     tmp_used[slot] = 0;
 }
 
+int gc_signal_unlink_add(const char *path) { return tmp_register(path); }
+
+void gc_signal_unlink_remove(int slot) { tmp_unregister(slot); }
+
 /* Remove DIR/BASE.tmp<pid> files whose process no longer exists (left by a SIGKILL). */
 static void remove_stale_tmps(const char *target)
 {
@@ -922,90 +926,4 @@ void gc_outfile_abort(gc_outfile *o)
     tmp_unregister(o->slot);
   }
   outfile_clear(o);
-}
-
-/* Identity of a path: its device and inode when it exists, else its canonical name. */
-typedef struct {
-  int exists, chr;
-  dev_t dev;
-  ino_t ino;
-  char *canon;
-} path_id;
-
-static void path_id_get(const char *p, path_id *id)
-{
-  memset(id, 0, sizeof *id);
-  struct stat sb;
-  if (stat(p, &sb) == 0) {
-    id->exists = 1;
-    id->chr = S_ISCHR(sb.st_mode);
-    id->dev = sb.st_dev;
-    id->ino = sb.st_ino;
-    return;
-  }
-  /* not (yet) there: realpath of the directory plus the name */
-  const char *slash = strrchr(p, '/');
-  char *dir = slash ? strndup(p, slash == p ? 1 : (size_t)(slash - p)) : strdup(".");
-  char *rd = dir ? realpath(dir, NULL) : NULL;
-  const char *base = slash ? slash + 1 : p;
-  if (rd) {
-    size_t l = strlen(rd) + strlen(base) + 2;
-    id->canon = malloc(l);
-    if (id->canon)
-      snprintf(id->canon, l, "%s/%s", strcmp(rd, "/") ? rd : "", base);
-  } else {
-    id->canon = strdup(p);
-  }
-  free(rd);
-  free(dir);
-}
-
-static int path_id_same(const path_id *a, const path_id *b)
-{
-  if (a->chr || b->chr)
-    return 0;
-  if (a->exists && b->exists)
-    return a->dev == b->dev && a->ino == b->ino;
-  if (a->exists || b->exists)
-    return 0;
-  return a->canon && b->canon && strcmp(a->canon, b->canon) == 0;
-}
-
-static int is_stdio(const char *p) { return !p || strcmp(p, "-") == 0; }
-
-int gc_outputs_check(const char *const *outs, size_t nouts, const char *const *ins, size_t nins,
-                     char *msg, size_t n)
-{
-  int st = GC_SUCCESS;
-  for (size_t i = 0; i < nouts && !st; i++) {
-    if (is_stdio(outs[i]))
-      continue;
-    path_id o;
-    path_id_get(outs[i], &o);
-    for (size_t j = 0; j < nins && !st; j++) {
-      if (is_stdio(ins[j]))
-        continue;
-      path_id q;
-      path_id_get(ins[j], &q);
-      if (path_id_same(&o, &q)) {
-        snprintf(msg, n, "output %s is the input %s: refusing to overwrite an input", outs[i],
-                 ins[j]);
-        st = GC_EINVAL;
-      }
-      free(q.canon);
-    }
-    for (size_t j = 0; j < i && !st; j++) {
-      if (is_stdio(outs[j]))
-        continue;
-      path_id q;
-      path_id_get(outs[j], &q);
-      if (path_id_same(&o, &q)) {
-        snprintf(msg, n, "outputs %s and %s are the same file", outs[j], outs[i]);
-        st = GC_EINVAL;
-      }
-      free(q.canon);
-    }
-    free(o.canon);
-  }
-  return st;
 }

@@ -124,16 +124,15 @@ int gc_outfile_open(gc_outfile *o, const char *path, char *msg, size_t msglen);
 int gc_outfile_commit(gc_outfile *o, char *msg, size_t msglen);
 void gc_outfile_abort(gc_outfile *o);
 
-/* Refuse an output that is one of the inputs (same device and inode when both exist, else the
- * same canonical path: realpath of the directory plus the name), or two outputs that are the
- * same file.  Standard output ("-", NULL) and character devices never conflict.  outs[i] and
- * ins[j] may be NULL (skipped).  GC_EINVAL with a message naming both. */
-int gc_outputs_check(const char *const *outs, size_t nouts, const char *const *ins, size_t nins,
-                     char *msg, size_t msglen);
+/* The output guard (outputs that are inputs or each other) is gc_outputs.h. */
 
 /* Install the SIGINT / SIGTERM / SIGHUP handler: it removes the temporaries of the outputs
  * not yet committed (async-signal-safe unlink) and exits with status 128 + signal.  Complete
  * outputs (e.g. the last checkpoint) stay. */
 int gc_signals_install(void);
+/* A file the signal handler removes too (a lock file, gc_outputs.h): its slot, or -1 when the
+ * path is too long or every slot is taken; gc_signal_unlink_remove(slot) takes it back. */
+int gc_signal_unlink_add(const char *path);
+void gc_signal_unlink_remove(int slot);
 
 #endif

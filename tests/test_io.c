@@ -10,6 +10,7 @@
 
 #include "contact_sim.h"
 #include "gc_io.h"
+#include "gc_outputs.h"
 #include "gc_test.h"
 
 /* Reading `text` as a table fails, and the message holds "FILE:expect". */
@@ -279,6 +280,126 @@ static void test_outputs_safe(void)
   free(in);
 }
 
+/* The output plan: numbered names in a directory against inputs (by inode, through links and
+ * ./ ../ spellings) and against file outputs; an input spared for one output; the lock. */
+static void test_outplan(void)
+{
+  char msg[1024];
+  CU_ASSERT(gc_name_matches_format("particles_%06ld.vtk", "particles_000012.vtk"));
+  CU_ASSERT(gc_name_matches_format("particles_%06ld.vtk", "particles_1234567.vtk"));
+  CU_ASSERT(!gc_name_matches_format("particles_%06ld.vtk", "particles_.vtk"));
+  CU_ASSERT(!gc_name_matches_format("particles_%06ld.vtk", "particles_00001x.vtk"));
+  CU_ASSERT(!gc_name_matches_format("particles_%06ld.vtk", "particles.pvd"));
+  CU_ASSERT(gc_name_matches_format("a%d%db", "a12b"));
+  CU_ASSERT(gc_name_matches_format("100%%_%d", "100%_7"));
+  CU_ASSERT(gc_name_matches_format("series.csv", "series.csv"));
+  CU_ASSERT(!gc_name_matches_format("series.csv", "series.csv2"));
+
+  char dir[] = "/tmp/gc_outplan_XXXXXX";
+  CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+  char in[64], numbered[64], link[64], other[64], spelled[160];
+  snprintf(in, sizeof in, "%s/in.card", dir);
+  snprintf(numbered, sizeof numbered, "%s/snap_0042.vtk", dir);
+  snprintf(link, sizeof link, "%s/snap_0007.vtk", dir);
+  snprintf(other, sizeof other, "%s/sub", dir);
+  snprintf(spelled, sizeof spelled, "%s/../%s/./snap_0042.vtk", dir, dir + 5);
+  FILE *f = fopen(in, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("R = 1\n", f);
+  fclose(f);
+  CU_ASSERT_EQUAL_FATAL(mkdir(other, 0777), 0);
+
+  /* an input in the directory under a numbered name, given as another spelling */
+  CU_ASSERT_EQUAL_FATAL(rename(in, numbered), 0);
+  gc_outplan p;
+  gc_outplan_init(&p);
+  gc_outplan_dir(&p, dir);
+  gc_outplan_dir_file(&p, dir, "snap_%04ld.vtk", NULL);
+  gc_outplan_input(&p, spelled, -1);
+  CU_ASSERT_EQUAL(gc_outplan_check(&p, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "snap_0042.vtk is the input"));
+  gc_outplan_free(&p);
+  CU_ASSERT_EQUAL_FATAL(rename(numbered, in), 0);
+
+  /* a numbered file already there that links to an input elsewhere */
+  CU_ASSERT_EQUAL_FATAL(symlink(in, link), 0);
+  char moved[96];
+  snprintf(moved, sizeof moved, "%s/sub/in.card", dir);
+  CU_ASSERT_EQUAL_FATAL(rename(in, moved), 0);
+  CU_ASSERT_EQUAL_FATAL(unlink(link), 0);
+  CU_ASSERT_EQUAL_FATAL(symlink(moved, link), 0);
+  gc_outplan_init(&p);
+  gc_outplan_dir_file(&p, dir, "snap_%04ld.vtk", NULL);
+  gc_outplan_input(&p, moved, -1);
+  CU_ASSERT_EQUAL(gc_outplan_check(&p, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "snap_0007.vtk is the input"));
+  gc_outplan_free(&p);
+  unlink(link);
+
+  /* the same input spared for the output that may replace it, not for another */
+  char ckpt[128];
+  snprintf(ckpt, sizeof ckpt, "%s/sub/checkpoint.bin", dir);
+  CU_ASSERT_EQUAL_FATAL(rename(moved, ckpt), 0);
+  long spare = -1;
+  gc_outplan_init(&p);
+  gc_outplan_dir_file(&p, other, "series.csv", NULL);
+  gc_outplan_dir_file(&p, other, "checkpoint.bin", &spare);
+  CU_ASSERT_EQUAL(spare, 1);
+  gc_outplan_input(&p, ckpt, spare);
+  CU_ASSERT_EQUAL(gc_outplan_check(&p, msg, sizeof msg), GC_SUCCESS);
+  gc_outplan_input(&p, ckpt, -1);
+  CU_ASSERT_EQUAL(gc_outplan_check(&p, msg, sizeof msg), GC_EINVAL);
+  gc_outplan_free(&p);
+
+  /* a file output under a numbered name of an output directory, and a file that is the
+   * directory; a link to a file not yet there is that file */
+  char out[160], dang[64], target[96];
+  snprintf(out, sizeof out, "%s/./snap_0001.vtk", other);
+  snprintf(dang, sizeof dang, "%s/dangling", dir);
+  snprintf(target, sizeof target, "%s/new.csv", other);
+  CU_ASSERT_EQUAL_FATAL(symlink(target, dang), 0);
+  gc_outplan_init(&p);
+  gc_outplan_dir_file(&p, other, "snap_%04ld.vtk", NULL);
+  gc_outplan_file(&p, out, NULL);
+  CU_ASSERT_EQUAL(gc_outplan_check(&p, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "are the same file"));
+  gc_outplan_free(&p);
+  gc_outplan_init(&p);
+  gc_outplan_dir(&p, other);
+  gc_outplan_file(&p, other, NULL);
+  CU_ASSERT_EQUAL(gc_outplan_check(&p, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "is the output directory"));
+  gc_outplan_free(&p);
+  gc_outplan_init(&p);
+  gc_outplan_file(&p, target, NULL);
+  gc_outplan_file(&p, dang, NULL);
+  gc_outplan_file(&p, "-", NULL);
+  gc_outplan_file(&p, "-", NULL);
+  CU_ASSERT_EQUAL(gc_outplan_check(&p, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "are the same file"));
+  gc_outplan_free(&p);
+  unlink(dang);
+
+  /* the lock: held, released with its file, taken again */
+  gc_dirlock l = GC_DIRLOCK_INIT;
+  char lockfile[128];
+  snprintf(lockfile, sizeof lockfile, "%s/%s", other, GC_DIRLOCK_NAME);
+  CU_ASSERT_EQUAL(gc_dirlock_acquire(&l, other, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(access(lockfile, F_OK), 0);
+  gc_dirlock_release(&l);
+  CU_ASSERT_NOT_EQUAL(access(lockfile, F_OK), 0);
+  CU_ASSERT_EQUAL(gc_dirlock_acquire(&l, other, msg, sizeof msg), GC_SUCCESS);
+  gc_dirlock_release(&l);
+  gc_dirlock_release(&l); /* a second release does nothing */
+  CU_ASSERT_EQUAL(gc_dirlock_acquire(&l, "/nonexistent-dir-of-granucal", msg, sizeof msg),
+                  GC_EIO);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "cannot make the lock file"));
+
+  unlink(ckpt);
+  rmdir(other);
+  rmdir(dir);
+}
+
 int gc_test_add_io(void)
 {
   CU_pSuite s = CU_add_suite("input and output files", NULL, NULL);
@@ -291,7 +412,9 @@ int gc_test_add_io(void)
       !CU_add_test(s, "atomic output files", test_outfile) ||
       !CU_add_test(s, "strict numbers", test_numbers) ||
       !CU_add_test(s, "text lines: CR, BOM, NUL, duplicates, read errors", test_lines) ||
-      !CU_add_test(s, "outputs never replace devices or inputs", test_outputs_safe))
+      !CU_add_test(s, "outputs never replace devices or inputs", test_outputs_safe) ||
+      !CU_add_test(s, "output plans: numbered files, links, spared inputs, the lock",
+                   test_outplan))
     return CU_get_error();
   return CUE_SUCCESS;
 }
