@@ -145,7 +145,9 @@ int gc_fit_identify(gc_fit_problem *pb, const double *p, double h, gc_fit_ident 
   id->rank_deficient = !(smin > rank_tol * smax);
   id->s2 = id->dof > 0 ? v0.F / id->dof : NAN;
   id->tq = id->dof > 0 ? gsl_cdf_tdist_Pinv(0.975, (double)id->dof) : NAN;
-  double lam = (1e-8 * smax) * (1e-8 * smax);
+  /* the ridge of the correlations; with J = 0 on the free columns (no free parameter acts on
+   * the data) any positive one gives their limit, the identity: no correlation to report */
+  double lam = smax > 0 ? (1e-8 * smax) * (1e-8 * smax) : 1.0;
   double Creg[GC_FIT_MAXPAR * GC_FIT_MAXPAR], Cp[GC_FIT_MAXPAR * GC_FIT_MAXPAR];
   for (int a = 0; a < nfr; a++)
     for (int b = 0; b < nfr; b++) {

@@ -561,6 +561,29 @@ static void test_identify(void)
   gc_fit_problem_free(&pb);
   gc_fit_data_free(&d);
 
+  /* P_Y far above every force of the data: the loading is Hertz's, and none of the free P_Y,
+   * C_a, K_c acts on the residuals (J = 0 on the free columns): no parameter is identifiable,
+   * and the correlations are the identity, not 0/0 */
+  soybean(&d, &s, &x);
+  s.is_free[GC_FIT_E] = s.is_free[GC_FIT_NU] = 0;
+  s.trial[GC_FIT_PY] = 1e3;
+  s.lo[GC_FIT_PY] = 1e2;
+  s.hi[GC_FIT_PY] = 1e4;
+  init_problem(&pb, &s, &d);
+  double elastic[GC_FIT_NPAR];
+  memcpy(elastic, seed_p, sizeof elastic);
+  elastic[GC_FIT_PY] = 1e3;
+  CU_ASSERT_EQUAL_FATAL(gc_fit_identify(&pb, elastic, 1e-4, &id, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT(id.sv_free[0] == 0 && id.rank_deficient);
+  for (int a = 0; a < 3; a++) {
+    CU_ASSERT(isinf(id.se_log[pb.idx[a]]));
+    for (int b = 0; b < 3; b++)
+      CU_ASSERT(fabs(id.corr[a * GC_FIT_MAXPAR + b] - (a == b)) < 1e-12);
+  }
+  gc_fit_ident_free(&id);
+  gc_fit_problem_free(&pb);
+  gc_fit_data_free(&d);
+
   recovery_setup(&d, &s, 0, 0);
   init_problem(&pb, &s, &d);
   CU_ASSERT_EQUAL_FATAL(gc_fit_identify(&pb, truth, 1e-4, &id, msg, sizeof msg), GC_SUCCESS);
