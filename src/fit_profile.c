@@ -8,11 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_vector.h>
+
+#include "stats.h"
 
 /* ---------------------------------------------------------------- profiles */
 
@@ -113,7 +114,12 @@ int gc_fit_profile_run(const gc_fit_problem *pb, const double *p_opt, int j,
   double s2 = pr->F_min / dof;
   /* a floor for exact (synthetic) data, where s^2 = 0 would call rounding noise significant */
   double floor_dF = 1e-9 * (pb->set.w_a + pb->set.w_e);
-  pr->dF = fmax(s2 * gsl_cdf_fdist_Pinv(0.95, 1.0, (double)dof), floor_dF);
+  double F95;
+  if (gc_stat_f_quantile(0.95, 1.0, (double)dof, &F95)) {
+    snprintf(msg, n, "no F(1, %d) quantile for the profile's threshold", dof);
+    return GC_ENOCONV;
+  }
+  pr->dF = fmax(s2 * F95, floor_dF);
   double thr = pr->F_min + pr->dF;
   pr->open_hi = 1;
   pr->hi = pr->x[np - 1];

@@ -14,9 +14,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+
 #include "fit.h"
 #include "gc_io.h"
 #include "gc_test.h"
+#include "stats.h"
 
 #define SOY GC_DATADIR "/soybean/"
 
@@ -68,6 +72,46 @@ static gc_fit_result run(gc_fit_problem *pb, int alg, long max_evals)
     fprintf(stderr, "\n  %s: %s\n", gc_fit_alg_name(alg), msg);
   CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
   return r;
+}
+
+/* ------------------------------------------------------------------ quantiles */
+
+/* The profile's threshold F_0.95(1, dof) and the intervals' t_0.975(dof) for every dof a fit of
+ * 10 .. 100000 points can have: every dof to 2000, then every 13th to 200000 (GSL's
+ * gsl_cdf_fdist_Pinv fails at 271, 407 and about half of the others).  Checked against the
+ * closed form F(1, dof) = t(dof)^2 at the two-sided level (1e-10 relative: both are root solves
+ * of GSL's CDFs, accurate to ~1e-13), against GSL's inverses where they succeed (1e-7: GSL's
+ * own F inverse is off by up to 6.4e-9 near dof = 127000), by the CDF at the result, and the
+ * normal limit 1.959964 at dof = 1e12. */
+static void test_quantiles(void)
+{
+  gsl_error_handler_t *old = gsl_set_error_handler_off();
+  int bad = 0, gsl_fails = 0;
+  for (int dof = 1; dof <= 200000; dof += dof < 2000 ? 1 : 13) {
+    double f, t;
+    int sf = gc_stat_f_quantile(0.95, 1.0, dof, &f), stq = gc_stat_t_quantile(0.975, dof, &t);
+    double gf = gsl_cdf_fdist_Pinv(0.95, 1.0, dof), gt = gsl_cdf_tdist_Pinv(0.975, dof);
+    gsl_fails += !isfinite(gf);
+    int ok = sf == GC_SUCCESS && stq == GC_SUCCESS && fabs(f / (t * t) - 1) < 1e-10 &&
+             (!isfinite(gf) || fabs(f / gf - 1) < 1e-7) &&
+             (!isfinite(gt) || fabs(t / gt - 1) < 1e-7) &&
+             fabs(gsl_cdf_fdist_P(f, 1.0, dof) - 0.95) < 1e-10 &&
+             fabs(gsl_cdf_tdist_P(t, dof) - 0.975) < 1e-10;
+    if (!ok && bad++ < 5)
+      fprintf(stderr, "\n  dof %d: F %.17g (%d), t %.17g (%d), GSL %.17g %.17g", dof, f, sf, t,
+              stq, gf, gt);
+  }
+  CU_ASSERT_EQUAL(bad, 0);
+  CU_ASSERT(gsl_fails > 1000); /* the inverses this replaces do fail (271 is one of them) */
+  CU_ASSERT(!isfinite(gsl_cdf_fdist_Pinv(0.95, 1.0, 271.0)));
+  gsl_set_error_handler(old);
+  double x;
+  CU_ASSERT(gc_stat_t_quantile(0.975, 1e12, &x) == GC_SUCCESS && fabs(x - 1.959963985) < 1e-8);
+  CU_ASSERT(gc_stat_t_quantile(0.975, 1.0, &x) == GC_SUCCESS && fabs(x - 12.7062047362) < 1e-9);
+  CU_ASSERT(gc_stat_t_quantile(0.025, 10.0, &x) == GC_SUCCESS && fabs(x + 2.228138852) < 1e-8);
+  CU_ASSERT(gc_stat_f_quantile(0.95, 3.0, 10.0, &x) == GC_SUCCESS && fabs(x - 3.708264819) < 1e-8);
+  CU_ASSERT_EQUAL(gc_stat_t_quantile(1.0, 10.0, &x), GC_EINVAL);
+  CU_ASSERT_EQUAL(gc_stat_f_quantile(0.95, 1.0, 0.0, &x), GC_EINVAL);
 }
 
 /* ------------------------------------------------------------------ data */
@@ -961,6 +1005,7 @@ int gc_test_add_fit(void)
   if (!s)
     return CU_get_error();
   if (!CU_add_test(s, "bundled soybean data (table E.1, fig. E.4)", test_soybean_data) ||
+      !CU_add_test(s, "F and t quantiles for dof 1..200000", test_quantiles) ||
       !CU_add_test(s, "bad data: file:line:column", test_data_errors) ||
       !CU_add_test(s, "bad settings name the parameter", test_setup_errors) ||
       !CU_add_test(s, "objective's law equals gc_law_init's", test_law_matches) ||
