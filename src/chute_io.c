@@ -1073,9 +1073,14 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
       snprintf(msg, n, "out of memory");
       return GC_ENOMEM;
     }
-    gsl_histogram2d_set_ranges_uniform(p->n, 0.0, L, lo2, hi2);
+    int bad = gsl_histogram2d_set_ranges_uniform(p->n, 0.0, L, lo2, hi2);
     for (int d = 0; d < 3; d++)
-      gsl_histogram2d_set_ranges_uniform(p->v[d], 0.0, L, lo2, hi2);
+      bad |= gsl_histogram2d_set_ranges_uniform(p->v[d], 0.0, L, lo2, hi2);
+    if (bad) {
+      out_free(o);
+      snprintf(msg, n, "%s: empty grid [0, %g] x [%g, %g] m", chute_files[defs[i].file], L, lo2, hi2);
+      return GC_EINVAL;
+    }
   }
   /* force histogram (fig. 9.11-9.14) */
   o->hist = gsl_histogram_alloc((size_t)run->forces_bins);
@@ -1084,7 +1089,11 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
     snprintf(msg, n, "out of memory");
     return GC_ENOMEM;
   }
-  gsl_histogram_set_ranges_uniform(o->hist, 0.0, run->forces_max);
+  if (gsl_histogram_set_ranges_uniform(o->hist, 0.0, run->forces_max)) {
+    out_free(o);
+    snprintf(msg, n, "forces_max = %g out of range (0, inf) N", run->forces_max);
+    return GC_EINVAL;
+  }
 
   char *p = file_path(dir, GC_CHUTE_FILE_SERIES, 0);
   if (!p) {

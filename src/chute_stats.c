@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_fit.h>
 
 #include "gc_model.h"
+#include "stats.h"
 
 int gc_steady_fit(const double *t, const double *v, size_t n, double window, size_t nbatch,
                   double conf, gc_steady *out, char *msg, size_t msglen)
@@ -67,7 +67,11 @@ int gc_steady_fit(const double *t, const double *v, size_t n, double window, siz
     bv[b] /= bn[b];
   }
   double c0, c1, cov00, cov01, cov11, sumsq;
-  gsl_fit_linear(bt, 1, bv, 1, nbatch, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
+  if (gsl_fit_linear(bt, 1, bv, 1, nbatch, &c0, &c1, &cov00, &cov01, &cov11, &sumsq)) {
+    free(bt);
+    snprintf(msg, msglen, "steady-state fit: the linear regression failed");
+    return GC_ENOCONV;
+  }
   /* lag-1 autocorrelation of the residuals */
   double num = 0.0, den = 0.0, rprev = 0.0;
   for (size_t b = 0; b < nbatch; b++) {
@@ -78,7 +82,12 @@ int gc_steady_fit(const double *t, const double *v, size_t n, double window, siz
     rprev = r;
   }
   free(bt);
-  double q = gsl_cdf_tdist_Pinv(0.5 + 0.5 * conf, (double)(nbatch - 2));
+  double q;
+  if (gc_stat_t_quantile(0.5 + 0.5 * conf, (double)(nbatch - 2), &q)) {
+    snprintf(msg, msglen, "steady-state fit: no t quantile at %g for %zu degrees of freedom",
+             0.5 + 0.5 * conf, nbatch - 2);
+    return GC_ENOCONV;
+  }
   out->t0 = t0;
   out->t1 = t1;
   out->nbatch = nbatch;

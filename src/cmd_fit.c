@@ -550,13 +550,45 @@ int gc_cmd_fit(int argc, char **argv)
      * bound on both sides is held (the card's value when the data allow it) and the others are
      * refitted with it, so that a bound of the search box never becomes a calibrated value. */
     char vmsg[256];
-    have_verdict = gc_fit_verdict_profile(&pb, res.p, res.val.F, verdict, vmsg, sizeof vmsg) ==
-                   GC_SUCCESS;
-    if (!have_verdict)
+    /* The result is the best point any stage evaluated: when a profile's refit found a lower
+     * one, the solver restarts from it and the profiles are run again (three rounds at most). */
+    for (int round = 0; !st; round++) {
+      have_verdict = gc_fit_verdict_profile(&pb, res.p, res.val.F, verdict, vmsg, sizeof vmsg) ==
+                     GC_SUCCESS;
+      double qb[GC_FIT_MAXPAR], Fb;
+      if (!have_verdict || round == 3)
+        break;
+      gc_fit_verdict_best(&pb, verdict, qb, &Fb);
+      if (!(Fb < res.val.F - 1e-6 * res.val.F - 1e-12 * (pb.set.w_a + pb.set.w_e)))
+        break;
+      if (!quiet && o.log)
+        fprintf(stderr, "\nrestart from the lowest point of the profiles (F = %.7g):\n", Fb);
+      gc_fit_options o2 = o;
+      o2.starts = 1;
+      o2.have_start = 1;
+      memcpy(o2.start, qb, sizeof o2.start);
+      gc_fit_result res2;
+      st = gc_fit_run(&pb, &o2, &res2, msg, sizeof msg);
+      if (st)
+        break;
+      res2.nevals += res.nevals;
+      if (res2.val.F < res.val.F) {
+        gc_fit_result_free(&res);
+        res = res2;
+      } else {
+        gc_fit_result_free(&res2);
+        break;
+      }
+    }
+    if (!have_verdict && !st)
       fprintf(stderr, "%s: warning: no identifiability profile: %s\n", prog, vmsg);
+    if (have_verdict && !res.converged) {
+      verdict->unconverged = 1;
+      snprintf(verdict->why, sizeof verdict->why, "%s", res.stop);
+    }
     int nheld = 0;
     gc_fit_setup set2 = pb.set;
-    for (int j = 0; have_verdict && hold && j < pb.set.npar; j++) {
+    for (int j = 0; have_verdict && hold && !verdict->unconverged && j < pb.set.npar; j++) {
       const gc_fit_profile *pr = &verdict->prof[j];
       if (pr->j < 0 || pr->cls == GC_FIT_DETERMINED)
         continue;
@@ -604,6 +636,8 @@ int gc_cmd_fit(int argc, char **argv)
       fprintf(stderr, "%s: warning: %s\n", prog, msg);
     if (have_id && have_verdict && gc_fit_advise(&pb, res.p, &id, verdict, msg, sizeof msg))
       fprintf(stderr, "%s: warning: %s\n", prog, msg);
+    if (have_verdict && gc_fit_verdict_quality(&pb, res.p, verdict))
+      fprintf(stderr, "%s: warning: the residuals at the result could not be computed\n", prog);
     if (!quiet) {
       if (o.log)
         fprintf(stderr, "\n");

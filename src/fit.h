@@ -242,6 +242,9 @@ typedef struct {
   int starts;          /* multi-start: number of starts (>= 1); start 1 is the trial point */
   unsigned long seed;  /* multi-start RNG seed (GSL mt19937) */
   FILE *log;           /* iteration history, NULL for none */
+  int have_start;      /* start 1 from start[] instead of the trial values (a restart from a
+                        * better point; the normalisation stays the trial values') */
+  double start[GC_FIT_MAXPAR];
 } gc_fit_options;
 
 void gc_fit_options_default(gc_fit_options *o);
@@ -362,7 +365,28 @@ typedef struct {
   double Estar_range[2];            /* E* over the profile of the first held parameter */
   int have_advice;
   gc_fit_advice adv;
+  int unconverged;                  /* the solve did not reach a minimum: nothing is classified */
+  char why[200];                    /* its stop reason */
+  int have_quality, poor;           /* gc_fit_verdict_quality ran; the fit is poor */
+  size_t n_force;                   /* force residuals tested (compression and path points) */
+  size_t runs, n_pos, n_neg;        /* runs test on their signs in data order */
+  double runs_p;                    /* its one-sided p (too few runs) */
+  double rel_rms;                   /* RMS(P_model - P) / RMS(P) */
 } gc_fit_verdict;
+
+/* Is the fit poor?  The force residuals P_model - P at p (compression points, then every load
+ * path's, in file order) are systematic when a Wald-Wolfowitz runs test on their signs finds too
+ * few runs (one-sided p < GC_FIT_RUNS_P, at least 10 residuals), and large when their RMS is
+ * above GC_FIT_POOR_RMS of the RMS force.  Poor: large, or systematic and above
+ * GC_FIT_SYSTEMATIC_RMS (a model that follows smooth, noise-free data such as an FEA curve to
+ * a few per cent always leaves systematic residuals; that is not a poor fit). */
+#define GC_FIT_RUNS_P 0.001
+#define GC_FIT_POOR_RMS 1.0
+#define GC_FIT_SYSTEMATIC_RMS 0.1
+int gc_fit_verdict_quality(gc_fit_problem *pb, const double *p, gc_fit_verdict *v);
+
+/* The lowest point the verdict's profiles evaluated, into q and *F (INFINITY if none). */
+void gc_fit_verdict_best(const gc_fit_problem *pb, const gc_fit_verdict *v, double *q, double *F);
 
 /* Profile every free parameter at the full fit p_full (E is skipped when nu is free too: only
  * E* is determined) and classify it. */

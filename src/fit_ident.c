@@ -8,11 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_vector.h>
+
+#include "stats.h"
 
 void gc_fit_ident_free(gc_fit_ident *id)
 {
@@ -144,7 +145,12 @@ int gc_fit_identify(gc_fit_problem *pb, const double *p, double h, gc_fit_ident 
   const double rank_tol = 1e-5;
   id->rank_deficient = !(smin > rank_tol * smax);
   id->s2 = id->dof > 0 ? v0.F / id->dof : NAN;
-  id->tq = id->dof > 0 ? gsl_cdf_tdist_Pinv(0.975, (double)id->dof) : NAN;
+  id->tq = NAN;
+  if (id->dof > 0 && gc_stat_t_quantile(0.975, (double)id->dof, &id->tq)) {
+    gc_fit_ident_free(id);
+    snprintf(msg, n, "identifiability: no t quantile for %d degrees of freedom", id->dof);
+    return GC_ENOCONV;
+  }
   /* the ridge of the correlations; with J = 0 on the free columns (no free parameter acts on
    * the data) any positive one gives their limit, the identity: no correlation to report */
   double lam = smax > 0 ? (1e-8 * smax) * (1e-8 * smax) : 1.0;

@@ -8,11 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_vector.h>
+
+#include "stats.h"
 
 /* ---------------------------------------------------------------- profiles */
 
@@ -113,7 +114,12 @@ int gc_fit_profile_run(const gc_fit_problem *pb, const double *p_opt, int j,
   double s2 = pr->F_min / dof;
   /* a floor for exact (synthetic) data, where s^2 = 0 would call rounding noise significant */
   double floor_dF = 1e-9 * (pb->set.w_a + pb->set.w_e);
-  pr->dF = fmax(s2 * gsl_cdf_fdist_Pinv(0.95, 1.0, (double)dof), floor_dF);
+  double F95;
+  if (gc_stat_f_quantile(0.95, 1.0, (double)dof, &F95)) {
+    snprintf(msg, n, "no F(1, %d) quantile for the profile's threshold", dof);
+    return GC_ENOCONV;
+  }
+  pr->dF = fmax(s2 * F95, floor_dF);
   double thr = pr->F_min + pr->dF;
   pr->open_hi = 1;
   pr->hi = pr->x[np - 1];
@@ -164,6 +170,80 @@ int gc_fit_verdict_profile(const gc_fit_problem *pb, const double *p_full, doubl
       return st;
   }
   return GC_SUCCESS;
+}
+
+void gc_fit_verdict_best(const gc_fit_problem *pb, const gc_fit_verdict *v, double *q, double *F)
+{
+  *F = INFINITY;
+  for (int j = 0; j < pb->set.npar; j++) {
+    const gc_fit_profile *pr = &v->prof[j];
+    for (int i = 0; pr->j >= 0 && i < pr->npts; i++)
+      if (pr->F[i] < *F) {
+        *F = pr->F[i];
+        memcpy(q, pr->q[i], (size_t)pb->set.npar * sizeof *q);
+      }
+  }
+}
+
+int gc_fit_verdict_quality(gc_fit_problem *pb, const double *p, gc_fit_verdict *v)
+{
+  const gc_fit_data *d = pb->data;
+  double *r = malloc(pb->n_res * sizeof *r), *f = malloc(pb->n_res * sizeof *f);
+  if (!r || !f) {
+    free(r);
+    free(f);
+    return GC_ENOMEM;
+  }
+  long ne = pb->nevals, nf = pb->nfail;
+  gc_fit_eval(pb, p, r);
+  int failed = pb->nfail != nf;
+  pb->nevals = ne;
+  pb->nfail = nf;
+  /* r_i = sa (P_model,i - P_i) for the force residuals: compression first, then the paths */
+  size_t m = 0;
+  double s2r = 0, s2P = 0;
+  for (size_t i = 0; pb->sa > 0 && i < d->n_comp; i++, m++) {
+    f[m] = r[i] / pb->sa;
+    s2P += d->P[i] * d->P[i];
+  }
+  for (size_t i = 0; pb->sa > 0 && i < d->n_path; i++, m++) {
+    f[m] = r[d->n_comp + d->n_drop + i] / pb->sa;
+    s2P += d->path_P[i] * d->path_P[i];
+  }
+  for (size_t i = 0; i < m; i++)
+    s2r += f[i] * f[i];
+  gc_runs_test t;
+  gc_stat_runs_test(f, m, &t);
+  free(r);
+  free(f);
+  if (failed || !(s2P > 0) || !isfinite(s2r))
+    return failed ? GC_ENAN : GC_SUCCESS;
+  v->have_quality = 1;
+  v->n_force = m;
+  v->runs = t.runs;
+  v->n_pos = t.n_pos;
+  v->n_neg = t.n_neg;
+  v->runs_p = m >= 10 ? t.p : 1.0;
+  v->rel_rms = sqrt(s2r / s2P);
+  v->poor = v->rel_rms > GC_FIT_POOR_RMS ||
+            (v->runs_p < GC_FIT_RUNS_P && v->rel_rms > GC_FIT_SYSTEMATIC_RMS);
+  return GC_SUCCESS;
+}
+
+/* The poor-fit flag in words. */
+static void print_quality(FILE *f, const gc_fit_verdict *v)
+{
+  if (!v->have_quality || !v->poor)
+    return;
+  fprintf(f, "  POOR FIT: the force residuals' RMS is %.3g %% of the RMS force", 100 * v->rel_rms);
+  if (v->runs_p < GC_FIT_RUNS_P)
+    fprintf(f, " and they are systematic\n  (Wald-Wolfowitz runs test on their signs in data "
+               "order: %zu runs in %zu residuals, %zu + and %zu -,\n  p = %.2g < %g)",
+            v->runs, v->n_pos + v->n_neg, v->n_pos, v->n_neg, v->runs_p, GC_FIT_RUNS_P);
+  fprintf(f, ".\n  The model does not describe these data; likely causes: values in other units "
+             "than the\n  header says (mm under [m], kN under [N]), mislabelled or swapped "
+             "columns, or a law\n  that does not fit this material (try another -m).  No "
+             "parameter here is calibrated\n  until that is resolved.\n");
 }
 
 /* ---------------------------------------------------------------- extra measurements */
@@ -449,6 +529,15 @@ void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double *p,
     else if (analysed)
       nopen++;
   }
+  if (v->unconverged) {
+    /* a profile is a statement about the neighbourhood of a minimum: at another point its
+     * "determined" or "bounded" would describe the solver's stopping place, not the data */
+    fprintf(f, "verdict: the solver did not converge (%s):\n  the result is not a minimum of F, so "
+               "what the data determine is not judged; the parameters\n  below are where it "
+               "stopped (try -A lm, -A bobyqa, --starts 4 or a larger --max-evals)\n", v->why);
+    print_quality(f, v);
+    return;
+  }
   fprintf(f, "verdict:");
   if (nd) {
     fprintf(f, " ");
@@ -458,6 +547,7 @@ void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double *p,
     fprintf(f, nopen ? ";" : ".");
   }
   fprintf(f, "\n");
+  print_quality(f, v);
   for (int j = 0; j < s->npar; j++) {
     const gc_fit_profile *pr = &v->prof[j];
     if (pr->j < 0 || pr->cls == GC_FIT_DETERMINED)

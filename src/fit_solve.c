@@ -555,6 +555,119 @@ out:
   free(L.rc);
 }
 
+/* ---------------------------------------------------------------- the best point, checked */
+
+/* Probes of p along each free log-parameter, steps of 1e-2 and 1e-4 both ways (only inward at a
+ * search bound).  The lowest probe below F by more than the tolerance (1e-6 of F, and 1e-12 of
+ * w_a + w_e for exact data) goes to q, *Fq, with the parameter in *which and 1 returned: p is not
+ * a minimum.  A solver stops short of one when its small-step or small-change test fires far
+ * from a stationary point, when the budget ends, or (the projected Levenberg-Marquardt) when a
+ * parameter pushed past a search bound loses its Jacobian column and cannot come back. */
+static int probe_lower(gc_fit_problem *pb, run_ctx *c, const double *p, double F, double *q,
+                       double *Fq, int *which)
+{
+  static const double steps[] = { 1e-2, -1e-2, 1e-4, -1e-4 };
+  const double tol = 1e-6 * fabs(F) + 1e-12 * (pb->set.w_a + pb->set.w_e);
+  int found = 0;
+  *Fq = F;
+  for (int k = 0; k < pb->nfree; k++) {
+    int j = pb->idx[k];
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+      double t[GC_FIT_MAXPAR];
+      memcpy(t, p, (size_t)pb->set.npar * sizeof *t);
+      t[j] = p[j] * exp(steps[i]);
+      if (t[j] > pb->set.hi[j] || t[j] < pb->set.lo[j])
+        continue;
+      double Ft = eval_keep(c, t, NULL);
+      if (Ft < F - tol && Ft < *Fq) {
+        *Fq = Ft;
+        memcpy(q, t, (size_t)pb->set.npar * sizeof *q);
+        *which = j;
+        found = 1;
+      }
+    }
+  }
+  return found;
+}
+
+/* Append a run's history to the result's (the best start's history, and all starts'). */
+static int trace_join(gc_fit_result *res, run_ctx *c)
+{
+  if (!c->ntrace)
+    return GC_SUCCESS;
+  if (all_add(res, c->trace, c->ntrace))
+    return GC_ENOMEM;
+  gc_fit_trace *t = realloc(res->trace, (res->ntrace + c->ntrace) * sizeof *t);
+  if (!t)
+    return GC_ENOMEM;
+  memcpy(t + res->ntrace, c->trace, c->ntrace * sizeof *t);
+  res->trace = t;
+  res->ntrace += c->ntrace;
+  res->trace_cap = res->ntrace;
+  return GC_SUCCESS;
+}
+
+/* The reported optimum is the best point evaluated (all starts, every evaluation of the solver),
+ * and it must be a minimum: while a probe finds a lower point, polish from there with the local
+ * algorithm of --polish (BOBYQA, which keeps the bounds) and probe again (three rounds at most);
+ * a solve that ended on its budget is polished once too.  Algorithm D.1 keeps its own point (it is the seed's algorithm, reproduced as published); for it, as for
+ * a polish that still leaves a lower probe, the result is marked not converged and the stop
+ * reason says how much lower F is and along which parameter. */
+static int finish(gc_fit_problem *pb, const gc_fit_options *o, long budget, gc_fit_result *res,
+                  char *msg, size_t n)
+{
+  if (!isfinite(res->val.F) || pb->nfree == 0)
+    return GC_SUCCESS;
+  run_ctx c;
+  memset(&c, 0, sizeof c);
+  c.pb = pb;
+  c.o = o;
+  c.start = res->best_start;
+  c.F = res->val.F;
+  c.evals0 = pb->nevals;
+  memcpy(c.p, res->p, sizeof c.p);
+  double q[GC_FIT_MAXPAR], Fq;
+  int j = 0, lower = 0, polished = 0;
+  const long ne = pb->nevals, nf = pb->nfail;
+  for (int round = 0;; round++) {
+    lower = probe_lower(pb, &c, c.p, c.F, q, &Fq, &j);
+    /* a budget or iteration limit is no minimum either: polish once from the best point */
+    if (o->algorithm == GC_FIT_SD || round == 3 || !(lower || (round == 0 && !res->converged)))
+      break;
+    polished = 1;
+    double x[GC_FIT_MAXPAR];
+    gc_fit_p_to_x(pb, c.p, x);
+    nlopt_result r = nlopt_once(&c, o->polish >= 0 ? o->polish : GC_FIT_BOBYQA, x, budget, 0);
+    res->converged = r > 0 && r != NLOPT_MAXEVAL_REACHED;
+    size_t l = strlen(res->stop);
+    if (round == 0)
+      snprintf(res->stop + l, sizeof res->stop - l, "; polished (%s) from the best point: %s",
+               gc_fit_alg_name(o->polish >= 0 ? o->polish : GC_FIT_BOBYQA), nlopt_why(r));
+  }
+  if (c.oom || trace_join(res, &c)) {
+    free(c.trace);
+    snprintf(msg, n, "out of memory");
+    return GC_ENOMEM;
+  }
+  free(c.trace);
+  if (!polished) { /* the probes are a check, not part of the solver's count */
+    pb->nevals = ne;
+    pb->nfail = nf;
+  }
+  /* D.1's own point is its result; a probe lower by less than the tolerance is noise */
+  if (polished && c.F < res->val.F) {
+    memcpy(res->p, c.p, sizeof res->p);
+    res->val.F = c.F;
+  }
+  if (lower) {
+    res->converged = 0;
+    size_t l = strlen(res->stop);
+    snprintf(res->stop + l, sizeof res->stop - l, "; not a minimum: F is %.3g %% lower at a "
+             "nearby %s", 100 * (res->val.F - Fq) / res->val.F, gc_fit_name(&pb->set, j));
+  }
+  return GC_SUCCESS;
+}
+
 /* ---------------------------------------------------------------- driver */
 
 static double now(void)
@@ -614,7 +727,8 @@ int gc_fit_run(gc_fit_problem *pb, const gc_fit_options *o, gc_fit_result *res, 
   int st = GC_SUCCESS;
   for (int s = 1; s <= o->starts; s++) {
     double p0[GC_FIT_MAXPAR];
-    memcpy(p0, pb->set.trial, (size_t)pb->set.npar * sizeof *p0);
+    memcpy(p0, s == 1 && o->have_start ? o->start : pb->set.trial,
+           (size_t)pb->set.npar * sizeof *p0);
     if (s > 1) /* log-uniform in the bounds */
       for (int k = 0; k < pb->nfree; k++) {
         int j = pb->idx[k];
@@ -670,6 +784,8 @@ int gc_fit_run(gc_fit_problem *pb, const gc_fit_options *o, gc_fit_result *res, 
     }
   }
   gsl_rng_free(rng);
+  if (!st)
+    st = finish(pb, o, budget, res, msg, n);
   res->seconds = now() - t0;
   res->nevals = pb->nevals - evals0;
   res->nfail = pb->nfail - fail0;

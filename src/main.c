@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "cli.h"
 #include "cli_common.h"
 #include "gc_io.h"
@@ -89,6 +91,9 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+  /* GSL's default error handler aborts the process; every GSL call in the library reports its
+   * failure as a status that the caller checks and turns into a message (libgranucal(3)). */
+  gsl_set_error_handler_off();
   if (gc_signals_install()) {
     fprintf(stderr, "granucal: cannot install the signal handlers\n");
     return 1;

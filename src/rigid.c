@@ -227,7 +227,12 @@ int gc_shape_cluster(size_t n, const double (*pos)[3], const double *radius, dou
       gsl_qrng_init(qr);
       for (size_t m = 0; m < n_per; m++) {
         double u[3], x[3];
-        gsl_qrng_get(qr, u);
+        if (gsl_qrng_get(qr, u)) { /* beyond the Sobol generator's sequence length */
+          gsl_qrng_free(qr);
+          snprintf(msg, msglen, "cluster: n_samples = %zu: too many quasi-random points",
+                   n_samples);
+          return GC_EINVAL;
+        }
         const double rr = R * cbrt(u[0]), ct = 1.0 - 2.0 * u[1];
         const double st = sqrt(fmax(0.0, 1.0 - ct * ct)), ph = 2.0 * M_PI * u[2];
         x[0] = p[0] + rr * st * cos(ph);
@@ -293,8 +298,14 @@ int gc_shape_cluster(size_t n, const double (*pos)[3], const double *radius, dou
     snprintf(msg, msglen, "cluster: out of memory");
     return GC_ENOMEM;
   }
-  gsl_eigen_symmv(&A.matrix, eval, evec, w);
-  gsl_eigen_symmv_sort(eval, evec, GSL_EIGEN_SORT_VAL_ASC);
+  if (gsl_eigen_symmv(&A.matrix, eval, evec, w) ||
+      gsl_eigen_symmv_sort(eval, evec, GSL_EIGEN_SORT_VAL_ASC)) {
+    gsl_vector_free(eval);
+    gsl_matrix_free(evec);
+    gsl_eigen_symmv_free(w);
+    snprintf(msg, msglen, "cluster: the principal axes of the inertia tensor were not found");
+    return GC_ENOCONV;
+  }
   double E[3][3]; /* E[k][j]: component k (input frame) of principal axis j */
   double Ip[3];
   for (int j = 0; j < 3; j++) {
