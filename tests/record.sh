@@ -90,7 +90,7 @@ pid=$!
 i=0
 while [ ! -e "$tmp/k/checkpoint.bin" ] && [ $i -lt 2000 ]; do sleep 0.01; i=$((i + 1)); done
 kill -KILL "$pid"
-wait "$pid"
+{ wait "$pid"; } 2>/dev/null # (without the shell's note of the kill)
 st=$?
 rows=$(($(wc -l <"$tmp/k/series.csv") - 1))
 if [ "$st" -eq 137 ] && [ "$rows" -ge 10 ] &&
