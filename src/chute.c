@@ -2829,9 +2829,12 @@ void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], dou
  * neighbour list, "END\n", then the
  * CRC-32 (zlib) of every byte before it.  Any single flipped bit, a truncation or a file from a
  * build with another layout is refused with a message. */
-#define CKPT_VERSION 7u /* 7: the drift frame (chute_work.drift_v, drift) after the wall
-                        * records; 6: the particle numbers (id) after the torques; 5 and 6
-                        * are read (id = index; no drift) */
+#define CKPT_VERSION 8u /* 8: the outputs' record of the run (a length and the bytes, opaque
+                        * here) after the neighbour list; 7: the drift frame
+                        * (chute_work.drift_v, drift) after the wall records; 6: the particle
+                        * numbers (id) after the torques; 5 to 7 are read (id = index; no
+                        * drift; no record) */
+#define CKPT_RECORD_MAX ((uint64_t)1 << 40)
 
 typedef struct {
   uint64_t np, nsph, nbeads, ns, nwall;
@@ -2977,6 +2980,12 @@ static int check_ids(gc_chute *c)
 
 int gc_chute_checkpoint_write(const gc_chute *c, const char *path, char *msg, size_t msglen)
 {
+  return gc_chute_checkpoint_write_record(c, path, NULL, 0, msg, msglen);
+}
+
+int gc_chute_checkpoint_write_record(const gc_chute *c, const char *path, const void *rec,
+                                     size_t reclen, char *msg, size_t msglen)
+{
   const chute_work *w = c->work;
   if (!w->placed) {
     snprintf(msg, msglen, "%s: nothing to checkpoint, the particles have not been placed", path);
@@ -3007,6 +3016,9 @@ int gc_chute_checkpoint_write(const gc_chute *c, const char *path, char *msg, si
     ok = fwrite(b[k].p, 1, b[k].size, m) == b[k].size;
   if (ok)
     ok = gc_nlist_write(c->nl, m) == GC_SUCCESS;
+  uint64_t rl = reclen;
+  if (ok)
+    ok = fwrite(&rl, sizeof rl, 1, m) == 1 && (!reclen || fwrite(rec, 1, reclen, m) == reclen);
   if (ok)
     ok = fwrite("END\n", 1, 4, m) == 4;
   if (fclose(m) != 0)
@@ -3030,6 +3042,11 @@ int gc_chute_checkpoint_write(const gc_chute *c, const char *path, char *msg, si
     snprintf(msg, msglen, "%s: cannot write the checkpoint", path);
     return GC_EIO;
   }
+  /* on the disk before it replaces the previous one: a run resumes from a whole checkpoint */
+  if ((st = gc_outfile_sync(&o, msg, msglen))) {
+    gc_outfile_abort(&o);
+    return st;
+  }
   return gc_outfile_commit(&o, msg, msglen);
 }
 
@@ -3043,8 +3060,8 @@ static int ckpt_mismatch(char *msg, size_t n, const char *path, const char *what
 
 /* Read a whole checkpoint image of len bytes from f (positioned at its start), named path in
  * the messages.  The CRC-32 is verified over the whole image before anything is parsed. */
-static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, char *msg,
-                            size_t msglen)
+static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, void **rec,
+                            size_t *reclen, char *msg, size_t msglen)
 {
   chute_work *w = c->work;
   if (len < 8 + 4 + 4) {
@@ -3090,9 +3107,9 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
   ckpt_head h, mine;
   ckpt_info info, myinfo;
   int st = GC_SUCCESS, reading = 0;
-  if (fread(&ver, sizeof ver, 1, f) != 1 || (ver != CKPT_VERSION && ver != 5 && ver != 6)) {
-    snprintf(msg, msglen, "%s: checkpoint format version %u, this granucal (%s) reads versions 5, "
-             "6 and %u", path, (unsigned)ver, GC_VERSION, CKPT_VERSION);
+  if (fread(&ver, sizeof ver, 1, f) != 1 || ver < 5 || ver > CKPT_VERSION) {
+    snprintf(msg, msglen, "%s: checkpoint format version %u, this granucal (%s) reads versions 5 "
+             "to %u", path, (unsigned)ver, GC_VERSION, CKPT_VERSION);
     return GC_EFORMAT;
   }
   if (fread(&ilen, sizeof ilen, 1, f) != 1 || ilen != sizeof info ||
@@ -3162,9 +3179,10 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
   CK(side_walls, "side_walls")
   CK(bead_coverage, "bead_coverage")
   CK(bottom_seed, "bottom_seed")
-  /* keep_history and rolling are not checked: they are options of the contact treatment from
-   * now on, not part of the state, so a run may continue a checkpoint with either (a branch of
-   * a shared spin-up, scripts/chute-study) */
+  /* how contacts are treated from now on is physics too: a run that changed it would not be
+   * the run its record describes */
+  CK(keep_history, "keep_history")
+  CK(rolling, "rolling")
 #undef CK
   if (strncmp(h.nfd, mine.nfd, sizeof h.nfd) || strncmp(h.tfd, mine.tfd, sizeof h.tfd)) {
     snprintf(msg, msglen, "%s: checkpoint is from a different configuration: models %.31s/%.31s "
@@ -3208,6 +3226,38 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
   if ((st = gc_nlist_read(c->nl, f, m2, sizeof m2))) {
     snprintf(msg, msglen, "%s: neighbour list: %s", path, m2);
     goto done;
+  }
+  if (ver >= 8) {
+    uint64_t rl;
+    long at = ftell(f);
+    if (fread(&rl, sizeof rl, 1, f) != 1 || at < 0 || rl > CKPT_RECORD_MAX ||
+        rl > (uint64_t)len - (uint64_t)at) {
+      snprintf(msg, msglen, "%s: truncated checkpoint (the outputs' record)", path);
+      st = GC_EFORMAT;
+      goto done;
+    }
+    void *r = NULL;
+    if (rl && rec) {
+      if (!(r = malloc((size_t)rl))) {
+        snprintf(msg, msglen, "%s: out of memory (the outputs' record)", path);
+        st = GC_ENOMEM;
+        goto done;
+      }
+      if (fread(r, 1, (size_t)rl, f) != (size_t)rl) {
+        free(r);
+        snprintf(msg, msglen, "%s: truncated checkpoint (the outputs' record)", path);
+        st = GC_EFORMAT;
+        goto done;
+      }
+    } else if (rl && fseek(f, (long)rl, SEEK_CUR) != 0) {
+      snprintf(msg, msglen, "%s: truncated checkpoint (the outputs' record)", path);
+      st = GC_EFORMAT;
+      goto done;
+    }
+    if (rec) {
+      *rec = r;
+      *reclen = (size_t)rl;
+    }
   }
   char end[4];
   if (fread(end, 1, 4, f) != 4 || memcmp(end, "END\n", 4)) {
@@ -3278,6 +3328,11 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
 done:
   if (st && reading)
     w->placed = 0; /* the state was partly overwritten: it must be placed or read again */
+  if (st && rec) {
+    free(*rec);
+    *rec = NULL;
+    *reclen = 0;
+  }
   return st;
 }
 
@@ -3293,13 +3348,26 @@ int gc_chute_checkpoint_read_mem(gc_chute *c, const void *data, size_t len, cons
     snprintf(msg, msglen, "%s: out of memory", name);
     return GC_ENOMEM;
   }
-  int st = ckpt_read_stream(c, f, len, name, msg, msglen);
+  void *rec = NULL;
+  size_t reclen = 0;
+  int st = ckpt_read_stream(c, f, len, name, &rec, &reclen, msg, msglen);
+  free(rec);
   fclose(f);
   return st;
 }
 
 int gc_chute_checkpoint_read(gc_chute *c, const char *path, char *msg, size_t msglen)
 {
+  return gc_chute_checkpoint_read_record(c, path, NULL, NULL, msg, msglen);
+}
+
+int gc_chute_checkpoint_read_record(gc_chute *c, const char *path, void **rec, size_t *reclen,
+                                    char *msg, size_t msglen)
+{
+  if (rec) {
+    *rec = NULL;
+    *reclen = 0;
+  }
   FILE *f = fopen(path, "rb");
   if (!f) {
     snprintf(msg, msglen, "%s: cannot open the checkpoint: %s", path, strerror(errno));
@@ -3311,7 +3379,7 @@ int gc_chute_checkpoint_read(gc_chute *c, const char *path, char *msg, size_t ms
     snprintf(msg, msglen, "%s: not a regular file", path);
     st = GC_EIO;
   } else {
-    st = ckpt_read_stream(c, f, (size_t)sb.st_size, path, msg, msglen);
+    st = ckpt_read_stream(c, f, (size_t)sb.st_size, path, rec, reclen, msg, msglen);
   }
   fclose(f);
   return st;

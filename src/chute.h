@@ -252,6 +252,14 @@ size_t gc_chute_check_list_complete(const gc_chute *c);
  * match. */
 int gc_chute_checkpoint_write(const gc_chute *c, const char *path, char *msg, size_t msglen);
 int gc_chute_checkpoint_read(gc_chute *c, const char *path, char *msg, size_t msglen);
+/* The same with the outputs' record of the run up to this state (reclen bytes, opaque here,
+ * chute_io.h), written into the checkpoint (format 8) under its CRC-32, so that the record and
+ * the state it describes are replaced together.  The read gives a malloc'd copy in *rec
+ * (NULL and 0 for a checkpoint without one, format 5 to 7); the caller frees it. */
+int gc_chute_checkpoint_write_record(const gc_chute *c, const char *path, const void *rec,
+                                     size_t reclen, char *msg, size_t msglen);
+int gc_chute_checkpoint_read_record(gc_chute *c, const char *path, void **rec, size_t *reclen,
+                                    char *msg, size_t msglen);
 /* The same from an image in memory (len bytes; name for the messages): for the bit-flip test
  * and the fuzz target. */
 int gc_chute_checkpoint_read_mem(gc_chute *c, const void *data, size_t len, const char *name,

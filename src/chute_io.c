@@ -7,6 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
 #include <gsl/gsl_histogram.h>
 #include <gsl/gsl_histogram2d.h>
 
@@ -36,117 +43,133 @@ typedef struct {
   const char *unit;
   const char *dflt;  /* default as text, NULL: required or derived (see what) */
   const char *what;
+  int run;           /* RUN: run control or an output (may change when a run is resumed);
+                      * PHYS: the physics of the run (the system, the laws, the start, the time
+                      * step) */
 } ckey;
+enum { PHYS = 0, RUN = 1 };
 
 #define INF HUGE_VAL
 static const ckey keys[K_COUNT] = {
   [K_PARAMS] = { "params", T_PATH, 0, 0, 0, 0, "", NULL,
-                 "particle parameter file (a material card, e.g. written by granucal fit -o); required" },
+                 "particle parameter file (a material card, e.g. written by granucal fit "
+                 "-o); required", PHYS },
   [K_SHAPE] = { "shape", T_WORD, 0, 0, 0, 0, "", "ellipsoid4",
-                "ellipsoid4 | sphere | cluster" },
-  [K_PL] = { "particle_L", T_DBL, 0, INF, 1, 1, "m", NULL, "ellipsoid4: length L (>= W)" },
-  [K_PW] = { "particle_W", T_DBL, 0, INF, 1, 1, "m", NULL, "ellipsoid4: width W (>= H)" },
+                "ellipsoid4 | sphere | cluster", PHYS },
+  [K_PL] = { "particle_L", T_DBL, 0, INF, 1, 1, "m", NULL, "ellipsoid4: length L (>= W)", PHYS },
+  [K_PW] = { "particle_W", T_DBL, 0, INF, 1, 1, "m", NULL, "ellipsoid4: width W (>= H)", PHYS },
   [K_PH] = { "particle_H", T_DBL, 0, INF, 1, 1, "m", NULL,
-             "ellipsoid4: height H = 2 x sphere radius" },
-  [K_PR] = { "particle_R", T_DBL, 0, INF, 1, 1, "m", NULL, "sphere: radius (default: params R)" },
+             "ellipsoid4: height H = 2 x sphere radius", PHYS },
+  [K_PR] = { "particle_R", T_DBL, 0, INF, 1, 1, "m", NULL,
+             "sphere: radius (default: params R)", PHYS },
   [K_PMASS] = { "particle_mass", T_DBL, 0, GC_MASS_MAX, 1, 0, "kg", NULL,
-                "ellipsoid4, sphere: mass (default: params m, else rho x volume)" },
+                "ellipsoid4, sphere: mass (default: params m, else rho x volume)", PHYS },
   [K_CLUSTER] = { "cluster_file", T_PATH, 0, 0, 0, 0, "", NULL,
-                  "cluster: CSV x [m],y [m],z [m],r [m], one sphere per row" },
+                  "cluster: CSV x [m],y [m],z [m],r [m], one sphere per row", PHYS },
   [K_PDENS] = { "particle_density", T_DBL, 0, GC_DENSITY_MAX, 1, 0, "kg/m^3", NULL,
-                "cluster: density (default: params rho)" },
-  [K_NP] = { "n_particles", T_INT, 1, 1e8, 0, 0, "", NULL, "number of particles; required" },
+                "cluster: density (default: params rho)", PHYS },
+  [K_NP] = { "n_particles", T_INT, 1, 1e8, 0, 0, "", NULL, "number of particles; required", PHYS },
   [K_LENGTH] = { "length", T_DBL, 0, INF, 1, 1, "m", NULL,
-                 "period along the flow (x); required" },
+                 "period along the flow (x); required", PHYS },
   [K_WIDTH] = { "width", T_DBL, 0, INF, 1, 1, "m", NULL,
-                "distance between the side walls (z); required" },
+                "distance between the side walls (z); required", PHYS },
   [K_FILL] = { "fill_height", T_DBL, 0, INF, 1, 1, "m", NULL,
-               "initial random placement: centres up to this height (y); required" },
+               "initial random placement: centres up to this height (y); required", PHYS },
   [K_ANGLE] = { "angle_deg", T_DBL, -90, 90, 1, 1, "deg", NULL,
-                "chute inclination; required" },
-  [K_GRAV] = { "gravity", T_DBL, 0, INF, 0, 1, "m/s^2", "9.80665", "gravitational acceleration" },
-  [K_BOTTOM] = { "bottom", T_WORD, 0, 0, 0, 0, "", "beads", "beads | random | flat | none" },
-  [K_BEADR] = { "bead_radius", T_DBL, 0, INF, 1, 1, "m", "1.5e-3", "radius of the bottom beads" },
+                "chute inclination; required", PHYS },
+  [K_GRAV] = { "gravity", T_DBL, 0, INF, 0, 1, "m/s^2", "9.80665",
+               "gravitational acceleration", PHYS },
+  [K_BOTTOM] = { "bottom", T_WORD, 0, 0, 0, 0, "", "beads", "beads | random | flat | none", PHYS },
+  [K_BEADR] = { "bead_radius", T_DBL, 0, INF, 1, 1, "m", "1.5e-3",
+                "radius of the bottom beads", PHYS },
   [K_BEADS] = { "bead_spacing", T_DBL, 0, INF, 1, 1, "m", NULL,
                 "requested centre distance of the bead lattice, >= 2 bead_radius (default: 2 "
                 "bead_radius); the lattice takes the nearest spacing length / n that tiles the "
-                "period" },
+                "period", PHYS },
   [K_BEADCOV] = { "bead_coverage", T_DBL, 0, 0.5, 1, 0, "-", "0.5",
-                  "bottom = random: area fraction of the floor covered by beads" },
+                  "bottom = random: area fraction of the floor covered by beads", PHYS },
   [K_BSEED] = { "bottom_seed", T_INT, 0, 4294967295.0, 0, 0, "", "1",
-                "bottom = random: seed of the bead positions" },
+                "bottom = random: seed of the bead positions", PHYS },
   [K_SIDEW] = { "side_walls", T_INT, 0, 1, 0, 0, "", "1",
-                "1: flat walls at z = 0 and width; 0: periodic along z" },
+                "1: flat walls at z = 0 and width; 0: periodic along z", PHYS },
   [K_WALL] = { "wall", T_PATH, 0, 0, 0, 0, "", NULL,
-               "material card of the side walls (E, nu, mu); required with side_walls = 1" },
+               "material card of the side walls (E, nu, mu); required with side_walls = 1", PHYS },
   [K_BEAD] = { "bead", T_PATH, 0, 0, 0, 0, "", NULL,
-               "material card of the beads / flat bottom; required unless bottom = none" },
+               "material card of the beads / flat bottom; required unless bottom = none", PHYS },
   [K_MUPP] = { "mu_pp", T_DBL, 0, INF, 0, 1, "-", NULL,
-               "particle-particle friction (default: params mu)" },
+               "particle-particle friction (default: params mu)", PHYS },
   [K_MUWALL] = { "mu_wall", T_DBL, 0, INF, 0, 1, "-", NULL,
-                 "particle-wall friction (default: the wall card's mu)" },
+                 "particle-wall friction (default: the wall card's mu)", PHYS },
   [K_MUBEAD] = { "mu_bead", T_DBL, 0, INF, 0, 1, "-", NULL,
-                 "particle-bottom friction (default: the bead card's mu)" },
+                 "particle-bottom friction (default: the bead card's mu)", PHYS },
   [K_MODEL] = { "model", T_WORD, 0, 0, 0, 0, "", NULL,
-                "normal model (default: params model, else ep)" },
+                "normal model (default: params model, else ep)", PHYS },
   [K_TFD] = { "tfd", T_WORD, 0, 0, 0, 0, "", NULL,
-              "tangential model or none (default: params tfd, else the normal model's own)" },
+              "tangential model or none (default: params tfd, else the normal model's own)", PHYS },
   [K_RMODEL] = { "rolling_model", T_WORD, 0, 0, 0, 0, "", "none",
-                 "rolling resistance: none | spring | const (params mu_r, beta_r, w_reg)" },
+                 "rolling resistance: none | spring | const (params mu_r, beta_r, w_reg)", PHYS },
   [K_TMODEL] = { "twisting_model", T_WORD, 0, 0, 0, 0, "", "none",
-                 "twisting resistance: none | spring | const (params mu, w_reg)" },
-  [K_DT] = { "dt", T_DBL, 0, INF, 1, 1, "s", NULL, "time step (default: from ntcol)" },
+                 "twisting resistance: none | spring | const (params mu, w_reg)", PHYS },
+  [K_DT] = { "dt", T_DBL, 0, INF, 1, 1, "s", NULL, "time step (default: from ntcol)", PHYS },
   [K_NTCOL] = { "ntcol", T_INT, GC_DT_REFUSE_NTCOL, 1e6, 0, 0, "", "40",
-                "dt = shortest Hertz contact duration (eq. 3.22) / ntcol" },
+                "dt = shortest Hertz contact duration (eq. 3.22) / ntcol", PHYS },
   [K_VREF] = { "v_ref", T_DBL, 0, INF, 1, 1, "m/s", NULL,
-               "impact speed of the contact duration (default: sqrt(2 g fill_height), else 1)" },
+               "impact speed of the contact duration (default: sqrt(2 g fill_height), "
+               "else 1)", PHYS },
   [K_SKIN] = { "skin", T_DBL, 0, INF, 1, 1, "m", NULL,
-               "neighbour-list skin (default: 0.2 x the smallest sphere radius)" },
-  [K_SEED] = { "seed", T_INT, 0, 4294967295.0, 0, 0, "", "1", "seed of the random placement" },
+               "neighbour-list skin (default: 0.2 x the smallest sphere radius)", PHYS },
+  [K_SEED] = { "seed", T_INT, 0, 4294967295.0, 0, 0, "", "1",
+               "seed of the random placement", PHYS },
   [K_THREADS] = { "threads", T_INT, 0, 4096, 0, 0, "", "0",
-                  "OpenMP threads of the force loop; 0: the OpenMP default" },
+                  "OpenMP threads of the force loop; 0: the OpenMP default", RUN },
   [K_LDAMP] = { "local_damping", T_DBL, 0, 1, 0, 1, "-", "0",
-                "Cundall's local damping (numerical, not physical; quasi-static states only)" },
-  [K_TEND] = { "t_end", T_DBL, 0, INF, 1, 1, "s", NULL, "simulated time; required" },
-  [K_SERIES] = { "series_interval", T_DBL, 0, INF, 1, 1, "s", "1e-3", "time series interval" },
-  [K_VTK] = { "vtk_interval", T_DBL, 0, INF, 0, 1, "s", "0", "VTK snapshot interval; 0: none" },
+                "Cundall's local damping (numerical, not physical; quasi-static states "
+                "only)", PHYS },
+  [K_TEND] = { "t_end", T_DBL, 0, INF, 1, 1, "s", NULL, "simulated time; required", RUN },
+  [K_SERIES] = { "series_interval", T_DBL, 0, INF, 1, 1, "s", "1e-3", "time series interval", RUN },
+  [K_VTK] = { "vtk_interval", T_DBL, 0, INF, 0, 1, "s", "0",
+              "VTK snapshot interval; 0: none", RUN },
   [K_CKPT] = { "checkpoint_interval", T_DBL, 0, INF, 0, 1, "s", "0",
-               "checkpoint interval (and a final checkpoint); 0: none" },
+               "checkpoint interval (and a final checkpoint); 0: none", RUN },
   [K_PSTART] = { "profile_start", T_DBL, 0, INF, 0, 1, "s", NULL,
-                 "start of the profile window (default: 0.86 t_end, the seed's 6.02 s of 7 s)" },
+                 "start of the profile window (default: 0.86 t_end, the seed's 6.02 s of "
+                 "7 s)", RUN },
   [K_PEND] = { "profile_end", T_DBL, 0, INF, 0, 1, "s", NULL,
-               "end of the profile window (default: t_end)" },
+               "end of the profile window (default: t_end)", RUN },
   [K_PINT] = { "profile_interval", T_DBL, 0, INF, 1, 1, "s", "0.01",
-               "sampling interval of the profiles (seed: 99 frames in 0.98 s)" },
-  [K_PCELL] = { "profile_cell", T_DBL, 0, INF, 1, 1, "m", "5e-3", "cell size of the profile grids" },
+               "sampling interval of the profiles (seed: 99 frames in 0.98 s)", RUN },
+  [K_PCELL] = { "profile_cell", T_DBL, 0, INF, 1, 1, "m", "5e-3",
+                "cell size of the profile grids", RUN },
   [K_PHEIGHT] = { "profile_height", T_DBL, 0, INF, 1, 1, "m", NULL,
-                  "top of the side-view grids (default: fill_height)" },
+                  "top of the side-view grids (default: fill_height)", RUN },
   [K_WALLBAND] = { "wall_band", T_DBL, 0, INF, 1, 1, "m", "0.01",
-                   "side view near the walls: centres within this distance of a wall" },
+                   "side view near the walls: centres within this distance of a wall", RUN },
   [K_CENTREBAND] = { "centre_band", T_DBL, 0, INF, 1, 1, "m", "0.01",
-                     "side view at the centre line: centres in a band this wide around z = width/2" },
+                     "side view at the centre line: centres in a band this wide around z "
+                     "= width/2", RUN },
   [K_SURFLO] = { "surface_y_min", T_DBL, -INF, INF, 1, 1, "m", "0.035",
-                 "top view near the surface: centres with y in [min, max) (fig. 9.9a)" },
-  [K_SURFHI] = { "surface_y_max", T_DBL, -INF, INF, 1, 1, "m", "0.045", "" },
+                 "top view near the surface: centres with y in [min, max) (fig. 9.9a)", RUN },
+  [K_SURFHI] = { "surface_y_max", T_DBL, -INF, INF, 1, 1, "m", "0.045", "", RUN },
   [K_BOTLO] = { "bottom_y_min", T_DBL, -INF, INF, 1, 1, "m", "0.005",
-                "top view near the bottom: centres with y in [min, max) (fig. 9.9b)" },
-  [K_BOTHI] = { "bottom_y_max", T_DBL, -INF, INF, 1, 1, "m", "0.015", "" },
+                "top view near the bottom: centres with y in [min, max) (fig. 9.9b)", RUN },
+  [K_BOTHI] = { "bottom_y_max", T_DBL, -INF, INF, 1, 1, "m", "0.015", "", RUN },
   [K_FTIME] = { "forces_time", T_DBL, 0, INF, 0, 1, "s", NULL,
-                "force statistics over the steps ending at this time (default: t_end)" },
+                "force statistics over the steps ending at this time (default: t_end)", RUN },
   [K_FSTEPS] = { "forces_steps", T_INT, 1, 1e9, 0, 0, "", "10",
-                 "number of steps sampled for the force statistics (seed: 10)" },
-  [K_FMAX] = { "forces_max", T_DBL, 0, INF, 1, 1, "N", "0.25", "upper end of the force histogram" },
+                 "number of steps sampled for the force statistics (seed: 10)", RUN },
+  [K_FMAX] = { "forces_max", T_DBL, 0, INF, 1, 1, "N", "0.25",
+               "upper end of the force histogram", RUN },
   [K_FBINS] = { "forces_bins", T_INT, 1, 1e6, 0, 0, "", "45",
-                "bins of the force histogram (0.25 N / 45 = 5.6 mN, fig. 9.12)" },
+                "bins of the force histogram (0.25 N / 45 = 5.6 mN, fig. 9.12)", RUN },
   [K_KEEPH] = { "keep_history", T_INT, 0, 1, 0, 0, "", "0",
                 "1: a contact keeps its history after separation until the pair leaves the "
-                "neighbour list; 0: it is reset" },
+                "neighbour list; 0: it is reset", PHYS },
   [K_ROLL] = { "rolling", T_INT, 0, 1, 0, 0, "", "0",
-               "1: the rolling correction of sec. 5.2 in 3-D" },
+               "1: the rolling correction of sec. 5.2 in 3-D", PHYS },
   [K_SWIN] = { "steady_window", T_DBL, 0, INF, 1, 1, "s", NULL,
-               "trailing window of the steady-state test (default: min(1 s, t_end / 2))" },
+               "trailing window of the steady-state test (default: min(1 s, t_end / 2))", RUN },
   [K_SBATCH] = { "steady_batches", T_INT, 3, 10000, 0, 0, "", "10",
-                 "batch means in the steady-state window" },
+                 "batch means in the steady-state window", RUN },
 };
 
 typedef struct {
@@ -728,6 +751,36 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   return GC_SUCCESS;
 }
 
+/* The fewest significant digits (15 to 17) that give v back */
+static int digits(double v)
+{
+  char b[40];
+  for (int d = 15; d < 17; d++) {
+    snprintf(b, sizeof b, "%.*g", d, v);
+    if (strtod(b, NULL) == v)
+      return d;
+  }
+  return 17;
+}
+
+/* The absolute path of a file (symbolic links resolved) for the effective card, which must name
+ * the same files wherever it is read from (its relative paths would be taken from its own
+ * directory); a file that cannot be resolved is joined to the working directory.  NULL if out
+ * of memory. */
+static char *absolute_path(const char *p)
+{
+  char *r = realpath(p, NULL);
+  if (r || p[0] == '/')
+    return r ? r : strdup(p);
+  char cwd[PATH_MAX];
+  if (!getcwd(cwd, sizeof cwd))
+    return strdup(p);
+  size_t l = strlen(cwd) + strlen(p) + 2;
+  if ((r = malloc(l)))
+    snprintf(r, l, "%s/%s", cwd, p);
+  return r;
+}
+
 int gc_chute_run_load(const char *path, char *const *sets, size_t nsets, gc_chute_run *run,
                       char *msg, size_t msglen)
 {
@@ -757,21 +810,52 @@ int gc_chute_run_load(const char *path, char *const *sets, size_t nsets, gc_chut
   if (!st)
     st = build(r, run, msg, msglen);
   if (!st) {
-    /* the effective card, in the order of the key table; reading it back gives the same run */
+    /* the effective card, in the order of the key table, with absolute paths; reading it back
+     * from any directory gives the same run */
     size_t l = 0, cap = sizeof run->effective;
     run->effective[0] = 0;
     for (int i = 0; i < K_COUNT && l < cap; i++) {
       if (!r->set[i])
         continue;
-      int w = keys[i].type == T_PATH || keys[i].type == T_WORD
+      char *abs = keys[i].type == T_PATH ? absolute_path(r->s[i]) : NULL;
+      if (keys[i].type == T_PATH && !abs) {
+        snprintf(msg, msglen, "%s: out of memory", r->s[i]);
+        st = GC_ENOMEM;
+        break;
+      }
+      int w = keys[i].type == T_PATH
+                  ? snprintf(run->effective + l, cap - l, "%s = %s  # %s\n", keys[i].key, abs,
+                             r->where[i])
+              : keys[i].type == T_WORD
                   ? snprintf(run->effective + l, cap - l, "%s = %s  # %s\n", keys[i].key, r->s[i],
                              r->where[i])
                   : snprintf(run->effective + l, cap - l, "%s = %.17g  # %s\n", keys[i].key,
                              r->v[i], r->where[i]);
+      free(abs);
+      l += w > 0 ? (size_t)w : 0;
+    }
+    if (!st && l >= cap) {
+      snprintf(msg, msglen, "the effective chute card is longer than %zu bytes", cap);
+      st = GC_ENOMEM;
+    }
+  }
+  if (!st) {
+    /* the physics keys with a value (set or default), for a resumed run's check; a path's file
+     * and a key derived when unset (mu_pp from the parameter file, dt from ntcol, ...) are
+     * compared through the configuration they give, in the checkpoint's header */
+    size_t l = 0, cap = sizeof run->physics;
+    run->physics[0] = 0;
+    for (int i = 0; i < K_COUNT && l < cap; i++) {
+      if (keys[i].run || keys[i].type == T_PATH || (!r->set[i] && !keys[i].dflt))
+        continue;
+      int w = keys[i].type == T_WORD
+                  ? snprintf(run->physics + l, cap - l, "%s = %s\n", keys[i].key, word(r, i))
+                  : snprintf(run->physics + l, cap - l, "%s = %.*g\n", keys[i].key,
+                             digits(val(r, i)), val(r, i));
       l += w > 0 ? (size_t)w : 0;
     }
     if (l >= cap) {
-      snprintf(msg, msglen, "the effective chute card is longer than %zu bytes", cap);
+      snprintf(msg, msglen, "the physics keys of the chute card are longer than %zu bytes", cap);
       st = GC_ENOMEM;
     }
   }
@@ -824,8 +908,16 @@ enum { NPROF = 5 };
 struct gc_chute_out {
   gc_chute_run run;
   char *dir;
-  gc_outfile series;
-  int series_open;
+  char *series_path;
+  gc_outfile series;          /* series.csv's temporary until its first flush */
+  int series_open;            /* series is open */
+  int series_placed;          /* series.csv is in place: rows go to pend, appended at flushes */
+  char *pend;                 /* rows not yet appended */
+  size_t plen, pcap;
+  uint64_t series_bytes;      /* bytes of series.csv so far (header, rows), with their CRC-32 */
+  uint32_t series_crc;
+  long prof_through, force_through; /* samples up to this step continued from a checkpoint
+                                     * (-1: none) */
   long k_series, k_vtk, k_ckpt, k_prof;
   long prof_first, prof_last; /* step range of the profile window */
   long force_first, force_last;
@@ -931,6 +1023,8 @@ static void out_free(gc_chute_out *o)
   free(o->P);
   free(o->st);
   free(o->sv);
+  free(o->pend);
+  free(o->series_path);
   free(o->dir);
   free(o);
 }
@@ -954,22 +1048,9 @@ void gc_chute_budget_get(const gc_chute *c, gc_chute_budget *b)
   b->residual = b->gravity - b->dkinetic - work;
 }
 
-static int series_row(gc_chute_out *o, const gc_chute *c);
-
-int gc_chute_out_steady(gc_chute_out *o, const gc_chute *c, gc_steady *s, char *msg, size_t n)
+/* room for one more (t, vx) of the steady-state test */
+static int series_grow(gc_chute_out *o)
 {
-  if (c->step != o->last_series_step && o->series_open && series_row(o, c)) {
-    snprintf(msg, n, "%s/series.csv: write error", o->dir);
-    return GC_EIO;
-  }
-  return gc_steady_fit(o->st, o->sv, o->sn, o->run.steady_window, (size_t)o->run.steady_batches,
-                       0.95, s, msg, n);
-}
-
-static int series_row(gc_chute_out *o, const gc_chute *c)
-{
-  gc_chute_stats st;
-  gc_chute_stats_get(c, &st);
   if (o->sn == o->scap) {
     size_t cap = 2 * o->scap + 1024;
     double *a = realloc(o->st, cap * sizeof *a);
@@ -982,28 +1063,131 @@ static int series_row(gc_chute_out *o, const gc_chute *c)
     o->sv = b;
     o->scap = cap;
   }
+  return GC_SUCCESS;
+}
+
+/* The steady-state test over the series rows and, if the state c has no row yet, its own
+ * (the row finish writes) */
+int gc_chute_out_steady(gc_chute_out *o, const gc_chute *c, gc_steady *s, char *msg, size_t n)
+{
+  size_t m = o->sn;
+  if (c->step != o->last_series_step) {
+    if (series_grow(o)) {
+      snprintf(msg, n, "out of memory");
+      return GC_ENOMEM;
+    }
+    gc_chute_stats st;
+    gc_chute_stats_get(c, &st);
+    o->st[m] = st.t;
+    o->sv[m] = st.v_mean[0];
+    m++;
+  }
+  return gc_steady_fit(o->st, o->sv, m, o->run.steady_window, (size_t)o->run.steady_batches, 0.95,
+                       s, msg, n);
+}
+
+/* Bytes of series.csv: into the temporary before its first flush, else kept for the next */
+static int series_put(gc_chute_out *o, const char *b, size_t len)
+{
+  o->series_crc = (uint32_t)crc32_z(o->series_crc, (const Bytef *)b, len);
+  o->series_bytes += len;
+  if (!o->series_placed)
+    return fwrite(b, 1, len, o->series.f) == len ? GC_SUCCESS : GC_EIO;
+  if (o->plen + len > o->pcap) {
+    size_t cap = 2 * (o->plen + len) + 4096;
+    char *p = realloc(o->pend, cap);
+    if (!p)
+      return GC_ENOMEM;
+    o->pend = p;
+    o->pcap = cap;
+  }
+  memcpy(o->pend + o->plen, b, len);
+  o->plen += len;
+  return GC_SUCCESS;
+}
+
+static const char series_header[] =
+  "t [s],vx [m/s],vy [m/s],vz [m/s],E_kin [J],contacts,contacts_pp,P_max [N],W_gravity [J],"
+  "dE_kin [J],E_elastic [J],D_normal_pp [J],D_tangential_pp [J],D_normal_wall [J],"
+  "D_tangential_wall [J],D_normal_bottom [J],D_tangential_bottom [J],residual [J],"
+  "dvx_dt [m/s^2],dvx_dt_ci95 [m/s^2]\n";
+
+static int series_row(gc_chute_out *o, const gc_chute *c)
+{
+  gc_chute_stats st;
+  gc_chute_stats_get(c, &st);
+  if (series_grow(o))
+    return GC_ENOMEM;
   o->st[o->sn] = st.t;
   o->sv[o->sn] = st.v_mean[0];
   o->sn++;
   gc_chute_budget b;
   gc_chute_budget_get(c, &b);
-  fprintf(o->series.f, "%.10g,%.10g,%.10g,%.10g,%.10g,%zu,%zu,%.10g", st.t, st.v_mean[0],
-          st.v_mean[1], st.v_mean[2], st.kinetic, st.n_contacts, st.n_contacts_pp, st.P_max);
-  fprintf(o->series.f, ",%.10g,%.10g,%.10g", b.gravity, b.dkinetic, b.elastic);
+  char row[1024];
+  size_t l = 0;
+#define ROW(...) (l += (size_t)snprintf(row + l, l < sizeof row ? sizeof row - l : 0, __VA_ARGS__))
+  ROW("%.10g,%.10g,%.10g,%.10g,%.10g,%zu,%zu,%.10g", st.t, st.v_mean[0], st.v_mean[1],
+      st.v_mean[2], st.kinetic, st.n_contacts, st.n_contacts_pp, st.P_max);
+  ROW(",%.10g,%.10g,%.10g", b.gravity, b.dkinetic, b.elastic);
   for (int k = 0; k < GC_NCAT; k++)
-    fprintf(o->series.f, ",%.10g,%.10g", b.d_normal[k], b.d_tangential[k]);
-  fprintf(o->series.f, ",%.6g", b.residual);
+    ROW(",%.10g,%.10g", b.d_normal[k], b.d_tangential[k]);
+  ROW(",%.6g", b.residual);
   /* the trailing-window slope once the window is filled (empty fields before) */
   gc_steady sd;
   char m2[256];
   if (st.t - o->st[0] >= o->run.steady_window * (1 - 1e-9) &&
       gc_steady_fit(o->st, o->sv, o->sn, o->run.steady_window, (size_t)o->run.steady_batches,
                     0.95, &sd, m2, sizeof m2) == GC_SUCCESS)
-    fprintf(o->series.f, ",%.6g,%.6g\n", sd.slope, sd.half_ci);
+    ROW(",%.6g,%.6g\n", sd.slope, sd.half_ci);
   else
-    fprintf(o->series.f, ",,\n");
+    ROW(",,\n");
+#undef ROW
   o->last_series_step = c->step;
-  return ferror(o->series.f) ? GC_EIO : GC_SUCCESS;
+  if (l >= sizeof row)
+    return GC_EIO;
+  return series_put(o, row, l);
+}
+
+/* series.csv up to date on the disk: its temporary synced and renamed into place at the first
+ * call, then the rows since the last call appended and synced */
+static int series_flush(gc_chute_out *o, char *msg, size_t n)
+{
+  int st;
+  if (!o->series_placed) {
+    if ((st = gc_outfile_sync(&o->series, msg, n)))
+      return st;
+    st = gc_outfile_commit(&o->series, msg, n);
+    o->series_open = 0;
+    o->series_placed = !st;
+    return st;
+  }
+  if (!o->plen)
+    return GC_SUCCESS;
+  int fd = open(o->series_path, O_WRONLY | O_APPEND);
+  off_t end = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
+  size_t done = 0;
+  while (fd >= 0 && done < o->plen) {
+    ssize_t w = write(fd, o->pend + done, o->plen - done);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      break;
+    done += (size_t)w;
+  }
+  int err = fd < 0 ? errno : done < o->plen ? (errno ? errno : EIO)
+                           : fsync(fd) != 0 && errno != EINVAL ? errno : 0;
+  /* a failed append (a full disk) is taken back, so that the file ends at the last checkpoint
+   * (should that fail too, --resume still takes only the bytes the checkpoint records) */
+  int undone = err && fd >= 0 && end >= 0 ? ftruncate(fd, end) : 0;
+  (void)undone;
+  if (fd >= 0 && close(fd) != 0 && !err)
+    err = errno;
+  if (err) {
+    snprintf(msg, n, "%s: write error: %s", o->series_path, strerror(err));
+    return GC_EIO;
+  }
+  o->plen = 0;
+  return GC_SUCCESS;
 }
 
 int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chute *c,
@@ -1032,6 +1216,8 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
   if (o->force_first < 0)
     o->force_first = 0;
   o->last_series_step = -1;
+  o->prof_through = o->force_through = -1;
+  o->series_crc = (uint32_t)crc32(0L, Z_NULL, 0);
 
   /* profiles (fig. 9.6-9.9) */
   double L = cfg->length, W = cfg->width, H = run->profile_height, cell = run->profile_cell;
@@ -1095,24 +1281,23 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
     return GC_EINVAL;
   }
 
-  char *p = file_path(dir, GC_CHUTE_FILE_SERIES, 0);
-  if (!p) {
+  o->series_path = file_path(dir, GC_CHUTE_FILE_SERIES, 0);
+  if (!o->series_path) {
     out_free(o);
     snprintf(msg, n, "out of memory");
     return GC_ENOMEM;
   }
-  int st = gc_outfile_open(&o->series, p, msg, n);
-  free(p);
+  int st = gc_outfile_open(&o->series, o->series_path, msg, n);
   if (st) {
     out_free(o);
     return st;
   }
   o->series_open = 1;
-  fprintf(o->series.f, "t [s],vx [m/s],vy [m/s],vz [m/s],E_kin [J],contacts,contacts_pp,"
-                       "P_max [N],W_gravity [J],dE_kin [J],E_elastic [J],D_normal_pp [J],"
-                       "D_tangential_pp [J],D_normal_wall [J],D_tangential_wall [J],"
-                       "D_normal_bottom [J],D_tangential_bottom [J],residual [J],"
-                       "dvx_dt [m/s^2],dvx_dt_ci95 [m/s^2]\n");
+  if (series_put(o, series_header, sizeof series_header - 1)) {
+    snprintf(msg, n, "%s: write error", o->series_path);
+    gc_chute_out_abort(o);
+    return GC_EIO;
+  }
   if (c->nbeads && o->k_vtk) { /* bead lattice or random monolayer */
     char *bp = file_path(dir, GC_CHUTE_FILE_BOTTOM_VTK, 0);
     st = bp ? gc_chute_write_vtk(c, 1, bp, msg, n) : GC_ENOMEM;
@@ -1185,6 +1370,8 @@ static int force_sample(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
   return GC_SUCCESS;
 }
 
+static int out_checkpoint(gc_chute_out *o, const gc_chute *c, char *msg, size_t n);
+
 int gc_chute_out_record(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
 {
   long s = c->step;
@@ -1193,9 +1380,11 @@ int gc_chute_out_record(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
     snprintf(msg, n, "%s/series.csv: write error", o->dir);
     return st;
   }
-  if (s >= o->prof_first && s <= o->prof_last && (s - o->prof_first) % o->k_prof == 0)
+  if (s >= o->prof_first && s <= o->prof_last && (s - o->prof_first) % o->k_prof == 0 &&
+      s > o->prof_through)
     profile_sample(o, c);
-  if (s >= o->force_first && s <= o->force_last && (st = force_sample(o, c, msg, n)))
+  if (s >= o->force_first && s <= o->force_last && s > o->force_through &&
+      (st = force_sample(o, c, msg, n)))
     return st;
   if (o->k_vtk && s % o->k_vtk == 0) {
     char *p = file_path(o->dir, GC_CHUTE_FILE_PARTICLES, s / o->k_vtk);
@@ -1206,13 +1395,8 @@ int gc_chute_out_record(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
     if (st)
       return st;
   }
-  if (o->k_ckpt && s % o->k_ckpt == 0 && s > 0) {
-    char *p = file_path(o->dir, GC_CHUTE_FILE_CHECKPOINT, 0);
-    st = p ? gc_chute_checkpoint_write(c, p, msg, n) : GC_ENOMEM;
-    free(p);
-    if (st)
-      return st;
-  }
+  if (o->k_ckpt && s % o->k_ckpt == 0 && s > 0)
+    return out_checkpoint(o, c, msg, n);
   return GC_SUCCESS;
 }
 
@@ -1229,7 +1413,27 @@ static int open_output(const gc_chute_out *o, int file, gc_outfile *f, char *msg
   return st;
 }
 
-static int write_profile(const gc_chute_out *o, const profile *p, char *msg, size_t n)
+/* A note in a profile or force file written at a checkpoint at t (t < 0: the final file) */
+static void partial_note(FILE *f, const gc_chute_out *o, double t)
+{
+  if (t >= 0)
+    fprintf(f, "# so far: written at the checkpoint at t = %.9g s of a run to t_end = %.9g s\n", t,
+            o->run.t_end);
+}
+
+/* Commit an output synced to the disk (sync = 1, at a checkpoint) or not */
+static int commit_output(gc_outfile *f, int sync, char *msg, size_t n)
+{
+  int st = sync ? gc_outfile_sync(f, msg, n) : GC_SUCCESS;
+  if (st) {
+    gc_outfile_abort(f);
+    return st;
+  }
+  return gc_outfile_commit(f, msg, n);
+}
+
+static int write_profile(const gc_chute_out *o, const profile *p, double partial, char *msg,
+                         size_t n)
 {
   gc_outfile f;
   int st = open_output(o, p->file, &f, msg, n);
@@ -1246,6 +1450,7 @@ static int write_profile(const gc_chute_out *o, const profile *p, char *msg, siz
   fprintf(f.f, "\n# averaged over %ld frames, t in [%g, %g] s; cells of %g m; n = samples in the "
                "cell (particle-frames)\n",
           o->frames, r->profile_start, r->profile_end, r->profile_cell);
+  partial_note(f.f, o, partial);
   fprintf(f.f, "x [m],%s [m],vx [m/s],vy [m/s],vz [m/s],speed [m/s],n\n", p->top ? "z" : "y");
   size_t nx = gsl_histogram2d_nx(p->n), ny = gsl_histogram2d_ny(p->n);
   for (size_t i = 0; i < nx; i++)
@@ -1261,10 +1466,10 @@ static int write_profile(const gc_chute_out *o, const profile *p, char *msg, siz
       fprintf(f.f, "%.6g,%.6g,%.8g,%.8g,%.8g,%.8g,%.0f\n", (xl + xh) / 2, (yl + yh) / 2, v[0], v[1],
               v[2], sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]), cnt);
     }
-  return gc_outfile_commit(&f, msg, n);
+  return commit_output(&f, partial >= 0, msg, n);
 }
 
-static int write_forces(const gc_chute_out *o, char *msg, size_t n)
+static int write_forces(const gc_chute_out *o, double partial, char *msg, size_t n)
 {
   gc_outfile f;
   int st = open_output(o, GC_CHUTE_FILE_FORCES, &f, msg, n);
@@ -1280,6 +1485,7 @@ static int write_forces(const gc_chute_out *o, char *msg, size_t n)
     fprintf(f.f, "# fraction <= 0.05 N: %.6f; <= 0.1 N: %.6f; above %g N: %zu (largest %.6g N)\n",
             (double)o->n_le005 / (double)o->n_forces, (double)o->n_le01 / (double)o->n_forces,
             o->run.forces_max, o->n_over, o->P_over_max);
+  partial_note(f.f, o, partial);
   fprintf(f.f, "P_lo [N],P_hi [N],count,per_step,fraction,cumulative\n");
   /* cumulative distribution: running sum over the bins; the forces above the range count in
    * the fractions */
@@ -1296,7 +1502,7 @@ static int write_forces(const gc_chute_out *o, char *msg, size_t n)
   if (o->n_over)
     fprintf(f.f, "%.8g,%.8g,%zu,%.8g,%.8g,%.8g\n", o->run.forces_max, o->P_over_max, o->n_over,
             (double)o->n_over / steps, (double)o->n_over / total, 1.0);
-  return gc_outfile_commit(&f, msg, n);
+  return commit_output(&f, partial >= 0, msg, n);
 }
 
 void gc_chute_out_force_summary(const gc_chute_out *o, size_t *n, double *f005, double *f01,
@@ -1311,12 +1517,16 @@ void gc_chute_out_force_summary(const gc_chute_out *o, size_t *n, double *f005, 
 int gc_chute_out_finish(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
 {
   int st = GC_SUCCESS;
-  if (c->step != o->last_series_step && (st = series_row(o, c)))
+  /* the final checkpoint before the final row off the series' grid: a run extended from it
+   * writes the rows an uninterrupted run would */
+  if (o->k_ckpt && c->step % o->k_ckpt != 0)
+    st = out_checkpoint(o, c, msg, n);
+  if (!st && c->step != o->last_series_step && (st = series_row(o, c)))
     snprintf(msg, n, "%s/series.csv: write error", o->dir);
   for (int i = 0; !st && i < NPROF; i++)
-    st = write_profile(o, &o->prof[i], msg, n);
+    st = write_profile(o, &o->prof[i], -1.0, msg, n);
   if (!st)
-    st = write_forces(o, msg, n);
+    st = write_forces(o, -1.0, msg, n);
   if (!st && o->k_vtk && c->step % o->k_vtk != 0) { /* a last snapshot of the final state */
     char *p = file_path(o->dir, GC_CHUTE_FILE_PARTICLES, c->step / o->k_vtk + 1);
     st = p ? gc_chute_write_vtk(c, 0, p, msg, n) : GC_ENOMEM;
@@ -1324,14 +1534,13 @@ int gc_chute_out_finish(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
     if (!st)
       st = write_pvd(o, c->step / o->k_vtk + 1, c->t, 1, msg, n);
   }
-  if (!st && o->k_ckpt && c->step % o->k_ckpt != 0) {
-    char *p = file_path(o->dir, GC_CHUTE_FILE_CHECKPOINT, 0);
-    st = p ? gc_chute_checkpoint_write(c, p, msg, n) : GC_ENOMEM;
-    free(p);
-  }
   if (!st) {
-    st = gc_outfile_commit(&o->series, msg, n);
-    o->series_open = 0;
+    if (o->series_placed)
+      st = series_flush(o, msg, n);
+    else {
+      st = gc_outfile_commit(&o->series, msg, n);
+      o->series_open = 0;
+    }
   }
   if (st)
     gc_chute_out_abort(o);
@@ -1347,6 +1556,364 @@ void gc_chute_out_abort(gc_chute_out *o)
   if (o->series_open)
     gc_outfile_abort(&o->series);
   out_free(o);
+}
+
+/* ================================================================ the record in checkpoints */
+
+/* The record of the outputs in a checkpoint (format 8, chute.h), in this machine's layout (the
+ * checkpoint's own checks cover it): RECORD_MAGIC, the step, the physics keys (text), the series
+ * (last row's step, bytes and CRC-32 of series.csv, the (t, vx) of the steady-state test), the
+ * profiles (what decides their samples, the last step of the window, the frames and the grids'
+ * sums) and the force statistics (likewise, the counts and the histogram). */
+#define RECORD_MAGIC "GCREC01\n"
+
+/* what decides the profiles' samples up to a step, besides the window's last step */
+static size_t profile_signature(const gc_chute_out *o, double *sig)
+{
+  size_t k = 0;
+  sig[k++] = (double)o->prof_first;
+  sig[k++] = (double)o->k_prof;
+  for (int i = 0; i < NPROF; i++) {
+    const profile *p = &o->prof[i];
+    const gsl_histogram2d *h = p->n;
+    double v[] = { (double)h->nx, (double)h->ny, h->xrange[0], h->xrange[h->nx], h->yrange[0],
+                   h->yrange[h->ny], p->zlo, p->zhi, p->ylo, p->yhi, p->both_walls, p->top };
+    for (size_t j = 0; j < sizeof v / sizeof *v; j++)
+      sig[k++] = v[j];
+  }
+  return k;
+}
+enum { PROFILE_SIG_MAX = 2 + 12 * NPROF, FORCE_SIG = 3 };
+
+static void force_signature(const gc_chute_out *o, double *sig)
+{
+  sig[0] = (double)o->force_first;
+  sig[1] = (double)gsl_histogram_bins(o->hist);
+  sig[2] = o->run.forces_max;
+}
+
+static int record_build(const gc_chute_out *o, const gc_chute *c, char **buf, size_t *len)
+{
+  FILE *m = open_memstream(buf, len);
+  if (!m)
+    return GC_ENOMEM;
+  int ok = 1;
+#define PUT(ptr, size) (ok = ok && fwrite((ptr), 1, (size), m) == (size))
+#define PUTV(v) PUT(&(v), sizeof(v))
+  int64_t step = c->step, last = o->last_series_step, frames = o->frames;
+  int64_t prof_last = o->prof_last, force_last = o->force_last;
+  uint64_t pl = strlen(o->run.physics), sn = o->sn, nsig, nb;
+  PUT(RECORD_MAGIC, 8);
+  PUTV(step);
+  PUTV(pl);
+  PUT(o->run.physics, (size_t)pl);
+  PUTV(last);
+  PUTV(o->series_bytes);
+  PUTV(o->series_crc);
+  PUTV(sn);
+  PUT(o->st, o->sn * sizeof *o->st);
+  PUT(o->sv, o->sn * sizeof *o->sv);
+  double sig[PROFILE_SIG_MAX];
+  nsig = profile_signature(o, sig);
+  PUTV(nsig);
+  PUT(sig, (size_t)nsig * sizeof *sig);
+  PUTV(prof_last);
+  PUTV(frames);
+  for (int i = 0; frames > 0 && i < NPROF; i++) {
+    const gsl_histogram2d *h[4] = { o->prof[i].n, o->prof[i].v[0], o->prof[i].v[1],
+                                    o->prof[i].v[2] };
+    for (int d = 0; d < 4; d++)
+      PUT(h[d]->bin, h[d]->nx * h[d]->ny * sizeof(double));
+  }
+  force_signature(o, sig);
+  PUT(sig, FORCE_SIG * sizeof *sig);
+  PUTV(force_last);
+  uint64_t cnt[5] = { o->n_forces, o->n_over, o->n_le005, o->n_le01, o->force_steps_done };
+  PUT(cnt, sizeof cnt);
+  PUTV(o->P_over_max);
+  nb = o->force_steps_done ? gsl_histogram_bins(o->hist) : 0;
+  PUTV(nb);
+  PUT(o->hist->bin, (size_t)nb * sizeof(double));
+#undef PUTV
+#undef PUT
+  if (fclose(m) != 0)
+    ok = 0;
+  if (!ok) {
+    free(*buf);
+    *buf = NULL;
+    return GC_ENOMEM;
+  }
+  return GC_SUCCESS;
+}
+
+/* series.csv, the profiles and the force statistics up to c on the disk, then the checkpoint
+ * with their record: the checkpoint never describes more than the files hold */
+static int out_checkpoint(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
+{
+  int st = series_flush(o, msg, n);
+  for (int i = 0; !st && i < NPROF; i++)
+    st = write_profile(o, &o->prof[i], c->t, msg, n);
+  if (!st)
+    st = write_forces(o, c->t, msg, n);
+  if (st)
+    return st;
+  char *rec = NULL, *path = file_path(o->dir, GC_CHUTE_FILE_CHECKPOINT, 0);
+  size_t len = 0;
+  if (!path || record_build(o, c, &rec, &len)) {
+    free(path);
+    snprintf(msg, n, "out of memory");
+    return GC_ENOMEM;
+  }
+  st = gc_chute_checkpoint_write_record(c, path, rec, len, msg, n);
+  free(rec);
+  free(path);
+  /* the renames on the disk too */
+  int fd = st ? -1 : open(o->dir, O_RDONLY);
+  if (fd >= 0) {
+    if (fsync(fd) != 0 && errno != EINVAL) {
+      snprintf(msg, n, "%s: cannot sync the directory: %s", o->dir, strerror(errno));
+      st = GC_EIO;
+    }
+    close(fd);
+  }
+  return st;
+}
+
+typedef struct {
+  const unsigned char *p;
+  size_t left;
+} cursor;
+
+static int take(cursor *c, void *dst, size_t size)
+{
+  if (size > c->left)
+    return GC_EFORMAT;
+  if (dst)
+    memcpy(dst, c->p, size);
+  c->p += size;
+  c->left -= size;
+  return GC_SUCCESS;
+}
+
+/* the record's magic, step and physics text */
+static int record_head(cursor *cu, int64_t *step, const char **phys, size_t *plen)
+{
+  char magic[8];
+  uint64_t pl;
+  if (take(cu, magic, 8) || memcmp(magic, RECORD_MAGIC, 8) || take(cu, step, sizeof *step) ||
+      take(cu, &pl, sizeof pl) || pl > cu->left)
+    return GC_EFORMAT;
+  *phys = (const char *)cu->p;
+  *plen = (size_t)pl;
+  return take(cu, NULL, (size_t)pl);
+}
+
+/* the value of key in "key = value" lines (len bytes), or NULL; *vl its length */
+static const char *line_value(const char *text, size_t len, const char *key, size_t kl,
+                              size_t *vl)
+{
+  const char *e = text + len;
+  for (const char *l = text; l < e;) {
+    const char *nl = memchr(l, '\n', (size_t)(e - l));
+    if (!nl)
+      nl = e;
+    if ((size_t)(nl - l) > kl + 3 && !memcmp(l, key, kl) && !memcmp(l + kl, " = ", 3)) {
+      *vl = (size_t)(nl - l) - kl - 3;
+      return l + kl + 3;
+    }
+    l = nl + 1;
+  }
+  return NULL;
+}
+
+int gc_chute_record_check(const gc_chute_run *run, const void *rec, size_t reclen,
+                          const char *resume, char *msg, size_t n)
+{
+  if (!rec)
+    return GC_SUCCESS; /* format 5 to 7: the header's checks only */
+  cursor cu = { rec, reclen };
+  int64_t step;
+  const char *phys;
+  size_t plen;
+  if (record_head(&cu, &step, &phys, &plen)) {
+    snprintf(msg, n, "%s: the checkpoint's record of its run is damaged", resume);
+    return GC_EFORMAT;
+  }
+  /* every physics key of this run that the checkpoint's run also gave a value */
+  const char *mine = run->physics, *e = mine + strlen(mine);
+  for (const char *l = mine; l < e;) {
+    const char *nl = strchr(l, '\n');
+    const char *eq = strstr(l, " = ");
+    if (!nl || !eq || eq > nl)
+      break;
+    size_t kl = (size_t)(eq - l), vl, ml = (size_t)(nl - eq) - 3;
+    const char *v = line_value(phys, plen, l, kl, &vl);
+    if (v && (vl != ml || memcmp(v, eq + 3, ml))) {
+      snprintf(msg, n, "%s: checkpoint is from a different configuration: %.*s = %.*s in the "
+               "checkpoint, %.*s here; %.*s is a key of the physics, which a resumed run keeps "
+               "(only t_end, threads and the outputs may change): start the changed run from "
+               "t = 0", resume, (int)kl, l, (int)vl, v, (int)ml, eq + 3, (int)kl, l);
+      return GC_EINVAL;
+    }
+    l = nl + 1;
+  }
+  return GC_SUCCESS;
+}
+
+/* Empty series.csv's temporary and write the header again */
+static int series_restart(gc_chute_out *o)
+{
+  if (fflush(o->series.f) != 0 || ftruncate(fileno(o->series.f), 0) != 0)
+    return GC_EIO;
+  rewind(o->series.f);
+  o->series_bytes = 0;
+  o->series_crc = (uint32_t)crc32(0L, Z_NULL, 0);
+  o->sn = 0;
+  o->last_series_step = -1;
+  return series_put(o, series_header, sizeof series_header - 1);
+}
+
+/* Copy the first bytes of the series.csv next to the checkpoint resume into the temporary:
+ * 1 if it holds them (their CRC-32 is crc), 0 if not (missing, shorter, other contents). */
+static int series_prefix(gc_chute_out *o, const char *resume, uint64_t bytes, uint32_t crc)
+{
+  const char *slash = strrchr(resume, '/');
+  size_t dl = slash ? (size_t)(slash - resume) + 1 : 0;
+  const char *name = chute_files[GC_CHUTE_FILE_SERIES];
+  char *src = malloc(dl + strlen(name) + 1);
+  if (!src)
+    return 0;
+  memcpy(src, resume, dl);
+  strcpy(src + dl, name);
+  FILE *f = fopen(src, "rb");
+  free(src);
+  if (!f)
+    return 0;
+  if (fflush(o->series.f) != 0 || ftruncate(fileno(o->series.f), 0) != 0) {
+    fclose(f);
+    return 0;
+  }
+  rewind(o->series.f);
+  o->series_bytes = 0;
+  o->series_crc = (uint32_t)crc32(0L, Z_NULL, 0);
+  char chunk[65536];
+  uint64_t left = bytes;
+  while (left) {
+    size_t k = left < sizeof chunk ? (size_t)left : sizeof chunk;
+    if (fread(chunk, 1, k, f) != k || series_put(o, chunk, k))
+      break;
+    left -= k;
+  }
+  fclose(f);
+  return !left && o->series_crc == crc;
+}
+
+int gc_chute_out_continue(gc_chute_out *o, const gc_chute *c, const void *rec, size_t reclen,
+                          const char *resume, FILE *notes, char *msg, size_t n)
+{
+  if (!rec) {
+    if (notes)
+      fprintf(notes, "note: %s holds no record of its run (a checkpoint of an earlier granucal): "
+              "series.csv, the profiles and the force statistics start at t = %.9g s\n", resume,
+              c->t);
+    return GC_SUCCESS;
+  }
+  cursor cu = { rec, reclen };
+  const long s = c->step;
+  int64_t step, last, frames, prof_last, force_last;
+  const char *phys;
+  size_t plen;
+  uint64_t bytes, sn, nsig, nb, cnt[5];
+  uint32_t crc;
+  double P_over_max;
+  int bad = record_head(&cu, &step, &phys, &plen) || step != s || take(&cu, &last, sizeof last) ||
+            take(&cu, &bytes, sizeof bytes) || take(&cu, &crc, sizeof crc) ||
+            take(&cu, &sn, sizeof sn) || sn > cu.left / (2 * sizeof(double));
+  const unsigned char *tv = cu.p;
+  bad = bad || take(&cu, NULL, 2 * (size_t)sn * sizeof(double));
+  double sig[PROFILE_SIG_MAX], mine[PROFILE_SIG_MAX];
+  bad = bad || take(&cu, &nsig, sizeof nsig) || nsig > PROFILE_SIG_MAX ||
+        take(&cu, sig, (size_t)nsig * sizeof *sig) || take(&cu, &prof_last, sizeof prof_last) ||
+        take(&cu, &frames, sizeof frames);
+  if (bad) {
+    snprintf(msg, n, "%s: the checkpoint's record of its run is damaged", resume);
+    return GC_EFORMAT;
+  }
+
+  /* the series: the rows up to the checkpoint from the series.csv next to it */
+  if (series_prefix(o, resume, bytes, crc)) {
+    for (uint64_t i = 0; i < sn; i++) {
+      if (series_grow(o)) {
+        snprintf(msg, n, "out of memory");
+        return GC_ENOMEM;
+      }
+      memcpy(&o->st[o->sn], tv + i * sizeof(double), sizeof(double));
+      memcpy(&o->sv[o->sn], tv + (sn + i) * sizeof(double), sizeof(double));
+      o->sn++;
+    }
+    o->last_series_step = (long)last;
+  } else {
+    if (series_restart(o)) {
+      snprintf(msg, n, "%s: write error", o->series_path);
+      return GC_EIO;
+    }
+    if (notes)
+      fprintf(notes, "note: the series.csv next to %s does not hold the series of its run up to "
+              "the checkpoint (missing or changed): series.csv starts at t = %.9g s\n", resume,
+              c->t);
+  }
+
+  /* the profiles: continued if this run takes the same samples up to the checkpoint */
+  size_t nmine = profile_signature(o, mine);
+  int same = nsig == nmine && !memcmp(sig, mine, nmine * sizeof *sig) &&
+             (prof_last < s ? prof_last : s) == (o->prof_last < s ? o->prof_last : s);
+  for (int i = 0; !bad && frames > 0 && i < NPROF; i++) {
+    gsl_histogram2d *h[4] = { o->prof[i].n, o->prof[i].v[0], o->prof[i].v[1], o->prof[i].v[2] };
+    for (int d = 0; !bad && d < 4; d++) {
+      size_t nbin = same ? h[d]->nx * h[d]->ny : 0;
+      if (!same) { /* the sizes of the checkpoint's grids, from its signature */
+        double nx = sig[2 + 12 * i], ny = sig[3 + 12 * i];
+        bad = nsig != PROFILE_SIG_MAX || !(nx >= 1 && ny >= 1 && nx * ny <= 1e8);
+        nbin = bad ? 0 : (size_t)nx * (size_t)ny;
+      }
+      bad = bad || take(&cu, same ? h[d]->bin : NULL, nbin * sizeof(double));
+    }
+  }
+  if (!bad && same) {
+    o->frames = (long)frames;
+    o->prof_through = s;
+  } else if (!bad && notes && o->prof_first < s && o->prof_first <= o->prof_last)
+    fprintf(notes, "note: the profile window or grid is not that of the run of %s: the profiles "
+            "average the frames from t = %.9g s on\n", resume, c->t);
+
+  /* the force statistics: likewise */
+  bad = bad || take(&cu, sig, FORCE_SIG * sizeof *sig) ||
+        take(&cu, &force_last, sizeof force_last) || take(&cu, cnt, sizeof cnt) ||
+        take(&cu, &P_over_max, sizeof P_over_max) || take(&cu, &nb, sizeof nb) ||
+        nb > cu.left / sizeof(double);
+  if (!bad) {
+    force_signature(o, mine);
+    same = !memcmp(sig, mine, FORCE_SIG * sizeof *sig) &&
+           (force_last < s ? force_last : s) == (o->force_last < s ? o->force_last : s) &&
+           (nb == 0 || nb == gsl_histogram_bins(o->hist));
+    bad = take(&cu, same && nb ? o->hist->bin : NULL, (size_t)nb * sizeof(double)) || cu.left;
+  }
+  if (bad) {
+    snprintf(msg, n, "%s: the checkpoint's record of its run is damaged", resume);
+    return GC_EFORMAT;
+  }
+  if (same) {
+    o->n_forces = cnt[0];
+    o->n_over = cnt[1];
+    o->n_le005 = cnt[2];
+    o->n_le01 = cnt[3];
+    o->force_steps_done = cnt[4];
+    o->P_over_max = P_over_max;
+    o->force_through = s;
+  } else if (notes && o->force_first < s && o->force_first <= o->force_last)
+    fprintf(notes, "note: the force window is not that of the run of %s: the force statistics "
+            "count the steps from t = %.9g s on\n", resume, c->t);
+  return GC_SUCCESS;
 }
 
 /* ================================================================ VTK */
@@ -1401,10 +1968,12 @@ int gc_chute_write_vtk(const gc_chute *c, int beads, const char *path, char *msg
   if (st)
     return st;
   size_t count = beads ? c->nbeads : c->np * c->nsph;
+  /* the beads do not move: their file is the bottom of the whole run, from its start */
+  const double t = beads ? 0.0 : c->t;
   FILE *o = f.f;
   fprintf(o, "# vtk DataFile Version 3.0\ngranucal chute %s t = %.9g s\nASCII\nDATASET POLYDATA\n",
-          beads ? "bottom beads" : "particle spheres", c->t);
-  fprintf(o, "FIELD FieldData 1\nTIME 1 1 double\n%.9g\n", c->t);
+          beads ? "bottom beads" : "particle spheres", t);
+  fprintf(o, "FIELD FieldData 1\nTIME 1 1 double\n%.9g\n", t);
   fprintf(o, "POINTS %zu double\n", count);
   for (size_t r = 0; r < count; r++) {
     const size_t i = vtk_sphere(c, beads, r);

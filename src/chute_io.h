@@ -35,6 +35,9 @@ typedef struct {
   char effective[16384];      /* the effective card: every key set by the card or --set, with
                                * resolved paths, as key = value lines (written to the output
                                * directory as effective.chute) */
+  char physics[4096];         /* the keys of the physics with a value (set or default), as
+                               * key = value lines: recorded in checkpoints, and a resumed run
+                               * must have the same (gc_chute_record_check) */
   char cluster_path[GC_CHUTE_PATH_MAX]; /* "" if not used */
   /* time stepping */
   double t_end;               /* [s] */
@@ -98,9 +101,32 @@ void gc_chute_out_plan(const gc_chute_run *run, const char *card, const char *re
 typedef struct gc_chute_out gc_chute_out;
 
 /* Open the outputs (series.csv is written as the run goes; the other files at their times or at
- * the end).  c is the chute at the first step of this run (t = 0 or the resumed time). */
+ * the end).  c is the chute at the first step of this run (t = 0 or the resumed time).
+ *
+ * The record of the run (series.csv, the profiles, forces.csv) is kept in memory or in a
+ * temporary until the first checkpoint; at every checkpoint it is brought up to date in its
+ * final files (the series appended, the profiles and force statistics so far rewritten, each
+ * synced to the disk) and the checkpoint then records the state of the outputs with the
+ * simulation's (gc_chute_checkpoint_write_record), so that an interrupted run keeps its record
+ * up to its last checkpoint and a resumed one continues it.  Without checkpoints every file is
+ * written once, at the end. */
 int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chute *c,
                       const char *dir, char *msg, size_t msglen);
+/* Continue the record of the run that wrote the checkpoint `resume` (its record rec, reclen
+ * bytes; NULL for a checkpoint without one) after gc_chute_out_open and before the first
+ * gc_chute_out_record: the series rows up to the checkpoint (taken from the series.csv next to
+ * the checkpoint when it still holds them, which its length and CRC-32 in the record say),
+ * the profile frames and force samples when this run's windows and grids take the same
+ * samples up to the checkpoint.  Notes (when notes is not NULL) say what starts afresh and
+ * why.  GC_EFORMAT if the record is damaged, GC_EIO if series.csv cannot be read. */
+int gc_chute_out_continue(gc_chute_out *o, const gc_chute *c, const void *rec, size_t reclen,
+                          const char *resume, FILE *notes, char *msg, size_t msglen);
+/* Refuse to resume a checkpoint whose record has another value of a key of the physics (the
+ * keys of the chute card that are not run control or outputs; granucal-chute(5)) than run:
+ * GC_EINVAL with a message naming the key, the checkpoint's value and this run's.  The paths'
+ * contents and the derived values are compared by gc_chute_checkpoint_read itself. */
+int gc_chute_record_check(const gc_chute_run *run, const void *rec, size_t reclen,
+                          const char *resume, char *msg, size_t msglen);
 /* Record the state after a step (and once before the first step): series rows, profile
  * samples, force samples, VTK snapshots and checkpoints when due. */
 int gc_chute_out_record(gc_chute_out *o, const gc_chute *c, char *msg, size_t msglen);

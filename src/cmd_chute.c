@@ -35,9 +35,12 @@ static void chute_usage(FILE *f)
           "      --t-end T         simulated time [s] (the key t_end)\n"
           "      --threads N       OpenMP threads of the force loop (the key threads; 0: default)\n"
           "      --resume FILE     continue from a checkpoint written by a run of the same card\n"
+          "                        (only t_end, threads and the outputs may change) and its\n"
+          "                        record (the series.csv next to it, profiles, forces)\n"
           "  -q, --quiet           no notes, progress line or summary on standard error\n"
           "  -h, --help            this help\n\n"
-          "Outputs in DIR (each written atomically):\n"
+          "Outputs in DIR (each written atomically; with checkpoints the series, profiles and\n"
+          "forces up to each checkpoint are on the disk before it):\n"
           "  series.csv            t [s],vx [m/s],vy [m/s],vz [m/s],E_kin [J],contacts,\n"
           "                        contacts_pp,P_max [N]  (mean particle velocity, fig. 9.4-9.5),\n"
           "                        the energy budget since the start W_gravity,dE_kin,\n"
@@ -76,8 +79,27 @@ static void fmt_hms(double s, char *buf, size_t n)
   snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
 
+/* Progress of a run on standard error: the simulated time, the rate since the start of this
+ * run, the mean velocity along the flow, the contacts and the estimated time to the end.  On a
+ * terminal a line that overwrites itself (every PROGRESS_TTY_S of wall time), else one line
+ * every PROGRESS_LOG_S, as a log keeps them (LAMMPS's thermo output). */
+#define PROGRESS_TTY_S 0.5
+#define PROGRESS_LOG_S 5.0
+static void progress_line(const gc_chute *ch, const gc_chute_run *run, double rate, int tty)
+{
+  gc_chute_stats s;
+  gc_chute_stats_get(ch, &s);
+  char eta[32];
+  fmt_hms(rate > 0 ? (double)(run->n_steps - ch->step) / rate : -1.0, eta, sizeof eta);
+  fprintf(stderr, "%st = %.5f / %.5g s (%.1f %%)  %.4g steps/s  vx = %.5g m/s  %zu contacts  "
+          "ETA %s%s", tty ? "\r\033[K" : "", ch->t, run->t_end,
+          100.0 * (double)ch->step / (double)run->n_steps, rate, s.v_mean[0], s.n_contacts, eta,
+          tty ? "" : "\n");
+  fflush(stderr);
+}
+
 /* provenance.txt (version, command, date, CRC-32 of every input) and effective.chute (the card
- * with --set applied and paths resolved) in the output directory, each written atomically. */
+ * with --set applied and absolute paths) in the output directory, each written atomically. */
 static int write_records(const char *prog, const char *dir, int argc, char **argv,
                          const char *card, const char *resume, const gc_chute_run *run)
 {
@@ -103,7 +125,7 @@ static int write_records(const char *prog, const char *dir, int argc, char **arg
       gc_provenance_write(of.f, "", argc, argv, inputs, nin);
     } else {
       fprintf(of.f, "# effective chute card of this run (granucal-chute(5)): every key the card "
-                    "or --set gave,\n# paths resolved; `granucal chute effective.chute` repeats "
+                    "or --set gave,\n# paths absolute; `granucal chute effective.chute` repeats "
                     "the run.\n");
       gc_provenance_write(of.f, "# ", argc, argv, inputs, nin);
       fputs(run->effective, of.f);
@@ -236,6 +258,8 @@ int gc_cmd_chute(int argc, char **argv)
   gc_chute *ch = NULL;
   gc_chute_out *out = NULL;
   gc_dirlock lock = GC_DIRLOCK_INIT;
+  void *rec = NULL; /* the outputs' record in the checkpoint resumed */
+  size_t reclen = 0;
   if (!dir) {
     free(run);
     return 1;
@@ -268,8 +292,10 @@ int gc_cmd_chute(int argc, char **argv)
               "closest centres %.6g m, largest hole %.3g m\n", b->n, run->sim.bottom_seed,
               b->coverage, b->nn, b->max_hole);
   }
-  st = resume ? gc_chute_checkpoint_read(ch, resume, msg, sizeof msg)
+  st = resume ? gc_chute_checkpoint_read_record(ch, resume, &rec, &reclen, msg, sizeof msg)
               : gc_chute_place_random(ch, msg, sizeof msg);
+  if (!st && resume)
+    st = gc_chute_record_check(run, rec, reclen, resume, msg, sizeof msg);
   if (st) {
     fprintf(stderr, "%s: %s\n", prog, msg);
     goto done;
@@ -292,6 +318,8 @@ int gc_cmd_chute(int argc, char **argv)
   if (write_records(prog, dir, argc, cmdline, card, resume, run))
     goto done;
   if ((st = gc_chute_out_open(&out, run, ch, dir, msg, sizeof msg)) ||
+      (resume && (st = gc_chute_out_continue(out, ch, rec, reclen, resume, quiet ? NULL : stderr,
+                                             msg, sizeof msg))) ||
       (st = gc_chute_out_record(out, ch, msg, sizeof msg))) {
     fprintf(stderr, "%s: %s\n", prog, msg);
     goto done;
@@ -316,15 +344,10 @@ int gc_cmd_chute(int argc, char **argv)
       fprintf(stderr, "%s: %s\n", prog, msg);
       goto done;
     }
-    if (tty) {
+    if (!quiet) {
       double w = now_s();
-      if (w - wlast >= 0.5) {
-        double rate = (double)(ch->step - step0) / (w - w0);
-        char eta[32];
-        fmt_hms((double)(run->n_steps - ch->step) / rate, eta, sizeof eta);
-        fprintf(stderr, "\r\033[Kt = %.5f / %.5g s  %.4g steps/s  ETA %s", ch->t, run->t_end,
-                rate, eta);
-        fflush(stderr);
+      if (w - wlast >= (tty ? PROGRESS_TTY_S : PROGRESS_LOG_S)) {
+        progress_line(ch, run, (double)(ch->step - step0) / (w - w0), tty);
         wlast = w;
       }
     }
@@ -380,6 +403,10 @@ int gc_cmd_chute(int argc, char **argv)
             b.d_normal[GC_CAT_BOTTOM] + b.d_tangential[GC_CAT_BOTTOM], b.residual,
             b.gravity != 0 ? 100 * b.residual / fabs(b.gravity) : 0.0);
     fprintf(stderr, "outputs in %s/\n", dir);
+    fprintf(stderr, "next: plot-chute %s draws the series, the profiles and the force statistics "
+            "as PNG files%s%s%s\n", dir, run->vtk_interval > 0 ? "; open " : "",
+            run->vtk_interval > 0 ? dir : "", run->vtk_interval > 0 ? "/particles.pvd in ParaView "
+            "(Glyph: Sphere, scale by radius, factor 2) to watch the particles" : "");
   }
   rc = 0;
 done:
@@ -388,6 +415,7 @@ done:
   if (ch)
     gc_chute_free(ch);
   gc_dirlock_release(&lock);
+  free(rec);
   if (rc && created)
     rmdir(dir); /* only if empty: complete snapshots and checkpoints stay */
   free(dir);

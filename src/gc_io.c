@@ -914,6 +914,17 @@ int gc_outfile_commit(gc_outfile *o, char *msg, size_t n)
   return bad ? GC_EIO : GC_SUCCESS;
 }
 
+int gc_outfile_sync(gc_outfile *o, char *msg, size_t n)
+{
+  if (!o->path || o->direct)
+    return GC_SUCCESS;
+  if (fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0) {
+    snprintf(msg, n, "%s: write error: %s", o->shown, strerror(errno));
+    return GC_EIO;
+  }
+  return GC_SUCCESS;
+}
+
 void gc_outfile_abort(gc_outfile *o)
 {
   if (o->direct) {

@@ -123,6 +123,10 @@ typedef struct {
 int gc_outfile_open(gc_outfile *o, const char *path, char *msg, size_t msglen);
 int gc_outfile_commit(gc_outfile *o, char *msg, size_t msglen);
 void gc_outfile_abort(gc_outfile *o);
+/* Flush an output's data to the disk (fsync) before its commit, for a file that must survive
+ * a crash of the machine (a checkpoint and the record it describes); a no-op on standard output
+ * and special files.  GC_EIO with a message if the data could not be written. */
+int gc_outfile_sync(gc_outfile *o, char *msg, size_t msglen);
 
 /* The output guard (outputs that are inputs or each other) is gc_outputs.h. */
 
