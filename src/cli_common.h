@@ -46,6 +46,10 @@ int gc_cli_double_pair(const char *prog, const char *opt, const char *text, doub
 int gc_cli_outputs_check(const char *prog, const char *const *outs, size_t nouts,
                          const char *const *ins, size_t nins);
 
+/* Print notes ('\n'-separated lines, e.g. a reader's unit conversions) as "PROG: note: LINE"
+ * on standard error, unless quiet. */
+void gc_cli_print_notes(const char *prog, const char *notes, int quiet);
+
 /* Default output directory of a chute card in the working directory: the card's base name with
  * .chute replaced by suffix (".out" for granucal chute, ".lammps" for export).  malloc'ed, NULL
  * when out of memory. */
