@@ -488,6 +488,13 @@ int gc_fit_read_compression(gc_fit_data *d, const char *path, char *msg, size_t 
              comp_expect, gc_fit_kind_name(kind_of(&t)));
     st = GC_EFORMAT;
   }
+  if (!st && kind_of(&t) == GC_FIT_KIND_PATH) {
+    /* a load-unload curve with its t column: replayed as a path, never taken as points */
+    snprintf(msg, n, "%s:%zu:1: the header names %s, not compression data: give it as a data "
+             "file argument, whose kind the header tells", path, t.header_line,
+             gc_fit_kind_name(GC_FIT_KIND_PATH));
+    st = GC_EFORMAT;
+  }
   int cx = ca >= 0 ? ca : cw;
   double fx = 1, fP = 1;
   if (!st)
