@@ -81,7 +81,8 @@ static void test_loadpath_errors(void)
   expect_path_error("t [s],P [N]\n0,0\n0,5\n", ":3:1: time 0 does not increase");
   expect_path_error("t,alpha,P\n0,0,0\n", "exactly one of 'alpha'");
   expect_path_error("time,x\n0,0\n", "exactly one of 'alpha'");
-  expect_path_error("t [s],alpha [in]\n0,0\n", ":1:2: column 'alpha' is in [in]; accepted units: m");
+  expect_path_error("t [s],alpha [in]\n0,0\n",
+                    ":1:2: column 'alpha' is in [in]; accepted units: m");
   expect_path_error("t [h],P [N]\n0,0\n", ":1:1: column 't' is in [h]; accepted units: s, ms");
   /* a dimensioned column without its unit, and an unknown column (Q was taken as 0) */
   expect_path_error("t,P\n0,0\n1,5\n", ":1:1: column 't' has no unit; expected a header like "
