@@ -113,7 +113,7 @@ int gc_cmd_data(int argc, char **argv)
     return 1;
   }
   gc_cli_print_notes("granucal data", d.notes, 0);
-  if (kind == GC_FIT_KIND_COMPRESSION && !(p.R1 > 0))
+  if (kind != GC_FIT_KIND_DROPS && !(p.R1 > 0))
     fprintf(stderr, "granucal data: note: alpha not checked against the radius (give the "
                     "card: -c CARD)\n");
   if (kind == GC_FIT_KIND_COMPRESSION) {

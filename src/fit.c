@@ -612,9 +612,20 @@ int gc_fit_read_drops_ex(gc_fit_data *d, const char *path, double g, int need_e,
                gc_table_get(&t, i, (size_t)cs));
       st = GC_EFORMAT;
     } else if (cv >= 0 && cH >= 0 && fabs(v - sqrt(2.0 * g * H)) > 0.02 * v) {
+      /* a factor 10, 100 or 1000 between the two is a unit read wrongly: name it */
+      double rH = H / (v * v / (2.0 * g)), rv = v / sqrt(2.0 * g * H);
+      const char *hint = "";
+      if (fabs(rH / 1000 - 1) < 0.05)
+        hint = " (H 1000 times too large: likely mm under [m], write 'H [mm]')";
+      else if (fabs(rH / 100 - 1) < 0.05)
+        hint = " (H 100 times too large: likely cm under [m], write 'H [cm]')";
+      else if (fabs(rv / 1000 - 1) < 0.02)
+        hint = " (v_in 1000 times too large: likely mm/s under [m/s], write 'v_in [mm/s]')";
+      else if (fabs(rv / 100 - 1) < 0.02)
+        hint = " (v_in 100 times too large: likely cm/s under [m/s], write 'v_in [cm/s]')";
       snprintf(msg, n, "%s:%zu:%d: v_in = %g m/s disagrees with H = %g m (sqrt(2 g H) = %.4g m/s, "
-                       "g = %g m/s^2) by more than 2 %%", path, ln, cv + 1, v, H,
-               sqrt(2.0 * g * H), g);
+                       "g = %g m/s^2) by more than 2 %%%s", path, ln, cv + 1, v, H,
+               sqrt(2.0 * g * H), g, hint);
       st = GC_EFORMAT;
     } else {
       d->v_in[i] = cv >= 0 ? v : sqrt(2.0 * g * H);
