@@ -25,7 +25,7 @@ _granucal()
                --point-weights --eps --delta --max-iter --max-evals --polish --starts --seed
                --dt --gravity --report --compression --drops --undetermined -v --verbose
                -q --quiet -h --help" ;;
-    data) opts="--drops --compression -h --help" ;;
+    data) opts="-c --card --drops --compression --path -h --help" ;;
     chute) opts="--output-dir --set --t-end --threads --resume --quiet --help" ;;
     export) opts="lammps --output-dir --set --state --plugin --help" ;;
     models) opts="-h --help" ;;

@@ -20,6 +20,8 @@ int gc_cli_load_params(const char *prog, const char *card, char **sets, size_t n
     fprintf(stderr, "%s: %s\n", prog, msg);
     return 1;
   }
+  if (x->note[0])
+    fprintf(stderr, "%s: note: %s\n", prog, x->note);
   for (size_t i = 0; i < nsets; i++) {
     char *eq = strchr(sets[i], '=');
     if (!eq) {
@@ -236,4 +238,14 @@ char *gc_cli_default_dir(const char *card, const char *suffix)
     memcpy(d + l, suffix, ls + 1);
   }
   return d;
+}
+
+void gc_cli_print_notes(const char *prog, const char *notes, int quiet)
+{
+  for (const char *q = notes; !quiet && q && *q;) {
+    const char *e = strchr(q, '\n');
+    int l = e ? (int)(e - q) : (int)strlen(q);
+    fprintf(stderr, "%s: note: %.*s\n", prog, l, q);
+    q += l + (e != NULL);
+  }
 }

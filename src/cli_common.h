@@ -52,6 +52,10 @@ int gc_cli_outputs_check(const char *prog, const char *const *outs, size_t nouts
 /* Lock the output directory dir (gc_dirlock_acquire); prints the message and returns 1, else 0. */
 int gc_cli_dirlock(const char *prog, gc_dirlock *lock, const char *dir);
 
+/* Print notes ('\n'-separated lines, e.g. a reader's unit conversions) as "PROG: note: LINE"
+ * on standard error, unless quiet. */
+void gc_cli_print_notes(const char *prog, const char *notes, int quiet);
+
 /* Default output directory of a chute card in the working directory: the card's base name with
  * .chute replaced by suffix (".out" for granucal chute, ".lammps" for export).  malloc'ed, NULL
  * when out of memory. */

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_common.h"
 #include "compare.h"
+#include "data_check.h"
 #include "gc_io.h"
 #include "gc_model.h"
 
@@ -244,6 +245,12 @@ int gc_cmd_compare(int argc, char **argv)
     fprintf(stderr, PROG ": %s\n", msg);
     return 1;
   }
+  if (gc_curve_check(&ref, par.R1, msg, sizeof msg)) {
+    fprintf(stderr, PROG ": %s\n", msg);
+    gc_curve_free(&ref);
+    return 1;
+  }
+  gc_cli_print_notes(PROG, ref.notes, quiet);
   gc_curve_stats rs;
   gc_curve_stats_of(ref.alpha, ref.P, ref.n, &rs);
   if (!(rs.W_load > 0)) {

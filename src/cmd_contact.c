@@ -174,6 +174,7 @@ int gc_cmd_contact(int argc, char **argv)
     fprintf(stderr, "granucal contact: %s\n", msg);
     return st == GC_EINVAL ? 2 : 1;
   }
+  gc_cli_print_notes("granucal contact", lp.notes, quiet);
   if (lp.tangential != GC_DRIVE_NONE && !gc_law_frictional(&law)) {
     fprintf(stderr, "granucal contact: the load path has a tangential column but no tangential "
                     "model is selected (use --tfd)\n");

@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_common.h"
+#include "compare.h"
+#include "data_check.h"
 #include "fit.h"
 
 #define GC_G 9.80665 /* standard gravity [m/s^2], as fit and drop */
@@ -13,30 +16,44 @@
 static void data_usage(FILE *f)
 {
   fprintf(f,
-          "usage: granucal data [--drops | --compression] FILE.csv\n\n"
-          "Read a compression or drop-test CSV exactly as 'granucal fit' (and 'granucal drop\n"
-          "--sweep', 'plot-drop -d') read it and print it in SI units on standard output:\n"
+          "usage: granucal data [-c CARD] [--compression | --drops | --path] FILE.csv\n\n"
+          "Read a compression, drop-test or load-path CSV exactly as 'granucal fit' (and\n"
+          "'granucal drop --sweep', 'granucal compare', 'plot-drop -d') read it and print it\n"
+          "in SI units on standard output:\n"
           "  compression: alpha [m],P [N]          (approach [m] is halved into alpha)\n"
           "  drops:       v_in [m/s],H [m],e,n,sd  (v_in = sqrt(2 g H) when only H is given;\n"
           "                                          0 where a column is absent)\n"
-          "The kind is taken from the header unless --drops or --compression is given.  Units in\n"
-          "the header are converted (m, mm, cm, um; N, kN, mN; m/s, mm/s, cm/s), unknown columns\n"
-          "are ignored and a semicolon- or tab-separated file is read; each gives a note on\n"
-          "standard error.  Exit status: 0 success, 1 bad file, 2 usage error.\n");
+          "  path:        t [s],alpha [m],P [N]    (an FEA curve, a cyclic test, granucal\n"
+          "                                          contact's output)\n"
+          "The kind is taken from the header (and said on standard error) unless --compression,\n"
+          "--drops or --path is given; a file of another kind is refused.  Units in the header\n"
+          "are required for dimensioned columns and converted (m, mm, cm, um; N, kN, mN; m/s,\n"
+          "mm/s, cm/s; s, ms, us).  Implausible data are refused as 'granucal fit' refuses them\n"
+          "(granucal-fit(1)); with -c CARD also an alpha beyond 0.1 R.  Each conversion or\n"
+          "ignored column gives a note on standard error.  Exit status: 0 success, 1 bad file,\n"
+          "2 usage error.\n");
 }
 
 int gc_cmd_data(int argc, char **argv)
 {
   int kind = 0;
-  const char *path = NULL;
+  const char *path = NULL, *card = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
       data_usage(stdout);
       return 0;
     } else if (strcmp(argv[i], "--drops") == 0) {
-      kind = 2;
+      kind = GC_FIT_KIND_DROPS;
     } else if (strcmp(argv[i], "--compression") == 0) {
-      kind = 1;
+      kind = GC_FIT_KIND_COMPRESSION;
+    } else if (strcmp(argv[i], "--path") == 0) {
+      kind = GC_FIT_KIND_PATH;
+    } else if (strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "--card") == 0) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "granucal data: option '%s' needs a value\n", argv[i]);
+        return 2;
+      }
+      card = argv[++i];
     } else if (argv[i][0] == '-' && argv[i][1]) {
       fprintf(stderr, "granucal data: unknown option '%s' (see --help)\n", argv[i]);
       return 2;
@@ -51,29 +68,62 @@ int gc_cmd_data(int argc, char **argv)
     data_usage(stderr);
     return 2;
   }
+  gc_params p;
+  gc_card_extra x;
+  int rc = gc_cli_load_params("granucal data", card, NULL, 0, &p, &x);
+  if (rc)
+    return rc;
   char msg[1024];
-  if (!kind && (kind = gc_fit_csv_kind(path, msg, sizeof msg)) <= 0) {
+  /* the kind the header names; a forced kind must be that one */
+  int found = gc_fit_csv_kind(path, msg, sizeof msg);
+  if (found < 0 || (!kind && found == 0)) {
     fprintf(stderr, "granucal data: %s\n", msg);
     return 1;
   }
+  if (kind && found && kind != found) {
+    fprintf(stderr, "granucal data: %s: the header names %s, not %s\n", path,
+            gc_fit_kind_name(found), gc_fit_kind_name(kind));
+    return 1;
+  }
+  if (!kind)
+    kind = found;
+  fprintf(stderr, "granucal data: %s: read as %s\n", path, gc_fit_kind_name(kind));
   gc_fit_data d;
   memset(&d, 0, sizeof d);
-  int st = kind == 1 ? gc_fit_read_compression(&d, path, msg, sizeof msg)
-                     : gc_fit_read_drops_ex(&d, path, GC_G, 0, msg, sizeof msg);
+  gc_curve c;
+  memset(&c, 0, sizeof c);
+  int st;
+  if (kind == GC_FIT_KIND_PATH) {
+    st = gc_curve_read(path, &c, msg, sizeof msg);
+    if (!st)
+      st = gc_curve_check(&c, p.R1, msg, sizeof msg);
+    if (!st)
+      st = gc_fit_add_path(&d, &c, msg, sizeof msg);
+  } else {
+    st = kind == GC_FIT_KIND_COMPRESSION
+             ? gc_fit_read_compression(&d, path, msg, sizeof msg)
+             : gc_fit_read_drops_ex(&d, path, GC_G, 0, msg, sizeof msg);
+    if (!st)
+      st = gc_data_check(&d, p.R1, msg, sizeof msg);
+  }
+  gc_curve_free(&c);
   if (st) {
     fprintf(stderr, "granucal data: %s\n", msg);
+    gc_fit_data_free(&d);
     return 1;
   }
-  for (const char *q = d.notes; *q;) {
-    const char *e = strchr(q, '\n');
-    int l = e ? (int)(e - q) : (int)strlen(q);
-    fprintf(stderr, "granucal data: note: %.*s\n", l, q);
-    q += l + (e != NULL);
-  }
-  if (kind == 1) {
+  gc_cli_print_notes("granucal data", d.notes, 0);
+  if (kind != GC_FIT_KIND_DROPS && !(p.R1 > 0))
+    fprintf(stderr, "granucal data: note: alpha not checked against the radius (give the "
+                    "card: -c CARD)\n");
+  if (kind == GC_FIT_KIND_COMPRESSION) {
     printf("alpha [m],P [N]\n");
     for (size_t i = 0; i < d.n_comp; i++)
       printf("%.10g,%.10g\n", d.alpha[i], d.P[i]);
+  } else if (kind == GC_FIT_KIND_PATH) {
+    printf("t [s],alpha [m],P [N]\n");
+    for (size_t i = 0; i < d.n_path; i++)
+      printf("%.10g,%.10g,%.10g\n", d.path_t[i], d.path_alpha[i], d.path_P[i]);
   } else {
     printf("v_in [m/s],H [m],e,n,sd\n");
     for (size_t k = 0; k < d.n_drop; k++)

@@ -190,14 +190,10 @@ int gc_cmd_drop(int argc, char **argv)
     memset(&dd, 0, sizeof dd);
     if (gc_fit_read_drops_ex(&dd, sweep, GC_G, 0, msg, sizeof msg)) {
       fprintf(stderr, "%s: %s\n", prog, msg);
+      gc_fit_data_free(&dd);
       return 1;
     }
-    for (const char *q = dd.notes; *q;) {
-      const char *e = strchr(q, '\n');
-      int l = e ? (int)(e - q) : (int)strlen(q);
-      fprintf(stderr, "%s: note: %.*s\n", prog, l, q);
-      q += l + (e != NULL);
-    }
+    gc_cli_print_notes(prog, dd.notes, 0);
     n = dd.n_drop;
     speeds = malloc(n * sizeof *speeds);
     if (!speeds) {

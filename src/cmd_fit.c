@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "cli_common.h"
+#include "data_check.h"
 #include "fit.h"
 #include "gc_io.h"
 #include "provenance.h"
@@ -389,6 +390,8 @@ int gc_cmd_fit(int argc, char **argv)
     int st1 = i < ncomp ? gc_fit_read_compression(&one, comps[i], msg, sizeof msg)
                         : gc_fit_read_drops(&one, dropf[i - ncomp], GC_G, msg, sizeof msg);
     if (!st1)
+      st1 = gc_data_check(&one, p.R1, msg, sizeof msg);
+    if (!st1)
       st1 = gc_fit_data_append(&data, &one, msg, sizeof msg);
     gc_fit_data_free(&one);
     if (st1) {
@@ -396,11 +399,20 @@ int gc_cmd_fit(int argc, char **argv)
       rc = 1;
     }
   }
-  for (size_t i = 0; i < npaths && !rc; i++)
-    if (gc_fit_read_path(&data, paths[i], msg, sizeof msg) != GC_SUCCESS) {
+  for (size_t i = 0; i < npaths && !rc; i++) {
+    gc_curve c;
+    int st1 = gc_curve_read(paths[i], &c, msg, sizeof msg);
+    if (!st1) {
+      st1 = gc_curve_check(&c, p.R1, msg, sizeof msg);
+      if (!st1)
+        st1 = gc_fit_add_path(&data, &c, msg, sizeof msg);
+      gc_curve_free(&c);
+    }
+    if (st1) {
       fprintf(stderr, "%s: %s\n", prog, msg);
       rc = 1;
     }
+  }
   if (rc) {
     gc_fit_data_free(&data);
     goto done;

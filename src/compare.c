@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gc_io.h"
+#include "units.h"
 
 int gc_curve_alloc(gc_curve *c, size_t n)
 {
@@ -33,30 +34,49 @@ void gc_curve_free(gc_curve *c)
   memset(c, 0, sizeof *c);
 }
 
+/* used: their SI unit; ignored: NULL (granucal contact's other outputs, an FEA curve's a) */
 static const struct {
-  const char *name, *unit;
-} curve_cols[] = { { "t", "s" }, { "time", "s" }, { "alpha", "m" }, { "P", "N" }, { "a", "m" } };
+  const char *name, *si;
+} curve_cols[] = { { "t", "s" },   { "time", "s" }, { "alpha", "m" }, { "P", "N" },
+                   { "a", NULL },  { "a_e", NULL }, { "a_p", NULL },   { "delta", NULL },
+                   { "Q", NULL },  { "K_T", NULL }, { "flags", NULL } };
+
+const char gc_curve_columns[] = "t [s] (or time), alpha [m], P [N]; ignored: a, a_e, a_p, "
+                                "delta, Q, K_T, flags";
+
+static const char curve_header[] = "t [s],alpha [m],P [N]";
 
 int gc_curve_read(const char *path, gc_curve *c, char *msg, size_t n)
 {
   gc_table t;
   memset(c, 0, sizeof *c);
-  int st = gc_table_read(path, &t, msg, n);
+  int st = gc_table_read_lenient(path, &t, msg, n);
   if (st)
     return st;
+  double f[sizeof curve_cols / sizeof curve_cols[0]];
+  for (size_t j = 0; j < sizeof f / sizeof f[0]; j++)
+    f[j] = 1.0;
+  char notes[sizeof c->notes] = "";
   for (size_t k = 0; k < t.ncols && !st; k++) {
     size_t j;
     for (j = 0; j < sizeof curve_cols / sizeof curve_cols[0]; j++)
       if (strcmp(t.names[k], curve_cols[j].name) == 0)
         break;
     if (j == sizeof curve_cols / sizeof curve_cols[0]) {
-      snprintf(msg, n, "%s:%zu:%zu: unknown column '%s' (a curve has alpha [m], P [N], "
-                       "optionally t [s] and a [m])", path, t.header_line, k + 1, t.names[k]);
+      snprintf(msg, n, "%s:%zu:%zu: unknown column '%s' (a curve has %s)", path, t.header_line,
+               k + 1, t.names[k], gc_curve_columns);
       st = GC_EFORMAT;
-    } else if (*t.units[k] && strcmp(t.units[k], curve_cols[j].unit) != 0) {
-      snprintf(msg, n, "%s:%zu:%zu: column '%s' is in [%s]; granucal reads SI units: use [%s]",
-               path, t.header_line, k + 1, t.names[k], t.units[k], curve_cols[j].unit);
-      st = GC_EFORMAT;
+    } else if (curve_cols[j].si) {
+      double fk = 1;
+      st = gc_table_check_col(&t, path, (int)k, msg, n);
+      if (!st)
+        st = gc_table_unit(&t, path, (int)k, curve_cols[j].si, curve_header, &fk, msg, n);
+      if (!st && fk != 1.0) {
+        size_t l = strlen(notes);
+        snprintf(notes + l, sizeof notes - l, "%s: column '%s' in [%s] converted to [%s] (x %g)\n",
+                 path, t.names[k], t.units[k], curve_cols[j].si, fk);
+      }
+      f[j] = fk;
     }
   }
   int ct = gc_table_col(&t, "t");
@@ -76,9 +96,11 @@ int gc_curve_read(const char *path, gc_curve *c, char *msg, size_t n)
     snprintf(msg, n, "%s: out of memory", path);
     st = GC_ENOMEM;
   }
+  /* the factors by role: t and time share a row of curve_cols, so take the column's own */
+  double ft = ct >= 0 ? f[strcmp(t.names[ct], "t") == 0 ? 0 : 1] : 1.0, fa = f[2], fP = f[3];
   for (size_t i = 0; i < t.nrows && !st; i++) {
-    double a = gc_table_get(&t, i, (size_t)ca), P = gc_table_get(&t, i, (size_t)cP);
-    double tt = ct >= 0 ? gc_table_get(&t, i, (size_t)ct) : (double)i;
+    double a = fa * gc_table_get(&t, i, (size_t)ca), P = fP * gc_table_get(&t, i, (size_t)cP);
+    double tt = ct >= 0 ? ft * gc_table_get(&t, i, (size_t)ct) : (double)i;
     if (!isfinite(a) || a < 0) {
       snprintf(msg, n, "%s:%zu:%d: alpha = %g m out of range [0, inf)", path, t.line[i], ca + 1, a);
       st = GC_EFORMAT;
@@ -102,6 +124,10 @@ int gc_curve_read(const char *path, gc_curve *c, char *msg, size_t n)
     return st;
   }
   snprintf(c->path, sizeof c->path, "%s", path);
+  snprintf(c->notes, sizeof c->notes, "%s", notes);
+  c->col_t = ct + 1;
+  c->col_alpha = ca + 1;
+  c->col_P = cP + 1;
   return GC_SUCCESS;
 }
 

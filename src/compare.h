@@ -12,17 +12,26 @@
 #include "contact_sim.h"
 #include "gc_model.h"
 
-/* A reference curve: columns alpha [m] and P [N], optionally t [s] (else the row index) and
- * a [m] (contact radius, carried along, not compared). */
-typedef struct {
+/* A reference curve: columns alpha [m] and P [N], optionally t [s] (else the row index).
+ * Columns that granucal writes and a curve does not use are ignored by name: a [m] (an FEA
+ * curve's contact radius) and the other columns of `granucal contact`'s output (a_e, a_p,
+ * delta, Q, K_T and the letter-valued flags), so that its output reads as a curve. */
+typedef struct gc_curve_s {
   size_t n;
   double *t, *alpha, *P;
   size_t *line;       /* line of each row in its file */
+  int col_t, col_alpha, col_P;  /* 1-based columns of t, alpha, P in the file; col_t 0: none */
   char path[512];
+  char notes[512];    /* units converted, one line each */
 } gc_curve;
 
-/* Read a curve; errors name file:line:column.  Negative alpha or P, non-increasing t and
- * non-finite values are refused. */
+/* The columns a curve reads and those it ignores, for messages ("t, time, alpha, P; ignored:
+ * a, ..."). */
+extern const char gc_curve_columns[];
+
+/* Read a curve; errors name file:line:column.  Units in the header are converted by the one
+ * units table (units.h: mm, um, kN, ms, ...); a column without a unit, an unknown column,
+ * negative alpha or P, non-increasing t and non-finite values are refused. */
 int gc_curve_read(const char *path, gc_curve *c, char *msg, size_t msglen);
 /* Allocate an empty curve of n rows (for tests and synthetic data). */
 int gc_curve_alloc(gc_curve *c, size_t n);

@@ -8,6 +8,7 @@
 
 #include "gc_io.h"
 #include "root_solve.h"
+#include "units.h"
 #include "tangential_drive.h"
 
 int gc_loadpath_alloc(gc_loadpath *lp, size_t n, int with_tangential)
@@ -56,20 +57,30 @@ int gc_loadpath_read(const char *path, gc_loadpath *lp, char *msg, size_t n)
     return GC_EFORMAT;
   }
   int cx = ca >= 0 ? ca : cP, cy = cd >= 0 ? cd : cQ;
-  /* Everything is SI; a header that says otherwise is refused rather than misread. */
-  const int cols[4] = { ct, cx, cy, -1 };
-  for (int k = 0; k < 3; k++) {
-    if (cols[k] < 0)
-      continue;
-    const char *name = t.names[cols[k]], *unit = t.units[cols[k]];
-    const char *si = strcmp(name, "t") == 0 || strcmp(name, "time") == 0 ? "s"
-                     : strcmp(name, "P") == 0 || strcmp(name, "Q") == 0   ? "N"
-                                                                          : "m";
-    if (*unit && strcmp(unit, si) != 0) {
-      snprintf(msg, n, "%s:%zu:%d: column '%s' is in [%s]; granucal reads SI units: use [%s]",
-               path, t.header_line, cols[k] + 1, name, unit, si);
+  /* every column is one of those five (a misspelt 'Qx' would otherwise drive Q = 0), and each
+   * carries its unit, converted by the one units table */
+  static const char known[] = "t [s] (or time), alpha [m] or P [N], delta [m] or Q [N]";
+  const char *expect = ca >= 0 ? "t [s],alpha [m]" : "t [s],P [N]";
+  double f[3] = { 1, 1, 1 };
+  char notes[sizeof lp->notes] = "";
+  for (size_t k = 0; k < t.ncols; k++) {
+    const char *name = t.names[k];
+    int role = (int)k == ct ? 0 : (int)k == cx ? 1 : (int)k == cy ? 2 : -1;
+    if (role < 0) {
+      snprintf(msg, n, "%s:%zu:%zu: unknown column '%s' (a load path has %s)", path,
+               t.header_line, k + 1, name, known);
       gc_table_free(&t);
       return GC_EFORMAT;
+    }
+    const char *si = role == 0 ? "s" : strcmp(name, "P") == 0 || strcmp(name, "Q") == 0 ? "N" : "m";
+    if (gc_table_unit(&t, path, (int)k, si, expect, &f[role], msg, n)) {
+      gc_table_free(&t);
+      return GC_EFORMAT;
+    }
+    if (f[role] != 1.0) {
+      size_t l = strlen(notes);
+      snprintf(notes + l, sizeof notes - l, "%s: column '%s' in [%s] converted to [%s] (x %g)\n",
+               path, name, t.units[k], si, f[role]);
     }
   }
   st = gc_loadpath_alloc(lp, t.nrows, cy >= 0);
@@ -80,11 +91,12 @@ int gc_loadpath_read(const char *path, gc_loadpath *lp, char *msg, size_t n)
   }
   lp->normal = ca >= 0 ? GC_DRIVE_ALPHA : GC_DRIVE_P;
   lp->tangential = cd >= 0 ? GC_DRIVE_DELTA : cQ >= 0 ? GC_DRIVE_Q : GC_DRIVE_NONE;
+  snprintf(lp->notes, sizeof lp->notes, "%s", notes);
   for (size_t i = 0; i < t.nrows; i++) {
-    lp->t[i] = gc_table_get(&t, i, (size_t)ct);
-    lp->x[i] = gc_table_get(&t, i, (size_t)cx);
+    lp->t[i] = f[0] * gc_table_get(&t, i, (size_t)ct);
+    lp->x[i] = f[1] * gc_table_get(&t, i, (size_t)cx);
     if (cy >= 0)
-      lp->y[i] = gc_table_get(&t, i, (size_t)cy);
+      lp->y[i] = f[2] * gc_table_get(&t, i, (size_t)cy);
     if (i > 0 && !(lp->t[i] > lp->t[i - 1])) {
       snprintf(msg, n, "%s:%zu:%d: time %g does not increase (previous row %g)", path, t.line[i],
                ct + 1, lp->t[i], lp->t[i - 1]);

@@ -18,6 +18,7 @@ typedef struct {
   double *y;       /* delta [m] or Q [N], NULL if no tangential input */
   int normal;      /* GC_DRIVE_ALPHA or GC_DRIVE_P */
   int tangential;  /* GC_DRIVE_NONE, _DELTA or _Q */
+  char notes[512]; /* gc_loadpath_read: units converted, one line each */
 } gc_loadpath;
 
 /* Output flags of one step */
@@ -47,7 +48,10 @@ typedef struct {
 
 int gc_loadpath_alloc(gc_loadpath *lp, size_t n, int with_tangential);
 void gc_loadpath_free(gc_loadpath *lp);
-/* Read a load path CSV: columns t (or time), then alpha or P, optionally delta or Q. */
+/* Read a load path CSV: columns t (or time) [s], then alpha [m] or P [N], optionally delta [m]
+ * or Q [N].  Units in the header are converted by the one units table (units.h: ms, mm, um,
+ * kN, ...); a column without a unit and a column of another name are refused (naming it and
+ * the known ones), never dropped. */
 int gc_loadpath_read(const char *path, gc_loadpath *lp, char *msg, size_t msglen);
 /* Built-in paths: P ramps linearly 0 -> P_max -> 0 in n steps (force-driven). */
 int gc_loadpath_ramp(gc_loadpath *lp, double P_max, size_t n, char *msg, size_t msglen);

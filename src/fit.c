@@ -330,13 +330,22 @@ int gc_fit_read_path(gc_fit_data *d, const char *path, char *msg, size_t n)
   int st = gc_curve_read(path, &c, msg, n);
   if (st)
     return st;
+  st = gc_fit_add_path(d, &c, msg, n);
+  gc_curve_free(&c);
+  return st;
+}
+
+int gc_fit_add_path(gc_fit_data *d, const gc_curve *cv, char *msg, size_t n)
+{
+  const gc_curve c = *cv;
+  const char *path = c.path;
+  const size_t ln0 = strlen(d->notes);
   int loads = 0;
   for (size_t i = 1; i < c.n; i++)
     loads |= c.alpha[i] > c.alpha[i - 1] && c.P[i] > 0;
   if (!loads) {
     snprintf(msg, n, "%s: the path never loads the contact (no step with alpha increasing and "
                      "P > 0)", path);
-    gc_curve_free(&c);
     return GC_EFORMAT;
   }
   size_t m = d->n_path + c.n, nf = d->n_path_files + 1;
@@ -357,7 +366,6 @@ int gc_fit_read_path(gc_fit_data *d, const char *path, char *msg, size_t n)
     d->path_start = ps;
   if (!t || !a || !P || !ln || !ps) {
     snprintf(msg, n, "%s: out of memory", path);
-    gc_curve_free(&c);
     return GC_ENOMEM;
   }
   if (d->n_path_files == 0)
@@ -371,7 +379,7 @@ int gc_fit_read_path(gc_fit_data *d, const char *path, char *msg, size_t n)
   d->path_start[nf] = m;
   if (nf <= sizeof d->path_paths / sizeof d->path_paths[0])
     snprintf(d->path_paths[nf - 1], sizeof d->path_paths[0], "%s", path);
-  gc_curve_free(&c);
+  snprintf(d->notes + ln0, sizeof d->notes - ln0, "%s", c.notes); /* one line each, '\n' ended */
   return GC_SUCCESS;
 }
 
@@ -391,19 +399,15 @@ static void add_note(gc_fit_data *d, const char *fmt, ...)
 }
 
 /* The factor from column col's unit to si (mm -> m: 1e-3), echoed in d->notes; an error naming
- * the accepted units otherwise. */
+ * the accepted units, or the expected header when a dimensioned column has no unit. */
 static int unit_scale(gc_fit_data *d, const char *path, const gc_table *t, int col, const char *si,
-                      double *f, char *msg, size_t n)
+                      const char *expect, double *f, char *msg, size_t n)
 {
-  const char *u = t->units[col], *acc;
-  if (gc_unit_factor(u, si, f, &acc)) {
-    snprintf(msg, n, "%s:%zu:%d: column '%s' is in [%s]; accepted units: %s", path,
-             t->header_line, col + 1, t->names[col], u, acc);
-    return GC_EFORMAT;
-  }
-  if (*f != 1.0)
-    add_note(d, "%s: column '%s' in [%s] converted to [%s] (x %g)", path, t->names[col], u, si, *f);
-  return GC_SUCCESS;
+  int st = gc_table_unit(t, path, col, si, expect, f, msg, n);
+  if (!st && *f != 1.0)
+    add_note(d, "%s: column '%s' in [%s] converted to [%s] (x %g)", path, t->names[col],
+             t->units[col], si, *f);
+  return st;
 }
 
 static void unknown_columns(gc_fit_data *d, const char *path, const gc_table *t,
@@ -431,7 +435,31 @@ static const char *const drop_expect =
     "drop data: v_in [m/s] and/or H [m], e, optionally n (repeat count) or sd (standard "
     "deviation of e)";
 static const char *const comp_known = "known: alpha, approach, P";
+static const char *const comp_header = "alpha [m],P [N]";
+static const char *const drop_header = "H [m],v_in [m/s],e";
 static const char *const drop_known = "known: v_in, H, e, n, sd";
+
+/* The kind of data a header names (GC_FIT_KIND_*, 0: none) */
+static int kind_of(const gc_table *t)
+{
+  int has_t = gc_table_col(t, "t") >= 0 || gc_table_col(t, "time") >= 0;
+  if (has_t && gc_table_col(t, "alpha") >= 0 && gc_table_col(t, "P") >= 0)
+    return GC_FIT_KIND_PATH; /* a load path: replayed in time order through the contact driver */
+  if (gc_table_col(t, "P") >= 0 || gc_table_col(t, "alpha") >= 0 ||
+      gc_table_col(t, "approach") >= 0)
+    return GC_FIT_KIND_COMPRESSION;
+  if (gc_table_col(t, "e") >= 0 || gc_table_col(t, "v_in") >= 0 || gc_table_col(t, "H") >= 0)
+    return GC_FIT_KIND_DROPS;
+  return 0;
+}
+
+const char *gc_fit_kind_name(int kind)
+{
+  return kind == GC_FIT_KIND_COMPRESSION ? "compression data (alpha or approach, P)"
+         : kind == GC_FIT_KIND_DROPS     ? "drop data (v_in or H, e)"
+         : kind == GC_FIT_KIND_PATH      ? "load-path data (t, alpha, P)"
+                                         : "data of no known kind";
+}
 
 int gc_fit_csv_kind(const char *path, char *msg, size_t n)
 {
@@ -439,16 +467,8 @@ int gc_fit_csv_kind(const char *path, char *msg, size_t n)
   int st = gc_table_read_lenient(path, &t, msg, n);
   if (st)
     return -1;
-  int kind = 0;
-  int has_t = gc_table_col(&t, "t") >= 0 || gc_table_col(&t, "time") >= 0;
-  if (has_t && gc_table_col(&t, "alpha") >= 0 && gc_table_col(&t, "P") >= 0)
-    kind = 3; /* a load path: replayed in time order through the contact driver */
-  else if (gc_table_col(&t, "P") >= 0 || gc_table_col(&t, "alpha") >= 0 ||
-      gc_table_col(&t, "approach") >= 0)
-    kind = 1;
-  else if (gc_table_col(&t, "e") >= 0)
-    kind = 2;
-  else
+  int kind = kind_of(&t);
+  if (!kind)
     snprintf(msg, n, "%s:%zu:1: cannot tell the kind of data from the header: %s; %s", path,
              t.header_line, comp_expect, drop_expect);
   gc_table_free(&t);
@@ -464,7 +484,15 @@ int gc_fit_read_compression(gc_fit_data *d, const char *path, char *msg, size_t 
   int ca = gc_table_col(&t, "alpha"), cw = gc_table_col(&t, "approach"), cP = gc_table_col(&t, "P");
   if ((ca < 0) == (cw < 0) || cP < 0) {
     snprintf(msg, n, "%s:%zu:1: the header must name exactly one of 'alpha' [m] or 'approach' "
-                     "[m], and 'P' [N] (%s)", path, t.header_line, comp_expect);
+                     "[m], and 'P' [N] (%s); this header is %s", path, t.header_line,
+             comp_expect, gc_fit_kind_name(kind_of(&t)));
+    st = GC_EFORMAT;
+  }
+  if (!st && kind_of(&t) == GC_FIT_KIND_PATH) {
+    /* a load-unload curve with its t column: replayed as a path, never taken as points */
+    snprintf(msg, n, "%s:%zu:1: the header names %s, not compression data: give it as a data "
+             "file argument, whose kind the header tells", path, t.header_line,
+             gc_fit_kind_name(GC_FIT_KIND_PATH));
     st = GC_EFORMAT;
   }
   int cx = ca >= 0 ? ca : cw;
@@ -474,9 +502,9 @@ int gc_fit_read_compression(gc_fit_data *d, const char *path, char *msg, size_t 
   if (!st)
     st = gc_table_check_col(&t, path, cP, msg, n);
   if (!st)
-    st = unit_scale(d, path, &t, cx, "m", &fx, msg, n);
+    st = unit_scale(d, path, &t, cx, "m", comp_header, &fx, msg, n);
   if (!st)
-    st = unit_scale(d, path, &t, cP, "N", &fP, msg, n);
+    st = unit_scale(d, path, &t, cP, "N", comp_header, &fP, msg, n);
   if (!st)
     unknown_columns(d, path, &t, comp_cols, comp_known);
   if (!st && alloc_comp(d, t.nrows)) {
@@ -505,10 +533,14 @@ int gc_fit_read_compression(gc_fit_data *d, const char *path, char *msg, size_t 
              t.header_line);
     st = GC_EFORMAT;
   }
-  if (st)
+  if (st) {
     free_comp(d);
-  else
+  } else {
     snprintf(d->comp_path, sizeof d->comp_path, "%s", path);
+    d->comp_col_x = cx + 1;
+    d->comp_col_P = cP + 1;
+    d->comp_approach = cw >= 0;
+  }
   gc_table_free(&t);
   return st;
 }
@@ -530,8 +562,9 @@ int gc_fit_read_drops_ex(gc_fit_data *d, const char *path, double g, int need_e,
   int cv = gc_table_col(&t, "v_in"), cH = gc_table_col(&t, "H"), ce = gc_table_col(&t, "e");
   int cn = gc_table_col(&t, "n"), cs = gc_table_col(&t, "sd");
   if ((cv < 0 && cH < 0) || (need_e && ce < 0)) {
-    snprintf(msg, n, "%s:%zu:1: the header must name 'v_in' [m/s] or 'H' [m]%s (%s)", path,
-             t.header_line, need_e ? ", and 'e'" : "", drop_expect);
+    snprintf(msg, n, "%s:%zu:1: the header must name 'v_in' [m/s] or 'H' [m]%s (%s); this "
+             "header is %s", path, t.header_line, need_e ? ", and 'e'" : "", drop_expect,
+             gc_fit_kind_name(kind_of(&t)));
     st = GC_EFORMAT;
   }
   double fv = 1, fH = 1, f1;
@@ -541,15 +574,15 @@ int gc_fit_read_drops_ex(gc_fit_data *d, const char *path, double g, int need_e,
       st = gc_table_check_col(&t, path, col, msg, n);
   }
   if (!st && cv >= 0)
-    st = unit_scale(d, path, &t, cv, "m/s", &fv, msg, n);
+    st = unit_scale(d, path, &t, cv, "m/s", drop_header, &fv, msg, n);
   if (!st && cH >= 0)
-    st = unit_scale(d, path, &t, cH, "m", &fH, msg, n);
+    st = unit_scale(d, path, &t, cH, "m", drop_header, &fH, msg, n);
   if (!st && ce >= 0)
-    st = unit_scale(d, path, &t, ce, "-", &f1, msg, n);
+    st = unit_scale(d, path, &t, ce, "-", drop_header, &f1, msg, n);
   if (!st && cn >= 0)
-    st = unit_scale(d, path, &t, cn, "-", &f1, msg, n);
+    st = unit_scale(d, path, &t, cn, "-", drop_header, &f1, msg, n);
   if (!st && cs >= 0)
-    st = unit_scale(d, path, &t, cs, "-", &f1, msg, n);
+    st = unit_scale(d, path, &t, cs, "-", drop_header, &f1, msg, n);
   if (!st)
     unknown_columns(d, path, &t, drop_cols, drop_known);
   if (!st && alloc_drop(d, t.nrows)) {
@@ -579,9 +612,20 @@ int gc_fit_read_drops_ex(gc_fit_data *d, const char *path, double g, int need_e,
                gc_table_get(&t, i, (size_t)cs));
       st = GC_EFORMAT;
     } else if (cv >= 0 && cH >= 0 && fabs(v - sqrt(2.0 * g * H)) > 0.02 * v) {
+      /* a factor 10, 100 or 1000 between the two is a unit read wrongly: name it */
+      double rH = H / (v * v / (2.0 * g)), rv = v / sqrt(2.0 * g * H);
+      const char *hint = "";
+      if (fabs(rH / 1000 - 1) < 0.05)
+        hint = " (H 1000 times too large: likely mm under [m], write 'H [mm]')";
+      else if (fabs(rH / 100 - 1) < 0.05)
+        hint = " (H 100 times too large: likely cm under [m], write 'H [cm]')";
+      else if (fabs(rv / 1000 - 1) < 0.02)
+        hint = " (v_in 1000 times too large: likely mm/s under [m/s], write 'v_in [mm/s]')";
+      else if (fabs(rv / 100 - 1) < 0.02)
+        hint = " (v_in 100 times too large: likely cm/s under [m/s], write 'v_in [cm/s]')";
       snprintf(msg, n, "%s:%zu:%d: v_in = %g m/s disagrees with H = %g m (sqrt(2 g H) = %.4g m/s, "
-                       "g = %g m/s^2) by more than 2 %%", path, ln, cv + 1, v, H,
-               sqrt(2.0 * g * H), g);
+                       "g = %g m/s^2) by more than 2 %%%s", path, ln, cv + 1, v, H,
+               sqrt(2.0 * g * H), g, hint);
       st = GC_EFORMAT;
     } else {
       d->v_in[i] = cv >= 0 ? v : sqrt(2.0 * g * H);
@@ -599,6 +643,8 @@ int gc_fit_read_drops_ex(gc_fit_data *d, const char *path, double g, int need_e,
   } else {
     d->has_n = cn >= 0;
     d->has_sd = cs >= 0;
+    d->drop_col_v = cv + 1;
+    d->drop_col_H = cH + 1;
     snprintf(d->drop_path, sizeof d->drop_path, "%s", path);
   }
   gc_table_free(&t);

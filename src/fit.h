@@ -81,6 +81,9 @@ typedef struct {
   double *e_sd;       /* standard deviation of e, 0 if not given */
   size_t *drop_line;
   int has_n, has_sd;  /* the drop file gave the column */
+  /* 1-based columns of the file read last (0: none), for gc_data_check's messages */
+  int comp_col_x, comp_col_P, drop_col_v, drop_col_H;
+  int comp_approach;  /* the displacement column is the platen approach (alpha = approach / 2) */
   char comp_path[512], drop_path[512];  /* the files read, ", "-separated */
   char notes[2048];   /* what the readers converted or ignored, one line each */
   /* Load paths (FEA curves, cyclic compression tests): any sequence of loading, unloading and
@@ -111,13 +114,20 @@ int gc_fit_read_drops_ex(gc_fit_data *d, const char *path, double g, int need_e,
                          size_t msglen);
 /* Append the points of src to dst (several files of one kind are all used). */
 int gc_fit_data_append(gc_fit_data *dst, const gc_fit_data *src, char *msg, size_t msglen);
-/* Classify a CSV by its header: 1 compression, 2 drops, 0 neither (msg says why), -1 error. */
-/* Path CSV (columns alpha [m], P [N] and t [s]; a [m], a contact radius, is ignored): appended
- * to the paths already read.  Errors name file:line:column. */
+/* Path CSV (columns alpha [m], P [N] and t [s]; the columns a curve ignores, compare.h, are
+ * ignored): appended to the paths already read.  Errors name file:line:column. */
 int gc_fit_read_path(gc_fit_data *d, const char *path, char *msg, size_t msglen);
-/* Classify a CSV by its header: 1 compression, 2 drops, 3 a load path (alpha, P and a time
- * column t), 0 neither (msg says why), -1 error. */
+/* The same for a curve read by gc_curve_read (and checked by gc_curve_check); its notes are
+ * added to d's. */
+struct gc_curve_s;
+int gc_fit_add_path(gc_fit_data *d, const struct gc_curve_s *c, char *msg, size_t msglen);
+/* Classify a CSV by its header: GC_FIT_KIND_COMPRESSION (alpha or approach, or P, without a
+ * time column), _DROPS (v_in, H or e), _PATH (alpha, P and a time column t or time), 0 none
+ * of them (msg says why), -1 error. */
+enum { GC_FIT_KIND_COMPRESSION = 1, GC_FIT_KIND_DROPS = 2, GC_FIT_KIND_PATH = 3 };
 int gc_fit_csv_kind(const char *path, char *msg, size_t msglen);
+/* "compression data (alpha or approach, P)", ...: a kind for messages. */
+const char *gc_fit_kind_name(int kind);
 
 /* ---------------------------------------------------------------- problem */
 

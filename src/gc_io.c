@@ -120,6 +120,14 @@ int gc_lines_open(gc_lines *r, const char *path, char *msg, size_t n)
     snprintf(msg, n, "%s: cannot open: %s", path, strerror(errno));
     return GC_EIO;
   }
+  struct stat sb;
+  if (fstat(fileno(r->f), &sb) != 0) {
+    snprintf(msg, n, "%s: cannot open: %s", path, strerror(errno));
+    fclose(r->f);
+    r->f = NULL;
+    return GC_EIO;
+  }
+  r->stream = !S_ISREG(sb.st_mode);
   return GC_SUCCESS;
 }
 
@@ -139,6 +147,11 @@ int gc_lines_next(gc_lines *r, char *msg, size_t n)
   errno = 0;
   while ((ch = getc(r->f)) != EOF) {
     got = 1;
+    if (r->stream && ++r->total > GC_STREAM_MAX) {
+      snprintf(msg, n, "%s:%zu: more than %zu MiB from a pipe or device: not a data file? (save "
+               "it to a regular file)", r->path, r->lineno + 1, GC_STREAM_MAX >> 20);
+      return GC_EFORMAT;
+    }
     if (ch == '\n')
       break;
     if (ch == '\r') {
@@ -146,6 +159,11 @@ int gc_lines_next(gc_lines *r, char *msg, size_t n)
       if (nx != '\n' && nx != EOF)
         ungetc(nx, r->f);
       break;
+    }
+    if (len >= GC_LINE_MAX) {
+      snprintf(msg, n, "%s:%zu: line longer than %zu MiB: not a text data file?", r->path,
+               r->lineno + 1, GC_LINE_MAX >> 20);
+      return GC_EFORMAT;
     }
     if (len + 2 > r->cap) {
       size_t cap = r->cap ? 2 * r->cap : 256;
@@ -658,6 +676,20 @@ static int card_line(void *vp, const char *key, const char *value, size_t line, 
 {
   card_ctx *c = vp;
   char sub[256];
+  const gc_param_def *d = gc_param_lookup(key);
+  double v;
+  if (d && !d->is_int && gc_parse_double(value, &v) == GC_NUM_OK && v == 0.0 &&
+      !gc_param_in_range(gc_param_id_of(d), 0.0)) {
+    /* granucal 0.1.0's fit wrote every key, 0 for "not given" (see gc_io.h): the key is
+     * skipped, as if omitted */
+    size_t l = strlen(c->x->note);
+    if (!l)
+      snprintf(c->x->note, sizeof c->x->note, "%s:%zu:%zu: %s = 0 read as not given (as "
+               "granucal 0.1.0's fit wrote unused parameters)", c->path, line, vcol, key);
+    else if (l + strlen(key) + 8 < sizeof c->x->note)
+      snprintf(c->x->note + l, sizeof c->x->note - l, "; line %zu: %s = 0", line, key);
+    return GC_SUCCESS;
+  }
   if (gc_param_set(c->p, c->x, key, value, sub, sizeof sub)) {
     snprintf(msg, n, "%s:%zu:%zu: %s", c->path, line, strstr(sub, "unknown") ? kcol : vcol, sub);
     return GC_EFORMAT;

@@ -42,11 +42,16 @@ typedef struct {
   double rho;       /* density of body 1 [kg/m^3], 0 if not given */
   double mass;      /* mass of body 1 [kg], 0 if not given */
   double mass2;     /* mass of body 2 when it is a sphere [kg], 0 if not given */
+  char note[320];   /* gc_card_read: keys read in the meaning of an earlier release, "" if none */
 } gc_card_extra;
 
 void gc_card_extra_default(gc_card_extra *x);
 /* Read "key = value" lines ('#' starts a comment) into p and x.  Unknown keys, missing '=',
- * non-numeric or non-finite values are errors naming file:line:column. */
+ * non-numeric or non-finite values are errors naming file:line:column.
+ * "key = 0" for a parameter whose range excludes 0 (k_n, e_n, m_eff, ...) is read as "not
+ * given", the value an omitted key has: granucal 0.1.0's `fit` wrote every key of the table,
+ * the unused ones as 0 (today's writer omits them).  The keys so read are listed in x->note;
+ * a model that needs such a parameter still refuses it when its law is set up. */
 int gc_card_read(const char *path, gc_params *p, gc_card_extra *x, char *msg, size_t msglen);
 /* The one strict number parser of granucal (cards, CSV cells, command-line options): a decimal
  * number with optional sign, fraction and exponent, blanks around it allowed.  Hex floats,
@@ -65,10 +70,20 @@ const char *gc_number_error(int code);
 
 /* Text lines of an input file: LF, CR LF and lone CR (old Mac) line ends; a UTF-8 byte-order
  * mark at the start is skipped, a UTF-16 one is an error; a NUL byte in a line is an error
- * naming path:line:column; a read error is GC_EIO, never taken for the end of the file. */
+ * naming path:line:column; a read error is GC_EIO, never taken for the end of the file.
+ * A line longer than GC_LINE_MAX bytes is an error naming path:line (no text input of granucal
+ * has lines near that long: a data row is under 200 bytes; the limit stops /dev/zero or a
+ * binary file from being read into memory whole), and so is a non-regular file (a pipe, a
+ * character device) longer than GC_STREAM_MAX bytes (a regular file ends at its size; a
+ * stream such as /dev/urandom or `yes` may never end; 64 MiB is 20 times a compression file
+ * of 1e5 rows). */
+#define GC_LINE_MAX ((size_t)1 << 20)    /* 1 MiB */
+#define GC_STREAM_MAX ((size_t)1 << 26)  /* 64 MiB */
 typedef struct {
   FILE *f;
   const char *path;
+  int stream;     /* not a regular file: GC_STREAM_MAX applies */
+  size_t total;   /* bytes read so far */
   char *buf;
   size_t cap;
   char *line;     /* the current line (NUL-terminated, without its line end) */

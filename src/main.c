@@ -21,7 +21,7 @@ static const struct {
   { "fit", gc_cmd_fit, "calibrate a normal model (default ep) from compression, drop and path data" },
   { "compare", gc_cmd_compare, "contact models against a reference curve (FEA, sec. 6.4)" },
   { "chute", gc_cmd_chute, "flow of rigid particles down an inclined chute (ch. 9)" },
-  { "data", gc_cmd_data, "read a compression or drop CSV as fit reads it, print it in SI units" },
+  { "data", gc_cmd_data, "read a compression, drop or load-path CSV as fit reads it, in SI" },
   { "export", gc_cmd_export, "write a LAMMPS deck of a chute card (pair style granucal plugin)" },
   { "models", gc_cmd_models, "list the contact models" },
 };

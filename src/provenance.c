@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <sys/stat.h>
+
 #include <zlib.h>
 
 #include "cli.h"
@@ -15,6 +17,12 @@ int gc_file_crc32(const char *path, unsigned long *crc, long long *size)
   FILE *f = fopen(path, "rb");
   if (!f)
     return GC_EIO;
+  /* a pipe or device was read once already and may never end: no second, unbounded read */
+  struct stat sb;
+  if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    fclose(f);
+    return GC_EINVAL;
+  }
   uLong c = crc32(0L, Z_NULL, 0);
   long long total = 0;
   unsigned char buf[65536];
@@ -58,6 +66,7 @@ void gc_provenance_write(FILE *f, const char *prefix, int argc, char *const *arg
     if (gc_file_crc32(inputs[i], &crc, &size) == GC_SUCCESS)
       fprintf(f, "%sinput: %s (crc32 %08lx, %lld bytes)\n", prefix, inputs[i], crc, size);
     else
-      fprintf(f, "%sinput: %s (unreadable)\n", prefix, inputs[i]);
+      fprintf(f, "%sinput: %s (not a regular file or unreadable: no checksum)\n", prefix,
+              inputs[i]);
   }
 }

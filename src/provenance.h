@@ -8,7 +8,8 @@
 #include <stdio.h>
 
 /* CRC-32 (zlib's crc32, the checksum of gzip and PNG; `crc32 FILE` or `gzip -l` show the same
- * value) and size of a file.  GC_EIO if it cannot be read. */
+ * value) and size of a file.  GC_EIO if it cannot be read, GC_EINVAL if it is not a regular
+ * file (a pipe or device, which may not end or give the same bytes twice). */
 int gc_file_crc32(const char *path, unsigned long *crc, long long *size);
 
 /* Lines "<prefix>granucal VERSION", "<prefix>command: granucal ARGS", "<prefix>date: ...Z",

@@ -1,6 +1,7 @@
 /* units.c - unit conversion for CSV headers; see units.h. */
 #include "units.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct {
@@ -44,4 +45,23 @@ int gc_unit_factor(const char *unit, const char *si, double *f, const char **acc
       return 0;
     }
   return -1;
+}
+
+int gc_table_unit(const gc_table *t, const char *path, int col, const char *si,
+                  const char *expect, double *f, char *msg, size_t n)
+{
+  const char *u = t->units[col], *acc;
+  int bad = gc_unit_factor(u, si, f, &acc);
+  if (!bad && !*u && strcmp(si, "-") != 0) {
+    snprintf(msg, n, "%s:%zu:%d: column '%s' has no unit; expected a header like '%s' (units of "
+             "'%s': %s)", path, t->header_line, col + 1, t->names[col], expect, t->names[col],
+             acc);
+    return GC_EFORMAT;
+  }
+  if (bad) {
+    snprintf(msg, n, "%s:%zu:%d: column '%s' is in [%s]; accepted units: %s", path,
+             t->header_line, col + 1, t->names[col], u, acc);
+    return GC_EFORMAT;
+  }
+  return GC_SUCCESS;
 }

@@ -47,7 +47,7 @@ expect "bad cell names file:line:col" 1 "bad.csv:3:2: column 'P'" -- \
 [ ! -e "$tmp/o1.csv" ] && ok "no output after bad CSV" || ko "output left after bad CSV"
 ls "$tmp" | grep -q '\.tmp' && ko "temporary file left" || ok "no temporary file left"
 
-printf 't,P\n0,0\n1,-3\n' >"$tmp/neg.csv"
+printf 't [s],P [N]\n0,0\n1,-3\n' >"$tmp/neg.csv"
 expect "negative force rejected" 1 "neg.csv:3:2: negative normal force" -- \
   "$G" contact -c "$D/materials/aluminium.card" -p "$tmp/neg.csv" -o "$tmp/o2.csv"
 

@@ -73,7 +73,10 @@ static void test_curve_errors(void)
     const char *text, *expect;
   } cases[] = {
     { "t [s],alpha [m],P [N]\n0,0,0\n1,1e-6,-2\n", ":3:3: P = -2 N out of range" },
-    { "t [s],alpha [mm],P [N]\n0,0,0\n", ":1:2: column 'alpha' is in [mm]" },
+    { "t [s],alpha [in],P [N]\n0,0,0\n", ":1:2: column 'alpha' is in [in]; accepted units: m" },
+    { "t [s],alpha,P [N]\n0,0,0\n", ":1:2: column 'alpha' has no unit" },
+    { "t [s],alpha [m],P [N],Qx [N]\n0,0,0,0\n",
+      ":1:4: unknown column 'Qx' (a curve has t [s] (or time), alpha [m], P [N]; ignored: a" },
     { "t [s],alpha [m],P [N]\n0,0,0\n0,1e-6,2\n", ":3:1: t = 0 s does not increase" },
     { "t [s],alpha [m],F [N]\n0,0,0\n", ":1:3: unknown column 'F'" },
     { "t [s],alpha [m]\n0,0\n1,1\n", "needs the columns 'alpha' [m] and 'P' [N]" },

@@ -8,10 +8,14 @@
 
 #include <sys/stat.h>
 
+#include "compare.h"
 #include "contact_sim.h"
+#include "data_check.h"
+#include "fit.h"
 #include "gc_io.h"
 #include "gc_outputs.h"
 #include "gc_test.h"
+#include "units.h"
 
 /* Reading `text` as a table fails, and the message holds "FILE:expect". */
 static void expect_table_error(const char *text, const char *expect)
@@ -74,12 +78,202 @@ static void expect_path_error(const char *text, const char *expect)
 
 static void test_loadpath_errors(void)
 {
-  expect_path_error("t,P\n0,0\n1,-5\n", ":3:2: negative normal force");
-  expect_path_error("t,P\n0,0\n0,5\n", ":3:1: time 0 does not increase");
+  expect_path_error("t [s],P [N]\n0,0\n1,-5\n", ":3:2: negative normal force");
+  expect_path_error("t [s],P [N]\n0,0\n0,5\n", ":3:1: time 0 does not increase");
   expect_path_error("t,alpha,P\n0,0,0\n", "exactly one of 'alpha'");
   expect_path_error("time,x\n0,0\n", "exactly one of 'alpha'");
-  expect_path_error("t [s],alpha [mm]\n0,0\n", ":1:2: column 'alpha' is in [mm]; granucal reads SI units: use [m]");
-  expect_path_error("t [ms],P [N]\n0,0\n", ":1:1: column 't' is in [ms]");
+  expect_path_error("t [s],alpha [in]\n0,0\n",
+                    ":1:2: column 'alpha' is in [in]; accepted units: m");
+  expect_path_error("t [h],P [N]\n0,0\n", ":1:1: column 't' is in [h]; accepted units: s, ms");
+  /* a dimensioned column without its unit, and an unknown column (Q was taken as 0) */
+  expect_path_error("t,P\n0,0\n1,5\n", ":1:1: column 't' has no unit; expected a header like "
+                    "'t [s],P [N]'");
+  expect_path_error("t [s],alpha [m],delta\n0,0,0\n", ":1:3: column 'delta' has no unit");
+  expect_path_error("t [s],P [N],Qx [N]\n0,0,0\n0.5,5,1\n", ":1:3: unknown column 'Qx' (a load "
+                    "path has t [s] (or time), alpha [m] or P [N], delta [m] or Q [N])");
+}
+
+/* Load paths in ms, mm, kN are converted by the units table the compression files use. */
+static void test_loadpath_units(void)
+{
+  char *path = gc_test_write_tmp("t [ms],alpha [um],Q [kN]\n0,0,0\n500,2,0.001\n");
+  gc_loadpath lp;
+  char msg[512] = "";
+  int st = gc_loadpath_read(path, &lp, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "\n  %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  CU_ASSERT_DOUBLE_EQUAL(lp.t[1], 0.5, 1e-15);
+  CU_ASSERT_DOUBLE_EQUAL(lp.x[1], 2e-6, 1e-21);
+  CU_ASSERT_DOUBLE_EQUAL(lp.y[1], 1.0, 1e-15);
+  CU_ASSERT_EQUAL(lp.normal, GC_DRIVE_ALPHA);
+  CU_ASSERT_EQUAL(lp.tangential, GC_DRIVE_Q);
+  CU_ASSERT_PTR_NOT_NULL(strstr(lp.notes, "column 'Q' in [kN] converted to [N] (x 1000)"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(lp.notes, "column 't' in [ms] converted to [s] (x 0.001)"));
+  gc_loadpath_free(&lp);
+  remove(path);
+  free(path);
+}
+
+/* One units table: the factors, and a column without a unit refused only when dimensioned. */
+static void test_units(void)
+{
+  double f = 0;
+  const char *acc = NULL;
+  CU_ASSERT_EQUAL(gc_unit_factor("mm", "m", &f, &acc), 0);
+  CU_ASSERT_EQUAL(f, 1e-3);
+  CU_ASSERT_EQUAL(gc_unit_factor("kN", "N", &f, &acc), 0);
+  CU_ASSERT_EQUAL(f, 1e3);
+  CU_ASSERT_EQUAL(gc_unit_factor("mm", "N", &f, &acc), -1);
+  CU_ASSERT_STRING_EQUAL(acc, "N, kN, mN");
+  char *path = gc_test_write_tmp("approach,P [N],e\n1e-5,1,0.5\n");
+  gc_table t;
+  char msg[512] = "";
+  CU_ASSERT_EQUAL_FATAL(gc_table_read(path, &t, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_table_unit(&t, path, 0, "m", "alpha [m],P [N]", &f, msg, sizeof msg),
+                  GC_EFORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, ":1:1: column 'approach' has no unit; expected a header "
+                                     "like 'alpha [m],P [N]' (units of 'approach': m, mm"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, path));
+  CU_ASSERT_EQUAL(gc_table_unit(&t, path, 1, "N", "alpha [m],P [N]", &f, msg, sizeof msg), 0);
+  CU_ASSERT_EQUAL(f, 1.0);
+  CU_ASSERT_EQUAL(gc_table_unit(&t, path, 2, "-", "alpha [m],P [N]", &f, msg, sizeof msg), 0);
+  gc_table_free(&t);
+  remove(path);
+  free(path);
+}
+
+/* A line longer than GC_LINE_MAX and a device that never ends are refused with file:line. */
+static void test_line_limit(void)
+{
+  size_t n = GC_LINE_MAX + 10;
+  char *text = malloc(n + 32);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+  strcpy(text, "t [s],P [N]\n0,0\n");
+  memset(text + 16, '1', n);
+  strcpy(text + 16 + n, "\n");
+  char *path = gc_test_write_tmp(text);
+  free(text);
+  gc_table t;
+  char msg[512] = "";
+  CU_ASSERT_EQUAL(gc_table_read(path, &t, msg, sizeof msg), GC_EFORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, ":3: line longer than 1 MiB"));
+  remove(path);
+  free(path);
+  /* a line just under the limit is read */
+  n = GC_LINE_MAX - 1;
+  text = malloc(n + 32);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+  strcpy(text, "x\n");
+  memset(text + 2, '1', n);
+  strcpy(text + 2 + n, "\n");
+  path = gc_test_write_tmp(text);
+  free(text);
+  gc_lines lr;
+  CU_ASSERT_EQUAL_FATAL(gc_lines_open(&lr, path, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_lines_next(&lr, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_lines_next(&lr, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(lr.len, GC_LINE_MAX - 1);
+  CU_ASSERT_EQUAL(gc_lines_next(&lr, msg, sizeof msg), GC_LINES_EOF);
+  gc_lines_close(&lr);
+  remove(path);
+  free(path);
+  if (access("/dev/zero", R_OK) == 0) {
+    CU_ASSERT_EQUAL(gc_table_read("/dev/zero", &t, msg, sizeof msg), GC_EFORMAT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "/dev/zero:1: line longer than 1 MiB"));
+  }
+  if (access("/dev/urandom", R_OK) == 0) {
+    /* newlines now and then: the stream limit, not the line limit, ends it */
+    CU_ASSERT_EQUAL_FATAL(gc_lines_open(&lr, "/dev/urandom", msg, sizeof msg), GC_SUCCESS);
+    int st;
+    while ((st = gc_lines_next(&lr, msg, sizeof msg)) == GC_SUCCESS || strstr(msg, "NUL byte"))
+      ;
+    CU_ASSERT_EQUAL(st, GC_EFORMAT);
+    CU_ASSERT(lr.total > GC_STREAM_MAX);
+    CU_ASSERT_PTR_NOT_NULL(strstr(msg, "more than 64 MiB from a pipe or device"));
+    gc_lines_close(&lr);
+  }
+}
+
+/* granucal 0.1.0's fit wrote every key, 0 for the unused ones: read as "not given", noted. */
+static void test_card_0_1_0(void)
+{
+  gc_params p;
+  gc_card_extra x;
+  gc_params_default(&p);
+  gc_card_extra_default(&x);
+  char msg[512] = "";
+  int st = gc_card_read(GC_SRCDIR "/tests/fixtures/fit-0.1.0.params", &p, &x, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "\n  %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  CU_ASSERT_DOUBLE_EQUAL(p.R1, 4.05e-3, 1e-18);
+  CU_ASSERT_EQUAL(p.k_n, 0.0);
+  CU_ASSERT_EQUAL(p.e_n, 0.0);
+  CU_ASSERT_EQUAL(p.m_eff, 0.0);
+  CU_ASSERT(p.C_a > 0 && p.K_c > 0 && p.P_Y > 0);
+  CU_ASSERT_STRING_EQUAL(x.nfd, "ep");
+  CU_ASSERT_PTR_NOT_NULL(strstr(x.note, "fit-0.1.0.params:20:10: k_n = 0 read as not given"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(x.note, "line 24: e_n = 0; line 25: m_eff = 0"));
+  /* only 0: any other value out of range is refused as before */
+  char *path = gc_test_write_tmp("R = 0.1\nk_n = -1\n");
+  gc_card_extra_default(&x);
+  CU_ASSERT_EQUAL(gc_card_read(path, &p, &x, msg, sizeof msg), GC_EFORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, ":2:7: k_n = -1 out of range"));
+  remove(path);
+  free(path);
+  /* a 0 inside the range (mu = 0) is a value, not a note */
+  path = gc_test_write_tmp("R = 0.1\nmu = 0\n");
+  gc_card_extra_default(&x);
+  CU_ASSERT_EQUAL(gc_card_read(path, &p, &x, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_STRING_EQUAL(x.note, "");
+  remove(path);
+  free(path);
+}
+
+/* granucal contact's output is a curve for compare and fit: its flags column is ignored by
+ * name, its units converted; a curve's unknown column is named. */
+static void test_curve_contact_output(void)
+{
+  char *path = gc_test_write_tmp("t [s],alpha [m],P [N],a_e [m],a_p [m],delta [m],Q [N],"
+                                 "K_T [N/m],flags\n0,0,0,0,0,0,0,0,-\n"
+                                 "0.5,2e-8,0.1,4e-5,0,0,0,0,L\n1,1e-8,0,4e-5,0,0,0,0,P\n");
+  gc_curve c;
+  char msg[512] = "";
+  int st = gc_curve_read(path, &c, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "\n  %s\n", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  CU_ASSERT_EQUAL(c.n, 3);
+  CU_ASSERT_EQUAL(c.col_t, 1);
+  CU_ASSERT_EQUAL(c.col_alpha, 2);
+  CU_ASSERT_EQUAL(c.col_P, 3);
+  CU_ASSERT_DOUBLE_EQUAL(c.alpha[1], 2e-8, 0);
+  gc_curve_free(&c);
+  remove(path);
+  free(path);
+  path = gc_test_write_tmp("time [ms],alpha [um],P [kN]\n0,0,0\n2,3,0.5\n");
+  st = gc_curve_read(path, &c, msg, sizeof msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  CU_ASSERT_DOUBLE_EQUAL(c.t[1], 2e-3, 1e-18);
+  CU_ASSERT_DOUBLE_EQUAL(c.alpha[1], 3e-6, 1e-21);
+  CU_ASSERT_DOUBLE_EQUAL(c.P[1], 500, 1e-12);
+  CU_ASSERT_PTR_NOT_NULL(strstr(c.notes, "column 'P' in [kN] converted to [N] (x 1000)"));
+  gc_curve_free(&c);
+  remove(path);
+  free(path);
+  /* a text cell in a column the curve uses is still an error */
+  path = gc_test_write_tmp("t [s],alpha [m],P [N],flags\n0,0,0,-\n1,x,1,L\n");
+  CU_ASSERT_EQUAL(gc_curve_read(path, &c, msg, sizeof msg), GC_EFORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, ":3:2: column 'alpha': 'x' is not a decimal number"));
+  remove(path);
+  free(path);
+  path = gc_test_write_tmp("alpha,P [N]\n0,0\n1e-6,1\n");
+  CU_ASSERT_EQUAL(gc_curve_read(path, &c, msg, sizeof msg), GC_EFORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, ":1:1: column 'alpha' has no unit; expected a header like "
+                                     "'t [s],alpha [m],P [N]'"));
+  remove(path);
+  free(path);
 }
 
 static void test_card(void)
@@ -232,6 +426,97 @@ static void test_lines(void)
   free(p);
   CU_ASSERT_EQUAL(gc_card_read("/tmp", &q, &y, msg, sizeof msg), GC_EIO);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "read error"));
+}
+
+/* The sanity layer against the card: alpha / R, v_in, a loading curve's order; file:line:col. */
+static void expect_check_error(int kind, const char *text, double R, const char *expect)
+{
+  char *path = gc_test_write_tmp(text);
+  char msg[1024] = "", want[1200];
+  int st;
+  if (kind == 3) {
+    gc_curve c;
+    st = gc_curve_read(path, &c, msg, sizeof msg);
+    CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+    st = gc_curve_check(&c, R, msg, sizeof msg);
+    gc_curve_free(&c);
+  } else {
+    gc_fit_data d;
+    memset(&d, 0, sizeof d);
+    st = kind == 1 ? gc_fit_read_compression(&d, path, msg, sizeof msg)
+                   : gc_fit_read_drops(&d, path, 9.80665, msg, sizeof msg);
+    CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+    st = gc_data_check(&d, R, msg, sizeof msg);
+    gc_fit_data_free(&d);
+  }
+  snprintf(want, sizeof want, "%s:%s", path, expect);
+  if (!strstr(msg, want))
+    fprintf(stderr, "\n  message '%s' lacks '%s'\n", msg, want);
+  CU_ASSERT_EQUAL(st, GC_EFORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, want));
+  remove(path);
+  free(path);
+}
+
+static int check_ok(int kind, const char *text, double R)
+{
+  char *path = gc_test_write_tmp(text);
+  char msg[1024] = "";
+  int st;
+  if (kind == 3) {
+    gc_curve c;
+    st = gc_curve_read(path, &c, msg, sizeof msg);
+    if (!st)
+      st = gc_curve_check(&c, R, msg, sizeof msg);
+    gc_curve_free(&c);
+  } else {
+    gc_fit_data d;
+    memset(&d, 0, sizeof d);
+    st = kind == 1 ? gc_fit_read_compression(&d, path, msg, sizeof msg)
+                   : gc_fit_read_drops(&d, path, 9.80665, msg, sizeof msg);
+    if (!st)
+      st = gc_data_check(&d, R, msg, sizeof msg);
+    gc_fit_data_free(&d);
+  }
+  if (st)
+    fprintf(stderr, "\n  %s\n", msg);
+  remove(path);
+  free(path);
+  return st;
+}
+
+static void test_data_check(void)
+{
+  /* alpha / R: 0.1 R passes, beyond it the file's own value and column are named */
+  CU_ASSERT_EQUAL(check_ok(1, "alpha [m],P [N]\n1e-4,1\n1e-3,2\n", 0.01), GC_SUCCESS);
+  expect_check_error(1, "alpha [m],P [N]\n1e-4,1\n1.1e-3,2\n", 0.01,
+                     "3:1: alpha = 0.0011 m gives alpha/R = 0.11 (R = 0.01 m from the card)");
+  expect_check_error(1, "# c\nP [N],approach [mm]\n1,1\n2,3\n", 0.01,
+                     "4:2: approach = 0.003 m gives alpha/R = 0.15");
+  /* R unknown (0): no alpha / R test */
+  CU_ASSERT_EQUAL(check_ok(1, "alpha [m],P [N]\n1,1\n2,2\n", 0), GC_SUCCESS);
+  /* a loading curve: alpha may not fall by more than 1 %, P by more than 10 % */
+  CU_ASSERT_EQUAL(check_ok(1, "alpha [um],P [N]\n1,1\n100,10\n99.5,9.5\n101,10\n", 0.01),
+                  GC_SUCCESS);
+  expect_check_error(1, "alpha [um],P [N]\n1,1\n100,10\n98,9.5\n", 0.01,
+                     "4:1: alpha falls from 0.0001 m (line 3) to 9.8e-05 m");
+  expect_check_error(1, "alpha [um],P [N]\n1,1\n100,10\n101,8.9\n", 0.01,
+                     "4:2: P falls from 10 N (line 3) to 8.9 N while alpha grows");
+  /* drops: 20 m/s passes; beyond, the column given is named with the likely unit */
+  CU_ASSERT_EQUAL(check_ok(2, "v_in [m/s],e\n20,0.5\n", 0), GC_SUCCESS);
+  expect_check_error(2, "v_in [m/s],e\n2,0.5\n20.5,0.5\n", 0,
+                     "3:1: v_in = 20.5 m/s beyond 20 m/s (a drop from 20.4 m): likely mm/s");
+  expect_check_error(2, "e,H [m]\n0.5,148\n", 0,
+                     "2:2: H = 148 m gives v_in = sqrt(2 g H) = 53.9 m/s, beyond 20 m/s");
+  /* curves: with t, unloading is the point; without t, one loading curve */
+  CU_ASSERT_EQUAL(check_ok(3, "t [s],alpha [m],P [N]\n0,0,0\n1,5e-6,100\n2,1e-6,0\n", 0.1),
+                  GC_SUCCESS);
+  expect_check_error(3, "alpha [m],P [N]\n0,0\n5,100\n0,0\n", 0.1,
+                     "3:1: alpha = 5 m gives alpha/R = 50");
+  expect_check_error(3, "alpha [m],P [N]\n0,0\n5e-6,100\n0,0\n", 0.1,
+                     "4:1: alpha falls from 5e-06 m (line 3) to 0 m: a file without a t column");
+  expect_check_error(3, "t [s],alpha [mm],P [N]\n0,0,0\n1,20,100\n", 0.1,
+                     "3:2: alpha = 0.02 m gives alpha/R = 0.2");
 }
 
 /* Outputs never replace a device, a FIFO, a directory or an input; a symbolic link is followed. */
@@ -408,6 +693,12 @@ int gc_test_add_io(void)
   if (!CU_add_test(s, "CSV errors name file:line:column", test_table_errors) ||
       !CU_add_test(s, "CSV header, units, comments", test_table_good) ||
       !CU_add_test(s, "load path errors", test_loadpath_errors) ||
+      !CU_add_test(s, "load path units converted", test_loadpath_units) ||
+      !CU_add_test(s, "one units table, units required", test_units) ||
+      !CU_add_test(s, "line-length and stream limits", test_line_limit) ||
+      !CU_add_test(s, "granucal 0.1.0 parameter files", test_card_0_1_0) ||
+      !CU_add_test(s, "contact's output read as a curve", test_curve_contact_output) ||
+      !CU_add_test(s, "implausible data refused against the card", test_data_check) ||
       !CU_add_test(s, "material cards", test_card) ||
       !CU_add_test(s, "atomic output files", test_outfile) ||
       !CU_add_test(s, "strict numbers", test_numbers) ||
