@@ -18,6 +18,7 @@ const char *gc_strerror(int status)
   case GC_EFORMAT: return "malformed input";
   case GC_ENOTSUP: return "not supported by this model";
   case GC_ENAN: return "non-finite number";
+  case GC_EPHYS: return "the result breaks physics or leaves the model's validity";
   default: return "unknown error";
   }
 }

@@ -124,6 +124,25 @@ int gc_law_normal(const gc_law *law, double *h, double alpha, double alpha_dot, 
   return st;
 }
 
+double gc_law_overlap_limit(const gc_law *law)
+{
+  /* a linear spring given without a radius has no geometry to leave */
+  return law->pair.R_star > 0 ? GC_ALPHA_R_MAX * law->pair.R_star : INFINITY;
+}
+
+int gc_law_overlap_check(const gc_law *law, double t, double alpha, const char *cause, char *msg,
+                         size_t n)
+{
+  if (alpha <= gc_law_overlap_limit(law))
+    return GC_SUCCESS;
+  if (msg && n)
+    snprintf(msg, n, "at t = %.6g s the overlap alpha = %.4g m is alpha/R* = %.3g, beyond the "
+             "small-strain validity alpha <= %g R* (R* = %.4g m) of the contact laws%s%s",
+             t, alpha, alpha / law->pair.R_star, GC_ALPHA_R_MAX, law->pair.R_star,
+             cause ? ": " : "", cause ? cause : "");
+  return GC_EPHYS;
+}
+
 int gc_law_tangential(const gc_law *law, double *h, const gc_normal *n, double d_delta,
                       double delta_dot, double ds_roll, gc_tangential *out)
 {

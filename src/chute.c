@@ -2646,15 +2646,23 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     const gc_npair *pr = &pairs[bad_pair];
     /* particles by number (id), their spheres by place in the cluster */
     const long I = c->owner[pr->i], J = c->owner[pr->j];
+    const gc_params *q = &c->cfg.pp;
     snprintf(msg, msglen, "step %ld (t = %g s): non-finite contact force between sphere %zu of "
-             "particle %zu and %s %zu", c->step, c->t, (size_t)pr->i % c->nsph, c->id[I],
-             J >= 0 ? "particle" : "bead", J >= 0 ? c->id[J] : (size_t)pr->j - c->np * c->nsph);
+             "particle %zu and %s %zu (particle parameters E = %g Pa, nu = %g, sY = %g Pa, "
+             "C_a = %g m/N, K_c = %g 1/N, mu = %g; dt = %g s)", c->step, c->t,
+             (size_t)pr->i % c->nsph, c->id[I], J >= 0 ? "particle" : "bead",
+             J >= 0 ? c->id[J] : (size_t)pr->j - c->np * c->nsph, q->E1, q->nu1, q->sY1,
+             q->C_a, q->K_c, q->mu, c->cfg.dt);
     return GC_ENAN;
   }
   if (bad_p < np) {
     const double *F = c->force + 3 * bad_p;
+    const gc_params *q = &c->cfg.pp;
     snprintf(msg, msglen, "step %ld (t = %g s): non-finite force, contact state or position of "
-             "particle %zu (force %g %g %g N)", c->step, c->t, c->id[bad_p], F[0], F[1], F[2]);
+             "particle %zu (force %g %g %g N; particle parameters E = %g Pa, nu = %g, sY = %g "
+             "Pa, C_a = %g m/N, K_c = %g 1/N, mu = %g; dt = %g s)", c->step, c->t,
+             c->id[bad_p], F[0], F[1], F[2], q->E1, q->nu1, q->sY1, q->C_a, q->K_c, q->mu,
+             c->cfg.dt);
     return GC_ENAN;
   }
   energy_sum(c, w, nch);
@@ -2696,23 +2704,45 @@ void gc_chute_stats_get(const gc_chute *c, gc_chute_stats *st)
   st->kinetic = ekt + ekr;
   st->kinetic_rot = ekr;
   size_t npr = gc_nlist_npairs(c->nl);
+  const gc_npair *pairs = gc_nlist_pairs(c->nl);
+  const double *rad = c->cfg.shape.radius;
   for (size_t k = 0; k < npr; k++) {
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
+    const gc_npair *pr = &pairs[k];
     if (ct->P > 0) {
       st->n_contacts++;
-      if (c->owner[gc_nlist_pairs(c->nl)[k].j] >= 0)
+      if (c->owner[pr->j] >= 0)
         st->n_contacts_pp++;
       if (ct->P > st->P_max)
         st->P_max = ct->P;
     }
+    if (ct->alpha > 0) {
+      double ri = rad[pr->i % c->nsph];
+      double rj = c->owner[pr->j] >= 0 ? rad[pr->j % c->nsph] : c->cfg.bead_radius;
+      double Rs = ri * rj / (ri + rj);
+      if (!(ct->alpha / Rs <= st->overlap_ratio)) {
+        st->overlap_ratio = ct->alpha / Rs;
+        st->overlap_alpha = ct->alpha;
+        st->overlap_R_star = Rs;
+        st->overlap_particle = c->id[c->owner[pr->i]];
+      }
+    }
   }
   size_t nw = w->nwall_per * c->np * c->nsph;
   for (size_t k = 0; k < nw; k++) {
-    double P = gc_chute_wall(c, k)->P;
+    const gc_chute_contact *ct = gc_chute_wall(c, k);
+    double P = ct->P;
     if (P > 0) {
       st->n_contacts++;
       if (P > st->P_max)
         st->P_max = P;
+    }
+    size_t sph = k / w->nwall_per; /* wall record nwall_per sphere + kind */
+    if (ct->alpha > 0 && !(ct->alpha / rad[sph % c->nsph] <= st->overlap_ratio)) {
+      st->overlap_ratio = ct->alpha / rad[sph % c->nsph];
+      st->overlap_alpha = ct->alpha;
+      st->overlap_R_star = rad[sph % c->nsph];
+      st->overlap_particle = c->id[c->owner[sph]];
     }
   }
 }

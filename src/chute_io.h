@@ -20,6 +20,15 @@ enum { GC_SHAPE_KIND_ELLIPSOID4 = 0, GC_SHAPE_KIND_SPHERE = 1, GC_SHAPE_KIND_CLU
 /* memory bounds checked before any allocation [bytes] */
 #define GC_CHUTE_PROFILE_BYTES_MAX (512.0 * 1024 * 1024)
 #define GC_CHUTE_BYTES_MAX (4.0 * 1024 * 1024 * 1024)
+/* gravity above 100 g (981 m/s^2) is refused: no chute flow runs there, and v_ref and the time
+ * step derived from it would be meaningless */
+#define GC_CHUTE_GRAVITY_MAX 1000.0
+/* threads above this multiple of the processors are refused */
+#define GC_CHUTE_THREADS_PER_PROC 4
+/* the cost of one step per sphere of the chute, for the estimated duration of a run that the
+ * step-count limit refuses: tiny.chute (96 spheres, 15778 steps, 1 thread) takes 0.07 s of
+ * processor time and 0.5 s on a loaded machine, 5e-8 to 3e-7 s per sphere and step [s] */
+#define GC_CHUTE_SEC_PER_SPHERE_STEP 1e-7
 
 /* Everything a chute card defines. */
 typedef struct {
@@ -47,6 +56,7 @@ typedef struct {
   double t_contact;           /* shortest Hertz contact duration of the three pairs [s] */
   int dt_check;               /* GC_DT_OK or GC_DT_WARN (timestep.h) */
   char dt_note[400];          /* the warning when GC_DT_WARN */
+  char profile_note[200];     /* the warning when the profile window starts after t_end */
   /* outputs: intervals [s] (0: none), rounded to whole steps */
   double series_interval, vtk_interval, checkpoint_interval;
   double profile_start, profile_end, profile_interval, profile_cell, profile_height;

@@ -218,6 +218,12 @@ int gc_cmd_drop(int argc, char **argv)
       free(speeds);
       return 1;
     }
+    if (gc_impact_overlap_precheck(&law, cfg.mass, speeds[i], "E too small or v_in too large",
+                                   msg, sizeof msg)) {
+      fprintf(stderr, "%s: %s%s%s\n", prog, card ? card : "", card ? ": " : "", msg);
+      free(speeds);
+      return 1;
+    }
     double dt = cfg.dt > 0 ? cfg.dt : tc / cfg.ntcol;
     char what[96];
     snprintf(what, sizeof what, "the impact at v_in = %.4g m/s", speeds[i]);
@@ -229,6 +235,13 @@ int gc_cmd_drop(int argc, char **argv)
     }
     if (k == GC_DT_WARN && !quiet)
       fprintf(stderr, "%s: warning: %s\n", prog, msg);
+    snprintf(what, sizeof what, "the contact duration t_c at v_in = %.4g m/s", speeds[i]);
+    if (gc_steps_check(dt, tc, what, tc / GC_DT_REFUSE_NTCOL, GC_SEC_PER_CONTACT_STEP, msg,
+                       sizeof msg)) {
+      fprintf(stderr, "%s: --dt: %s\n", prog, msg);
+      free(speeds);
+      return 1;
+    }
   }
 
   gc_outfile of, hf;
@@ -252,12 +265,19 @@ int gc_cmd_drop(int argc, char **argv)
   for (size_t i = 0; i < n && !st; i++) {
     gc_drop_result r;
     st = gc_drop_run(&law, &cfg, speeds[i], &r, history ? hist_write : NULL, &hc);
-    if (st) {
+    if (st == GC_EPHYS && gc_law_overlap_check(&law, r.t_contact, r.alpha_max,
+                                               "E too small or v_in too large", msg,
+                                               sizeof msg)) {
+      fprintf(stderr, "%s: impact at v_in = %g m/s: %s; refusing the result\n", prog,
+              speeds[i], msg);
+      break;
+    }
+    if (st && st != GC_EPHYS) {
       fprintf(stderr, "%s: impact at v_in = %g m/s failed: %s%s\n", prog, speeds[i],
               gc_strerror(st), st == GC_ENOCONV ? " (the sphere did not rebound)" : "");
       break;
     }
-    if (r.e_vel > 1.0 + GC_E_TOL || r.e_energy > 1.0 + GC_E_TOL) {
+    if (st == GC_EPHYS) {
       fprintf(stderr, "%s: impact at v_in = %g m/s: e = %.6g (energy %.6g) > 1: the contact "
                       "created energy, which no passive contact law may do; refusing the "
                       "result (dt = %g s)\n", prog, speeds[i], r.e_vel, r.e_energy, r.dt);

@@ -214,6 +214,11 @@ int gc_cmd_impact(int argc, char **argv)
       fprintf(stderr, "%s: %s%s%s\n", prog, card ? card : "", card ? ": " : "", msg);
       return 1;
     }
+    if (gc_impact_overlap_precheck(&law, m_red, vn, "E too small or v_n too large", msg,
+                                   sizeof msg)) {
+      fprintf(stderr, "%s: %s%s%s\n", prog, card ? card : "", card ? ": " : "", msg);
+      return 1;
+    }
     char what[96];
     snprintf(what, sizeof what, "the impact at v_n = %.4g m/s", vn);
     int k = gc_dt_check(cfg.dt > 0 ? cfg.dt : tc / cfg.ntcol, tc, what, msg, sizeof msg);
@@ -223,6 +228,12 @@ int gc_cmd_impact(int argc, char **argv)
     }
     if (k == GC_DT_WARN && !quiet)
       fprintf(stderr, "%s: warning: %s\n", prog, msg);
+    snprintf(what, sizeof what, "the contact duration t_c at v_n = %.4g m/s", vn);
+    if (gc_steps_check(cfg.dt > 0 ? cfg.dt : tc / cfg.ntcol, tc, what, tc / GC_DT_REFUSE_NTCOL,
+                       GC_SEC_PER_CONTACT_STEP, msg, sizeof msg)) {
+      fprintf(stderr, "%s: --dt: %s\n", prog, msg);
+      return 1;
+    }
   }
   gc_outfile of;
   if (gc_outfile_open(&of, out, msg, sizeof msg)) {
@@ -244,6 +255,25 @@ int gc_cmd_impact(int argc, char **argv)
     }
     gc_impact_result r;
     st = gc_impact_run2(&law, &cfg, vn, vt, w, omega2, &r);
+    if (st == GC_EPHYS && gc_law_overlap_check(&law, r.t_contact, r.alpha_max,
+                                               "E too small or v_n too large", msg,
+                                               sizeof msg)) {
+      fprintf(stderr, "%s: impact with omega = %g rad/s: %s; refusing the result\n", prog, w,
+              msg);
+      break;
+    }
+    if (st == GC_EPHYS) {
+      fprintf(stderr, "%s: impact with omega = %g rad/s: the kinetic energy after the impact, "
+              "%.6g J, is %.4g times the %.6g J before: the contact created energy, which no "
+              "passive contact law may do; refusing the result (models %s + %s, mu = %g, "
+              "dt = %.4g s; %s)\n", prog, w, r.ke_out, r.ke_out / r.ke_in, r.ke_in,
+              law.name_normal, law.name_tangential, p.mu, r.dt,
+              "a time step too coarse for the tangential stiffness (a smaller --dt), or a mu "
+              "so large that the contact never slips: the varying-P transitions of tfd vqz / ep "
+              "(eq. 3.26-3.64) release mu |dP| per step, more than such a contact carries "
+              "(a smaller mu, or tfd md / mindlin)");
+      break;
+    }
     if (st) {
       fprintf(stderr, "%s: impact with omega = %g rad/s failed: %s\n", prog, w, gc_strerror(st));
       break;

@@ -320,6 +320,11 @@ int gc_contact_run(const gc_law *law, const gc_loadpath *lp, gc_contact_rec *rec
                law->name_normal, gc_strerror(st));
       return st;
     }
+    if (gc_law_overlap_check(law, lp->t[i], alpha, lp->normal == GC_DRIVE_P
+                             ? "E too small or the load P too large"
+                             : "the displacement path too large (units?) or R too small",
+                             msg, n))
+      return GC_EPHYS;
     /* Work of the normal force, trapezoidal rule (for eq. 6.43). */
     double dW = 0.5 * (nout.P + P_prev) * (alpha - alpha_prev);
     if (alpha > alpha_prev)

@@ -65,7 +65,8 @@ int gc_loadpath_sine(gc_loadpath *lp, double P0, double P1, double Q1, size_t n,
 int gc_normal_solve_force(const gc_law *law, double *hist, double P_target, double dt,
                           gc_normal *out, double *alpha_out);
 
-/* Run the law along the path; recs (n entries) may be NULL. */
+/* Run the law along the path; recs (n entries) may be NULL.  GC_EPHYS (msg: the time, the
+ * overlap, alpha/R*) at the first step whose overlap is beyond gc_law_overlap_limit. */
 int gc_contact_run(const gc_law *law, const gc_loadpath *lp, gc_contact_rec *recs,
                    gc_contact_summary *sum, char *msg, size_t msglen);
 

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "timestep.h"
+
 void gc_drop_cfg_default(gc_drop_cfg *cfg)
 {
   memset(cfg, 0, sizeof *cfg);
@@ -81,6 +83,14 @@ int gc_drop_run(const gc_law *law, const gc_drop_cfg *cfg, double v_in, gc_drop_
       res->P_max = P;
     if (alpha > res->alpha_max)
       res->alpha_max = alpha;
+    if (!(alpha <= gc_law_overlap_limit(law))) {
+      /* beyond the model's small strains (gc_law_overlap_check): stop, with where and when */
+      res->t_contact = n * dt;
+      res->dt = dt;
+      res->steps = n;
+      res->alpha_max = alpha;
+      return GC_EPHYS;
+    }
     if (obs)
       obs(obs_ctx, n * dt, alpha, P, u);
     /* Separation (sec. 6.5.1): the force has dropped to zero while the sphere moves away;
@@ -106,5 +116,8 @@ int gc_drop_run(const gc_law *law, const gc_drop_cfg *cfg, double v_in, gc_drop_
   res->t_contact = (n - 1 + frac) * dt;
   if (!isfinite(res->e_vel) || !isfinite(res->e_energy))
     return GC_ENAN;
+  /* a passive contact cannot return more than it received (GC_E_TOL: the integration error) */
+  if (res->e_vel > 1.0 + GC_E_TOL || res->e_energy > 1.0 + GC_E_TOL)
+    return GC_EPHYS;
   return GC_SUCCESS;
 }

@@ -37,7 +37,10 @@ typedef void (*gc_drop_observer)(void *ctx, double t, double alpha, double P, do
 
 void gc_drop_cfg_default(gc_drop_cfg *cfg);
 
-/* Simulate one drop with impact speed v_in > 0.  obs may be NULL. */
+/* Simulate one drop with impact speed v_in > 0.  obs may be NULL.  GC_EPHYS when the result
+ * breaks physics: the overlap passed gc_law_overlap_limit (res->alpha_max and res->t_contact
+ * say where and when; the run stops there) or the sphere left faster than it came, e_vel or
+ * e_energy > 1 + GC_E_TOL (res complete). */
 int gc_drop_run(const gc_law *law, const gc_drop_cfg *cfg, double v_in, gc_drop_result *res,
                 gc_drop_observer obs, void *obs_ctx);
 /* Impact speed after a free fall from height H [m]: sqrt(2 g H). */

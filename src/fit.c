@@ -14,6 +14,7 @@
 #include "compare.h"
 #include "contact_sim.h"
 #include "gc_io.h"
+#include "timestep.h"
 #include "units.h"
 
 #define GC_G 9.80665 /* standard gravity [m/s^2], as `granucal drop` */
@@ -749,12 +750,14 @@ int gc_fit_setup_model(gc_fit_setup *s, const gc_preset *model, int want_sY, con
   for (int j = 0; j < s->npar; j++) {
     const gc_param_def *d = gc_param_def_at(s->pid[j]);
     s->is_free[j] = 1;
-    if (isfinite(d->hi)) {
-      /* bounded above (nu1 < 0.5, e_n <= 1): the upper tenth of the range */
+    if (isfinite(d->hi) && s->trial[j] * 10.0 >= d->hi) {
+      /* bounded above near the trial value (nu1 < 0.5, e_n <= 1): the upper tenth of the
+       * range */
       double hi = d->hi_open ? d->hi - 0.02 * fabs(d->hi) : d->hi;
       s->hi[j] = hi;
       s->lo[j] = fmax(s->trial[j] / 10.0, d->hi / 10.0);
     } else {
+      /* unbounded, or bounded far above (K_c <= 10 1/N) */
       s->lo[j] = s->trial[j] / 10.0;
       s->hi[j] = s->trial[j] * 10.0;
     }
@@ -963,6 +966,69 @@ void gc_fit_problem_free(gc_fit_problem *pb)
   memset(pb, 0, sizeof *pb);
 }
 
+/* The drops' time step against the contact duration (the rule of timestep.h) at the fastest
+ * drop, for the initial values and for the stiffest corner of the search box (each free
+ * parameter at the bound that shortens t_c), so that no inner simulation of the fit runs on a
+ * step too coarse for its parameters. */
+static int check_drop_dt(const gc_fit_setup *set, const gc_fit_data *d, char *msg, size_t n)
+{
+  double v = 0;
+  for (size_t k = 0; k < d->n_drop; k++)
+    v = fmax(v, d->v_in[k]);
+  if (!(v > 0))
+    return GC_SUCCESS;
+  double p[GC_FIT_MAXPAR], tc_trial, tc;
+  char sub[400], what[300];
+  gc_law law;
+  for (int j = 0; j < set->npar; j++)
+    p[j] = set->trial[j];
+  if (law_from(set, p, &law, sub, sizeof sub) ||
+      gc_law_contact_time_msg(&law, set->mass, v, &tc_trial, sub, sizeof sub)) {
+    snprintf(msg, n, "initial values: %s", sub);
+    return GC_EINVAL;
+  }
+  snprintf(what, sizeof what, "the drop at v_in = %.4g m/s with the initial values", v);
+  if (gc_dt_check(set->drop.dt, tc_trial, what, sub, sizeof sub) == GC_DT_REFUSE) {
+    snprintf(msg, n, "--dt: %s", sub);
+    return GC_EINVAL;
+  }
+  /* the corner: each free parameter at the bound with the shorter t_c, the others held */
+  for (int j = 0; j < set->npar; j++) {
+    if (!set->is_free[j])
+      continue;
+    double best = tc_trial, at = set->trial[j], ends[2] = { set->lo[j], set->hi[j] };
+    for (int e = 0; e < 2; e++) {
+      double q[GC_FIT_MAXPAR];
+      memcpy(q, set->trial, sizeof q);
+      q[j] = ends[e];
+      if (!law_from(set, q, &law, sub, sizeof sub) &&
+          !gc_law_contact_time(&law, set->mass, v, &tc) && tc > 0 && tc < best) {
+        best = tc;
+        at = ends[e];
+      }
+    }
+    p[j] = at;
+  }
+  if (law_from(set, p, &law, sub, sizeof sub) || gc_law_contact_time(&law, set->mass, v, &tc) ||
+      !(tc > 0))
+    return GC_SUCCESS; /* no law there: the search meets it as a failed point */
+  int len = snprintf(what, sizeof what, "the drop at v_in = %.4g m/s at the stiffest corner of "
+                     "the bounds (", v);
+  for (int j = 0, first = 1; j < set->npar && len > 0 && (size_t)len < sizeof what; j++)
+    if (set->is_free[j]) {
+      len += snprintf(what + len, sizeof what - (size_t)len, "%s%s = %g", first ? "" : ", ",
+                      gc_fit_name(set, j), p[j]);
+      first = 0;
+    }
+  if (len > 0 && (size_t)len < sizeof what)
+    snprintf(what + len, sizeof what - (size_t)len, ")");
+  if (gc_dt_check(set->drop.dt, tc, what, sub, sizeof sub) == GC_DT_REFUSE) {
+    snprintf(msg, n, "--dt: %s, or narrower --bounds", sub);
+    return GC_EINVAL;
+  }
+  return GC_SUCCESS;
+}
+
 int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fit_data *d,
                         char *msg, size_t n)
 {
@@ -1042,6 +1108,8 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
     snprintf(msg, n, "initial values: %s", sub);
     return st;
   }
+  if ((st = check_drop_dt(&pb->set, d, msg, n)))
+    return st;
   pb->n_res = d->n_comp + d->n_drop + d->n_path;
   size_t nd = d->n_drop ? d->n_drop : 1;
   pb->c = calloc(nd, sizeof *pb->c);

@@ -156,9 +156,10 @@ int gc_fit_setup_default(gc_fit_setup *s, const gc_params *base, double mass, ch
 /* Defaults for model: its fittable parameters (gc_fit_model_params) all free with trial values
  * from base (P_Y from sY when only sY is given; sY1 from P_Y in the sY1 form), w_a = 0.1,
  * w_e = 0.9, m_eff = mass (a sphere on a rigid plane) and the search box
- *   [trial / 10, trial * 10] for a parameter whose table range is unbounded above,
- *   [max(trial / 10, hi / 10), hi] for one bounded above by hi (nu1: [0.05, 0.49], e_n:
- *   [max(trial / 10, 0.1), 1]), an open end moved inside by 2 % of it. */
+ *   [trial / 10, trial * 10] for a parameter whose table range is unbounded above or whose
+ *   upper end hi is above trial * 10 (K_c <= 10 1/N),
+ *   [max(trial / 10, hi / 10), hi] for one bounded above by hi <= trial * 10 (nu1: [0.05,
+ *   0.49], e_n: [max(trial / 10, 0.1), 1]), an open end moved inside by 2 % of it. */
 int gc_fit_setup_model(gc_fit_setup *s, const gc_preset *model, int want_sY, const gc_params *base,
                        double mass, char *msg, size_t msglen);
 /* Index of parameter id in the setup's vector, -1 if the model has no such fit parameter. */

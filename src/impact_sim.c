@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "drop_sim.h"
+#include "timestep.h"
 
 void gc_impact_cfg_default(gc_impact_cfg *cfg)
 {
@@ -88,6 +89,7 @@ int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doub
     dt = tc / cfg->ntcol;
   }
   long max_steps = cfg->max_steps > 0 ? cfg->max_steps : 100000000L;
+  res->dt = dt;
   res->v_n = v_n;
   res->v_t = v_t;
   res->omega = omega;
@@ -109,6 +111,14 @@ int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doub
     int st = gc_law_normal(law, s, alpha, un, &nout);
     if (st)
       return st;
+    if (!(alpha <= gc_law_overlap_limit(law))) {
+      /* beyond the model's small strains (gc_law_overlap_check): stop, with where and when */
+      res->alpha_max = alpha;
+      res->t_contact = n * dt;
+      return GC_EPHYS;
+    }
+    if (alpha > res->alpha_max)
+      res->alpha_max = alpha;
     /* levers of the contact point (cfg->mid_point: the middle of the overlap) */
     const double ha = cfg->mid_point && alpha > 0 ? 0.5 * alpha : 0.0;
     const double Rl = R - ha, R2l = free2 ? R2 - ha : 0.0;
@@ -172,5 +182,17 @@ int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doub
   res->beta = res->v_st != 0 ? -res->v_st_out / res->v_st : 0.0;
   if (!isfinite(res->e) || !isfinite(res->beta))
     return GC_ENAN;
+  /* Kinetic energy before and after (the contact stores none once separated: P = Q = 0), in
+   * the frame where body 2 was at rest.  A passive contact cannot create energy; the allowed
+   * excess 2 GC_E_TOL + GC_E_TOL^2 is the integration error that GC_E_TOL allows the normal
+   * speed (timestep.h). */
+  const double m2 = free2 ? cfg->mass2 : 0.0;
+  res->ke_in = 0.5 * (m * (v_n * v_n + v_t * v_t) + I * omega * omega + I2 * omega2 * omega2);
+  res->ke_out = 0.5 * (m * (u * u + vt * vt) + I * w * w + m2 * (u2 * u2 + vt2 * vt2) +
+                       I2 * w2 * w2);
+  if (!isfinite(res->ke_out))
+    return GC_ENAN;
+  if (res->ke_out > res->ke_in * (1.0 + GC_E_TOL) * (1.0 + GC_E_TOL))
+    return GC_EPHYS;
   return GC_SUCCESS;
 }

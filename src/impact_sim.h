@@ -38,9 +38,15 @@ typedef struct {
   /* body 2 after separation (0 for a plane), in the frame where it was at rest before: */
   double omega2;              /* its incoming spin [rad/s] */
   double v_n2_out, v_t2_out, omega2_out;
+  double alpha_max;           /* largest overlap [m] */
+  double dt;                  /* time step used [s] */
+  double ke_in, ke_out;       /* kinetic energy before and after, body 2's frame [J] */
 } gc_impact_result;
 
 void gc_impact_cfg_default(gc_impact_cfg *cfg);
+/* GC_EPHYS when the result breaks physics: the overlap passed gc_law_overlap_limit (alpha_max
+ * and t_contact say where and when; the run stops there), or the bodies left with more kinetic
+ * energy than they came with, ke_out > ke_in (1 + GC_E_TOL)^2 (res complete). */
 int gc_impact_run(const gc_law *law, const gc_impact_cfg *cfg, double v_n, double v_t,
                   double omega, gc_impact_result *res);
 /* The same with a spinning body 2 (spin omega2, counter-clockwise like omega; ignored for a

@@ -247,6 +247,113 @@ static void test_two_spheres(void)
   CU_ASSERT_DOUBLE_EQUAL(rp.P_max, K * pow(am, 1.5), 1e-3 * K * pow(am, 1.5));
 }
 
+/* Energy bookkeeping of an impact against closed forms.  (1) The superball (elastic linear
+ * springs, no sliding) keeps its kinetic energy: ke_out = ke_in within 2e-3 (the time
+ * discretisation of test_superball).  (2) A sliding collision (lsd + Coulomb, e = 1) loses the
+ * frictional work of the rigid-body impulses (eq. C.25): J_n = m (1 + e) v_n, J_t = mu J_n
+ * against the slip, v_t' = v_t - J_t / m, omega' = omega - R J_t / I, so ke_out = 1/2 m (e^2 v_n^2
+ * + v_t'^2) + 1/2 I omega'^2 within 1 % of the energy lost. */
+static void test_energy_closed_forms(void)
+{
+  gc_params p;
+  gc_params_default(&p);
+  const double m = 0.01, R = 0.01, kn = 1e6, I = 0.4 * m * R * R;
+  p.k_n = kn;
+  p.k_t = kn * 2.0 / 7.0;
+  p.mu = 10.0;
+  gc_law law = law_of("lsd", "lsd", &p);
+  gc_impact_cfg cfg;
+  gc_impact_cfg_default(&cfg);
+  cfg.mass = m;
+  cfg.radius = R;
+  cfg.dt = M_PI * sqrt(m / kn) / 2000.0;
+  gc_impact_result r;
+  CU_ASSERT_EQUAL_FATAL(gc_impact_run(&law, &cfg, 1.0, 0.3, 10.0, &r), GC_SUCCESS);
+  CU_ASSERT_DOUBLE_EQUAL(r.ke_in, 0.5 * m * (1.0 + 0.09) + 0.5 * I * 100.0, 1e-15);
+  CU_ASSERT_DOUBLE_EQUAL(r.ke_out / r.ke_in, 1.0, 2e-3);
+
+  p.mu = 0.1;
+  law = law_of("lsd", "lsd", &p);
+  const double vn = 1.0, w = 200.0; /* v_st = w R = 2 m/s: sliding throughout */
+  CU_ASSERT_EQUAL_FATAL(gc_impact_run(&law, &cfg, vn, 0.0, w, &r), GC_SUCCESS);
+  double Jn = m * (1.0 + r.e) * vn, Jt = p.mu * Jn;
+  double vt_out = -Jt / m, w_out = w - R * Jt / I;
+  double ke = 0.5 * m * (r.e * r.e * vn * vn + vt_out * vt_out) + 0.5 * I * w_out * w_out;
+  double lost = r.ke_in - ke;
+  CU_ASSERT(lost > 0);
+  CU_ASSERT_DOUBLE_EQUAL(r.ke_out, ke, 0.01 * lost);
+  fprintf(stderr, "\n    sliding: ke %.6g -> %.6g J (closed form %.6g J)\n", r.ke_in, r.ke_out, ke);
+}
+
+/* No impact may create energy.  Passive laws on the aluminium sphere of the seed (sec. 6.5)
+ * keep ke_out <= ke_in (elastic Hertz: within 1e-4, the integration error) over spins from
+ * rolling to sliding; the elasto-plastic tangential model
+ * at mu = 1e4, whose varying-P transitions release mu |dP| per step (eq. 3.26-3.64), far more than
+ * a contact that never slips carries, creates energy (x100) and is refused with GC_EPHYS, the
+ * energies in the result. */
+static void test_energy_not_created(void)
+{
+  gc_params p;
+  gc_params_default(&p);
+  p.R1 = 0.1;
+  p.E1 = 7.0e10;
+  p.nu1 = 0.3;
+  p.sY1 = 1.0e8;
+  p.C_a = 2.33e-7;
+  p.K_c = 2.69e-4;
+  p.mu = 0.3;
+  gc_impact_cfg cfg;
+  gc_impact_cfg_default(&cfg);
+  cfg.mass = 2699.0 * 4.0 / 3.0 * M_PI * 1e-3;
+  cfg.radius = p.R1;
+  const char *pairs[][2] = { { "ep", "ep" }, { "hertz", "md" }, { "hertz", "mindlin" } };
+  const double spins[] = { -100.0, -10.0, 0.0, 10.0, 100.0 };
+  for (int k = 0; k < 3; k++) {
+    gc_law law = law_of(pairs[k][0], pairs[k][1], &p);
+    for (int i = 0; i < 5; i++) {
+      gc_impact_result r;
+      CU_ASSERT_EQUAL(gc_impact_run(&law, &cfg, 1.0, 0.0, spins[i], &r), GC_SUCCESS);
+      /* ep dissipates (e = 0.2); hertz is elastic, up to the integration error at ntcol 200 */
+      CU_ASSERT(r.ke_out <= r.ke_in * (k ? 1.0 + 1e-4 : 1.0));
+      if (!(r.ke_out <= r.ke_in))
+        fprintf(stderr, "\n    %s + %s, omega = %g: ke %.9g -> %.9g J", pairs[k][0],
+                pairs[k][1], spins[i], r.ke_in, r.ke_out);
+    }
+  }
+  p.mu = 1e4;
+  gc_law law = law_of("ep", "ep", &p);
+  gc_impact_result r;
+  CU_ASSERT_EQUAL(gc_impact_run(&law, &cfg, 1.0, 0.0, 10.0, &r), GC_EPHYS);
+  CU_ASSERT(r.ke_out > 10.0 * r.ke_in);
+}
+
+/* An overlap beyond the small-strain bound stops the impact with GC_EPHYS, the overlap and the
+ * time in the result: E = 1e3 Pa (a billionth of the seed's) lets the sphere sink through. */
+static void test_overlap_bound(void)
+{
+  gc_params p;
+  gc_params_default(&p);
+  p.R1 = 0.1;
+  p.E1 = 1e3;
+  p.nu1 = 0.3;
+  p.mu = 0.3;
+  gc_law law = law_of("hertz", "md", &p);
+  gc_impact_cfg cfg;
+  gc_impact_cfg_default(&cfg);
+  cfg.mass = 11.306;
+  cfg.radius = p.R1;
+  gc_impact_result r;
+  CU_ASSERT_EQUAL(gc_impact_run(&law, &cfg, 1.0, 0.0, 10.0, &r), GC_EPHYS);
+  CU_ASSERT(r.alpha_max > GC_ALPHA_R_MAX * p.R1);
+  CU_ASSERT(r.alpha_max < GC_ALPHA_R_MAX * p.R1 + 1.0 * r.dt); /* one step of v_n = 1 m/s */
+  char msg[256];
+  CU_ASSERT_EQUAL(gc_law_overlap_check(&law, r.t_contact, r.alpha_max, "E too small", msg,
+                                       sizeof msg), GC_EPHYS);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "alpha <= 0.1 R*"));
+  CU_ASSERT_EQUAL(gc_law_overlap_check(&law, 0.0, 0.5 * GC_ALPHA_R_MAX * p.R1, NULL, msg,
+                                       sizeof msg), GC_SUCCESS);
+}
+
 int gc_test_add_impact(void)
 {
   CU_pSuite s = CU_add_suite("oblique impacts (appendix B, C)", NULL, NULL);
@@ -256,7 +363,10 @@ int gc_test_add_impact(void)
       !CU_add_test(s, "sliding collisions follow eq. C.25", test_sliding_theory) ||
       !CU_add_test(s, "special material, kt_ratio = 2/7 (sec. 8.4.2)", test_special_material) ||
       !CU_add_test(s, "kt_ratio overrides K_T0 / K_N", test_kt_ratio) ||
-      !CU_add_test(s, "two spheres (Chung & Ooi tests 7, 8)", test_two_spheres))
+      !CU_add_test(s, "two spheres (Chung & Ooi tests 7, 8)", test_two_spheres) ||
+      !CU_add_test(s, "kinetic energy against closed forms", test_energy_closed_forms) ||
+      !CU_add_test(s, "no impact creates energy (GC_EPHYS)", test_energy_not_created) ||
+      !CU_add_test(s, "overlap beyond 0.1 R* is refused", test_overlap_bound))
     return CU_get_error();
   return CUE_SUCCESS;
 }
