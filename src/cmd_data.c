@@ -1,11 +1,13 @@
 /* cmd_data.c - `granucal data`: read measurement files exactly as `granucal fit` and
  * `granucal drop --sweep` read them (the one data-file contract of src/fit.c) and print them in
  * SI units, so that a user can check a file and scripts (plot-drop -d) read it the same way. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_common.h"
 #include "fit.h"
 
 #define GC_G 9.80665 /* standard gravity [m/s^2], as fit and drop */
@@ -38,8 +40,12 @@ int gc_cmd_data(int argc, char **argv)
     } else if (strcmp(argv[i], "--compression") == 0) {
       kind = 1;
     } else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "granucal data: unknown option '%s' (see --help)\n", argv[i]);
-      return 2;
+      static const struct option opts[] = { { "drops", no_argument, NULL, 0 },
+                                            { "compression", no_argument, NULL, 0 },
+                                            { "help", no_argument, NULL, 'h' },
+                                            { NULL, 0, NULL, 0 } };
+      optopt = 0;
+      return gc_cli_bad_option("granucal data", '?', i + 1, argv, i + 1, opts);
     } else if (path) {
       fprintf(stderr, "granucal data: one file at a time ('%s' and '%s')\n", path, argv[i]);
       return 2;

@@ -144,7 +144,7 @@ if [ -f "$tmp/tsuji.params" ] && grep -q '^model = tsuji' "$tmp/tsuji.params" &&
 else
   ko "fit -m tsuji recovers e_n = 0.7: $(grep '^e_n' "$tmp/tsuji.params" 2>/dev/null)"
 fi
-expect "fit -m wb refuses E by name" 2 "model 'wb' does not read E1; the parameters it fits: k_n, e_n" -- \
+expect "fit -m wb refuses E by name" 2 "model 'wb' does not read E; the parameters it fits: k_n, e_n" -- \
   "$G" fit -m wb -c "$S/soybean.card" -s k_n=5e4 -s e_n=0.7 "$tmp/tsuji-drops.csv" --free E
 expect "fit -m wb: mu does not change the normal force" 2 "does not change the model's normal force" -- \
   "$G" fit -m wb -c "$S/soybean.card" -s k_n=5e4 -s e_n=0.7 "$tmp/tsuji-drops.csv" --fix mu
