@@ -79,27 +79,28 @@ fi
 
 # 2b. Killed while ccx solves (SIGTERM, SIGINT): ccx stopped, its work directory removed, no
 # output, exit 128 + the signal
-for sig in TERM INT; do
+for signum in TERM:15 INT:2; do
+  sig=${signum%:*}
   mkdir "$tmp/work-$sig"
-  TMPDIR="$tmp/work-$sig" "$FEA" --force 1000,0 --refine 2 -o "$tmp/killed.csv" 2>"$tmp/kill.err" &
+  TMPDIR="$tmp/work-$sig" "$FEA" --force 1000,0 --refine 2 -o "$tmp/killed.csv" 2>"$tmp/kill-$sig.err" &
   pid=$!
   n=0
-  until grep -q 'step 2 of 3' "$tmp/kill.err" 2>/dev/null || [ $n -ge 600 ]; do
+  until grep -q 'step 2 of 3' "$tmp/kill-$sig.err" 2>/dev/null || [ $n -ge 600 ]; do
     sleep 0.1
     n=$((n + 1))
   done
   kill -$sig $pid
   wait $pid
   rc=$?
-  want=$((128 + $(kill -l $sig)))
+  want=$((128 + ${signum#*:}))
   left=$(ls -A "$tmp/work-$sig")
   busy=$(for p in /proc/[0-9]*; do readlink "$p/cwd" 2>/dev/null; done | grep -c "$tmp/work-$sig")
   if [ $n -lt 600 ] && [ "$rc" -eq "$want" ] && [ -z "$left" ] && [ "$busy" -eq 0 ] &&
     [ ! -e "$tmp/killed.csv" ] && ! ls "$tmp" | grep -q 'killed.csv.tmp' &&
-    grep -q "interrupted by signal $(kill -l $sig)" "$tmp/kill.err"; then
+    grep -q "interrupted by signal ${signum#*:}" "$tmp/kill-$sig.err"; then
     ok "SIG$sig during the solve: exit $rc, work directory removed, ccx stopped, no output"
   else
-    ko "SIG$sig: exit $rc (want $want), left '$left', $busy processes in it; $(tail -c 200 "$tmp/kill.err")"
+    ko "SIG$sig: exit $rc (want $want), left '$left', $busy processes in it; $(tail -c 200 "$tmp/kill-$sig.err")"
   fi
 done
 
