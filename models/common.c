@@ -42,7 +42,7 @@ int gc_check_elastic(const gc_params *p, char *msg, size_t n)
       return st;
   }
   if (!(p->E1 > 0)) {
-    snprintf(msg, n, "E1 = %g out of range (0, inf) Pa (the Hertz-type models need it)", p->E1);
+    snprintf(msg, n, "E = %g out of range (0, inf) Pa (the Hertz-type models need it)", p->E1);
     return GC_EINVAL;
   }
   return GC_SUCCESS;
@@ -168,7 +168,7 @@ int gc_yield_setup(gc_pair *pair, char *msg, size_t n)
   const gc_params *p = &pair->p;
   int st;
   if (isnan(p->P_Y) || isinf(p->P_Y) || p->P_Y < 0) {
-    snprintf(msg, n, "P_Y = %g out of range (0, inf) N (or 0 to derive it from sY)", p->P_Y);
+    snprintf(msg, n, "P_Y = %g out of range [0, inf) N (0: derived from sY)", p->P_Y);
     return GC_EINVAL;
   }
   if (p->P_Y > 0) {
@@ -180,7 +180,7 @@ int gc_yield_setup(gc_pair *pair, char *msg, size_t n)
       return st;
   } else {
     if (!(p->sY1 > 0) || !isfinite(p->sY1)) {
-      snprintf(msg, n, "sY1 = %g out of range (0, inf) Pa (give sY or P_Y)", p->sY1);
+      snprintf(msg, n, "sY = %g out of range (0, inf) Pa (give sY or P_Y)", p->sY1);
       return GC_EINVAL;
     }
     if (p->E2 > 0 && (isnan(p->sY2) || isinf(p->sY2))) {
@@ -206,7 +206,7 @@ int gc_yield_setup(gc_pair *pair, char *msg, size_t n)
 int gc_check_yield_given(const gc_params *p, char *msg, size_t n)
 {
   if (!(p->P_Y > 0) && !(p->sY1 > 0 && isfinite(p->sY1))) {
-    snprintf(msg, n, "sY1 = %g out of range (0, inf) Pa (give sY or P_Y)", p->sY1);
+    snprintf(msg, n, "sY = %g out of range (0, inf) Pa (give sY or P_Y)", p->sY1);
     return GC_EINVAL;
   }
   return GC_SUCCESS;

@@ -222,11 +222,16 @@ const gc_param_def *gc_param_lookup(const char *name_or_key);
 gc_param_id gc_param_id_of(const gc_param_def *d);
 double gc_param_get(const gc_params *p, gc_param_id id);
 void gc_param_put(gc_params *p, gc_param_id id, double v);
-/* "(0, inf) m" / "[0, 1]" / "(-1, 0.5)": the range and unit as printed in messages. */
+/* "(0, inf) m" / "(-1, 0.5)" / "an integer in [1, 100]" / "{0, 1}": a range and its unit as
+ * every message prints it ("allowed range R", "X = V out of range R"); "-" or "" is no unit. */
+void gc_range_text(double lo, double hi, int lo_open, int hi_open, int integer,
+                   const char *unit, char *buf, size_t n);
+/* The table's range of id by gc_range_text. */
 void gc_param_range_text(gc_param_id id, char *buf, size_t n);
 /* Is v in the table's range? */
 int gc_param_in_range(gc_param_id id, double v);
-/* Check p's value of id; on failure writes "NAME = V out of range RANGE UNIT[ (NOTE)]" and
+/* Check p's value of id; on failure writes "KEY = V out of range RANGE UNIT[ (NOTE)]" (KEY: the
+ * card key, the name users write) and
  * returns GC_EINVAL. */
 int gc_param_check(const gc_params *p, gc_param_id id, char *msg, size_t msglen);
 

@@ -20,7 +20,7 @@ static const gc_param_def table[GC_NPAR] = {
   [GC_PAR_R2] = { "R2", "R2", D(R2), "m", 0, INF, 0, 1, "0: a plane", "eq. 3.2",
                   "radius of body 2" },
   [GC_PAR_E1] = { "E1", "E", D(E1), "Pa", 0, INF, 0, 1,
-                  "0: not given (linear models; a rigid chute wall)", "eq. 3.1",
+                  "0: not given, for the linear models and a rigid chute wall", "eq. 3.1",
                   "Young's modulus of body 1" },
   [GC_PAR_E2] = { "E2", "E2", D(E2), "Pa", 0, INF, 0, 1, "0: rigid", "eq. 3.1",
                   "Young's modulus of body 2" },
@@ -127,28 +127,36 @@ void gc_param_put(gc_params *p, gc_param_id id, double v)
   }
 }
 
-static void num(char *buf, size_t n, double v)
+/* an end of a range: inf, an integer's every digit, else 6 significant digits */
+static void num(char *buf, size_t n, double v, int integer)
 {
   if (isinf(v))
     snprintf(buf, n, "%sinf", v < 0 ? "-" : "");
+  else if (integer && fabs(v) < 1e15)
+    snprintf(buf, n, "%.0f", v);
   else
-    snprintf(buf, n, "%g", v);
+    snprintf(buf, n, "%.6g", v);
+}
+
+void gc_range_text(double lo, double hi, int lo_open, int hi_open, int integer,
+                   const char *unit, char *buf, size_t n)
+{
+  char l[32], h[32];
+  num(l, sizeof l, lo, integer);
+  num(h, sizeof h, hi, integer);
+  int has_unit = unit && *unit && strcmp(unit, "-") != 0;
+  if (integer && hi - lo == 1)
+    snprintf(buf, n, "{%s, %s}%s%s", l, h, has_unit ? " " : "", has_unit ? unit : "");
+  else
+    snprintf(buf, n, "%s%c%s, %s%c%s%s", integer ? "an integer in " : "",
+             lo_open && !integer ? '(' : '[', l, h, hi_open && !integer ? ')' : ']',
+             has_unit ? " " : "", has_unit ? unit : "");
 }
 
 void gc_param_range_text(gc_param_id id, char *buf, size_t n)
 {
   const gc_param_def *d = &table[id];
-  char lo[32], hi[32];
-  num(lo, sizeof lo, d->lo);
-  num(hi, sizeof hi, d->hi);
-  int unit = strcmp(d->unit, "-") != 0;
-  if (d->is_int)
-    snprintf(buf, n, "{%s, ..., %s}", lo, hi);
-  else
-    snprintf(buf, n, "%c%s, %s%c%s%s", d->lo_open ? '(' : '[', lo, hi, d->hi_open ? ')' : ']',
-             unit ? " " : "", unit ? d->unit : "");
-  if (d->is_int && d->hi - d->lo == 1)
-    snprintf(buf, n, "{%s, %s}", lo, hi);
+  gc_range_text(d->lo, d->hi, d->lo_open, d->hi_open, d->is_int, d->unit, buf, n);
 }
 
 int gc_param_in_range(gc_param_id id, double v)
@@ -176,7 +184,7 @@ int gc_param_check(const gc_params *p, gc_param_id id, char *msg, size_t n)
     const gc_param_def *d = &table[id];
     char r[64];
     gc_param_range_text(id, r, sizeof r);
-    snprintf(msg, n, "%s = %g out of range %s%s%s%s", d->name, v, r, d->range_note ? " (" : "",
+    snprintf(msg, n, "%s = %g out of range %s%s%s%s", d->key, v, r, d->range_note ? " (" : "",
              d->range_note ? d->range_note : "", d->range_note ? ")" : "");
   }
   return GC_EINVAL;

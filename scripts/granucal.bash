@@ -28,11 +28,15 @@ _granucal()
     data) opts="-c --card --drops --compression --path -h --help" ;;
     chute) opts="--output-dir --set --t-end --threads --resume --quiet --help" ;;
     export) opts="lammps --output-dir --set --state --plugin --help" ;;
-    models) opts="-h --help" ;;
+    models) opts="--names -h --help" ;;
   esac
   case $prev in
-    -m | --model | -t | --tfd)
-      COMPREPLY=($(compgen -W "$(granucal models 2>/dev/null | awk '{print $1}') none" -- "$cur"))
+    -m | --model)
+      # the program's own list (one name a line), not the text of `granucal models`
+      COMPREPLY=($(compgen -W "$(granucal models --names normal 2>/dev/null)" -- "$cur"))
+      return ;;
+    -t | --tfd)
+      COMPREPLY=($(compgen -W "$(granucal models --names tangential 2>/dev/null) none" -- "$cur"))
       return ;;
     -A | --algorithm | --polish)
       COMPREPLY=($(compgen -W "lm sd bobyqa neldermead sbplx direct crs2 none" -- "$cur"))

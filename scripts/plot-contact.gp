@@ -44,9 +44,16 @@ set xzeroaxis lt -1 lw 0.5
 if (!exists('nr')) { nr = 0 }
 if (!exists('xscale')) { xscale = 1 }
 if (!exists('yscale')) { yscale = 1 }
-plot for [i=1:n] F[i] skip S[i] using (column(X[i]) * xscale):(column(Y[i]) * yscale) \
-       with lines lw 2 title L[i], \
-     for [j=1:nr] RF[j] skip RS[j] using (column(RX[j]) * xscale):(column(RY[j]) * yscale) \
-       with points pt 7 ps 1.2 lc rgb 'black' title RL[j]
+# gnuplot 5.4 parses an empty loop's body, and an unset RF[j] is no file name: the reference
+# points' loop only when there are references (-d)
+if (nr > 0) {
+  plot for [i=1:n] F[i] skip S[i] using (column(X[i]) * xscale):(column(Y[i]) * yscale) \
+         with lines lw 2 title L[i], \
+       for [j=1:nr] RF[j] skip RS[j] using (column(RX[j]) * xscale):(column(RY[j]) * yscale) \
+         with points pt 7 ps 1.2 lc rgb 'black' title RL[j]
+} else {
+  plot for [i=1:n] F[i] skip S[i] using (column(X[i]) * xscale):(column(Y[i]) * yscale) \
+         with lines lw 2 title L[i]
+}
 
 set output

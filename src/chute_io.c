@@ -194,11 +194,10 @@ static void raw_free(raw_card *r)
 
 static void range_text(const ckey *k, char *buf, size_t n)
 {
-  if (k->type == T_INT)
+  if (k->type == T_INT && k->hi - k->lo == 1) /* a switch: "must be an integer in [0, 1]" */
     snprintf(buf, n, "an integer in [%.0f, %.0f]", k->lo, k->hi);
   else
-    snprintf(buf, n, "out of range %c%g, %g%c%s%s", k->lo_open ? '(' : '[', k->lo, k->hi,
-             k->hi_open ? ')' : ']', *k->unit ? " " : "", k->unit);
+    gc_range_text(k->lo, k->hi, k->lo_open, k->hi_open, k->type == T_INT, k->unit, buf, n);
 }
 
 static int allowed_word(size_t idx, const char *v)
@@ -263,7 +262,13 @@ static int raw_set(raw_card *r, const char *base, const char *key, const char *v
     if (strcmp(keys[i].key, key) == 0)
       break;
   if (i == K_COUNT) {
-    snprintf(msg, n, "%s: unknown key '%s' (see 'granucal chute --help' for the keys)", where, key);
+    gc_suggest sg;
+    gc_suggest_init(&sg, key);
+    for (size_t j = 0; j < K_COUNT; j++)
+      gc_suggest_add(&sg, keys[j].key);
+    char dym[96];
+    snprintf(msg, n, "%s: unknown key '%s'%s (see 'granucal chute --help' for the keys)", where,
+             key, gc_suggest_text(&sg, dym, sizeof dym));
     return GC_EFORMAT;
   }
   const ckey *k = &keys[i];
@@ -289,16 +294,16 @@ static int raw_set(raw_card *r, const char *base, const char *key, const char *v
     range_text(k, rt, sizeof rt);
     int nst = gc_parse_double(value, &v);
     if (nst) {
-      snprintf(msg, n, "%s: %s = '%s' %s; allowed: %s", vwhere, key, value, gc_number_error(nst),
-               rt);
+      snprintf(msg, n, "%s: %s = '%s' %s; allowed%s %s", vwhere, key, value,
+               gc_number_error(nst), k->type == T_INT ? ":" : " range", rt);
       return GC_EFORMAT;
     }
     int bad = k->type == T_INT ? (v != floor(v) || v < k->lo || v > k->hi)
                                : ((k->lo_open ? !(v > k->lo) : !(v >= k->lo)) ||
                                   (k->hi_open ? !(v < k->hi) : !(v <= k->hi)));
     if (bad) {
-      snprintf(msg, n, "%s: %s = %s %s%s", vwhere, key, value, k->type == T_INT ? "must be " : "",
-               rt);
+      snprintf(msg, n, "%s: %s = %s %s %s", vwhere, key, value,
+               k->type == T_INT ? "must be" : "out of range", rt);
       return GC_EINVAL;
     }
     r->v[i] = v;
@@ -384,7 +389,7 @@ static int py_to_sy(gc_params *p, const char *file, char *msg, size_t n)
   }
   double AY;
   if (gc_yield_coefficient(q.nu1, &AY) || !(AY > 0)) {
-    snprintf(msg, n, "%s: nu1 = %g: no yield coefficient A_Y(nu)", file, q.nu1);
+    snprintf(msg, n, "%s: nu = %g: no yield coefficient A_Y(nu)", file, q.nu1);
     return GC_EINVAL;
   }
   double py = cbrt(6.0 * pair.E_star * pair.E_star * p->P_Y /

@@ -1,6 +1,7 @@
 /* cli_common.c - parameter and model selection shared by the subcommands. */
 #include "cli_common.h"
 
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -93,13 +94,106 @@ int gc_cli_law(const char *prog, const char *nfd_name, const char *tfd_name,
   return 0;
 }
 
-int gc_cli_bad_option(const char *prog, int c, char **argv, int next)
+/* The argument getopt_long was reading when it failed: a long option always advances optind
+ * past itself; a short option in a group ("-fix": 'f') leaves optind on its group until the
+ * group's last letter. */
+static const char *failed_arg(int argc, char **argv, int next, int letter)
 {
-  if (c == ':')
-    fprintf(stderr, "%s: option '%s' needs a value\n", prog, argv[next - 1]);
+  const char *prev = next > 0 && next <= argc ? argv[next - 1] : "";
+  const char *cur = next < argc ? argv[next] : NULL;
+  int short_group_prev = prev[0] == '-' && prev[1] && prev[1] != '-';
+  if (letter > 0 && letter < 128) {
+    if (short_group_prev && prev[strlen(prev) - 1] == letter)
+      return prev;
+    if (cur && cur[0] == '-' && cur[1] && cur[1] != '-' && strchr(cur + 1, letter))
+      return cur;
+  }
+  return prev;
+}
+
+int gc_cli_bad_option(const char *prog, int c, int argc, char **argv, int next,
+                      const struct option *opts)
+{
+  const char *arg = failed_arg(argc, argv, next, optopt);
+  if (c == ':') {
+    fprintf(stderr, "%s: option '%s' needs a value\n", prog, arg);
+    return 2;
+  }
+  /* the name as typed: "--name=value" and "-name" give name */
+  const char *name = arg + (arg[0] == '-') + (arg[0] == '-' && arg[1] == '-');
+  size_t nl = strcspn(name, "=");
+  char word[64];
+  snprintf(word, sizeof word, "%.*s", (int)(nl < sizeof word ? nl : sizeof word - 1), name);
+  if (arg[0] == '-' && arg[1] == '-' && strchr(arg, '=')) {
+    /* a known option that takes no value */
+    for (const struct option *o = opts; o && o->name; o++)
+      if (strcmp(o->name, word) == 0 && o->has_arg == no_argument) {
+        fprintf(stderr, "%s: option '--%s' takes no value ('%s')\n", prog, word, arg);
+        return 2;
+      }
+  }
+  if (arg[0] == '-' && arg[1] == '-') {
+    /* an abbreviation of two or more options (getopt_long accepts a unique prefix) */
+    char list[256] = "";
+    int nmatch = 0;
+    for (const struct option *o = opts; o && o->name; o++)
+      if (*word && strncmp(o->name, word, strlen(word)) == 0) {
+        size_t l = strlen(list);
+        snprintf(list + l, sizeof list - l, "%s'--%s'", nmatch ? ", " : "", o->name);
+        nmatch++;
+      }
+    if (nmatch > 1) {
+      fprintf(stderr, "%s: option '%s' is ambiguous: %s\n", prog, arg, list);
+      return 2;
+    }
+  }
+  if (arg[0] == '-' && arg[1] && arg[1] != '-' && nl > 1) {
+    /* "-fix": a long option written with one dash */
+    for (const struct option *o = opts; o && o->name; o++)
+      if (strcmp(o->name, word) == 0) {
+        fprintf(stderr, "%s: unknown option '%s' (a long option takes two dashes: did you mean "
+                        "'--%s%s'?)\n", prog, arg, word, name + nl);
+        return 2;
+      }
+  }
+  if (arg[0] == '-' && arg[1] && arg[1] != '-' && optopt > 0 && optopt < 128 && arg[2]) {
+    /* a letter in a group of short options ("-qx") */
+    fprintf(stderr, "%s: unknown option '-%c' (in '%s'; see --help)\n", prog, optopt, arg);
+    return 2;
+  }
+  gc_suggest sg;
+  gc_suggest_init(&sg, word);
+  for (const struct option *o = opts; o && o->name; o++)
+    gc_suggest_add(&sg, o->name);
+  const char *best = arg[0] == '-' && nl > 1 ? gc_suggest_best(&sg) : NULL;
+  if (best)
+    fprintf(stderr, "%s: unknown option '%s'; did you mean '--%s'? (see --help)\n", prog, arg,
+            best);
   else
-    fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, argv[next - 1]);
+    fprintf(stderr, "%s: unknown option '%s' (see --help)\n", prog, arg);
   return 2;
+}
+
+int gc_cli_sets_check(const char *prog, char *const *sets, size_t nsets, int argc,
+                      char *const *argv, int first_operand)
+{
+  for (size_t i = 0; i < nsets; i++) {
+    if (strchr(sets[i], '='))
+      continue;
+    /* "-s E 7e10": the value went to the operands */
+    const char *value = NULL;
+    double v;
+    for (int k = first_operand; k < argc && !value; k++)
+      if (gc_parse_double(argv[k], &v) == GC_NUM_OK)
+        value = argv[k];
+    if (value)
+      fprintf(stderr, "%s: --set '%s': expected KEY=VALUE: write --set %s=%s\n", prog, sets[i],
+              sets[i], value);
+    else
+      fprintf(stderr, "%s: --set '%s': expected KEY=VALUE\n", prog, sets[i]);
+    return 2;
+  }
+  return 0;
 }
 
 /* `granucal models`: the sub-models by kind, the presets and the parameter table, all from
@@ -137,18 +231,11 @@ void gc_models_print(FILE *f)
   gc_card_print_keys(f);
 }
 
-static void range_text(double lo, double hi, int lo_open, int hi_open, const char *unit,
-                       char *buf, size_t n)
-{
-  snprintf(buf, n, "%c%.6g, %.6g%c%s%s", lo_open ? '(' : '[', lo, hi, hi_open ? ')' : ']',
-           unit && *unit ? " " : "", unit ? unit : "");
-}
-
 int gc_cli_double(const char *prog, const char *opt, const char *text, double lo, double hi,
                   int lo_open, int hi_open, const char *unit, double *v)
 {
   char rt[96];
-  range_text(lo, hi, lo_open, hi_open, unit, rt, sizeof rt);
+  gc_range_text(lo, hi, lo_open, hi_open, 0, unit, rt, sizeof rt);
   double x;
   int st = gc_parse_double(text, &x);
   if (st) {
@@ -170,8 +257,10 @@ int gc_cli_long(const char *prog, const char *opt, const char *text, long lo, lo
   if (st == GC_NUM_OK && (x < lo || x > hi))
     st = GC_NUM_RANGE;
   if (st) {
-    fprintf(stderr, "%s: %s '%s' %s; allowed: an integer in [%ld, %ld]\n", prog, opt, text,
-            st == GC_NUM_RANGE ? "is out of range" : gc_number_error(st), lo, hi);
+    char rt[96];
+    gc_range_text((double)lo, (double)hi, 0, 0, 1, NULL, rt, sizeof rt);
+    fprintf(stderr, "%s: %s '%s' %s; allowed: %s\n", prog, opt, text,
+            st == GC_NUM_RANGE ? "is out of range" : gc_number_error(st), rt);
     return 2;
   }
   *v = x;

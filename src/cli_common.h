@@ -25,9 +25,19 @@ void gc_cli_fill_effective_mass(gc_params *p, const gc_card_extra *x);
 int gc_cli_law(const char *prog, const char *nfd_name, const char *tfd_name,
                const gc_card_extra *x, const gc_params *p, const char *card, gc_law *law);
 
-/* getopt_long returned c = ':' (an option without its value) or '?' (an unknown option) for
- * argv[next - 1] (next: getopt's optind): print which, naming prog, and return the usage exit status 2. */
-int gc_cli_bad_option(const char *prog, int c, char **argv, int next);
+/* getopt_long (opterr = 0, optstring starting with ':') returned c = ':' (an option without
+ * its value) or '?' (an unknown option); next is getopt's optind, opts the long options.  Print
+ * the argument at fault as typed ("-fix", "--vni", "--quiet=1"), with the long option it
+ * probably meant (--fix for -fix; the nearest name by gc_suggest; the candidates of an
+ * ambiguous abbreviation), naming prog; return the usage exit status 2. */
+struct option;
+int gc_cli_bad_option(const char *prog, int c, int argc, char **argv, int next,
+                      const struct option *opts);
+
+/* Every --set is KEY=VALUE: else print which (with the value found among the operands
+ * argv[first_operand..] when "-s KEY VALUE" was typed) and return 2; 0 when all are. */
+int gc_cli_sets_check(const char *prog, char *const *sets, size_t nsets, int argc,
+                      char *const *argv, int first_operand);
 
 /* `granucal models`: sub-models by kind, presets and the parameter table. */
 void gc_models_print(FILE *f);

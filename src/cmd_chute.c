@@ -209,8 +209,12 @@ int gc_cmd_chute(int argc, char **argv)
     case 'h': chute_usage(stdout); free(sets); return 0;
     default: /* ':' (missing value) or '?' (unknown option) */
       free(sets);
-      return gc_cli_bad_option(prog, c, argv, optind);
+      return gc_cli_bad_option(prog, c, argc, argv, optind, opts);
     }
+  }
+  if (gc_cli_sets_check(prog, sets, nsets, argc, argv, optind)) {
+    free(sets);
+    return 2;
   }
   if (optind >= argc) {
     fprintf(stderr, "%s: no chute card given (see --help)\n", prog);

@@ -178,8 +178,12 @@ int gc_cmd_compare(int argc, char **argv)
       return 0;
     default:
       free(sets);
-      return gc_cli_bad_option(PROG, c, argv, optind);
+      return gc_cli_bad_option(PROG, c, argc, argv, optind, opts);
     }
+  }
+  if (gc_cli_sets_check(PROG, sets, nsets, argc, argv, optind)) {
+    free(sets);
+    return 2;
   }
   if (optind != argc - 1) {
     fprintf(stderr, PROG ": give exactly one reference curve (see --help)\n");

@@ -105,8 +105,12 @@ int gc_cmd_contact(int argc, char **argv)
       return 0;
     default: /* ':' (missing value) or '?' (unknown option) */
       free(sets);
-      return gc_cli_bad_option("granucal contact", c, argv, optind);
+      return gc_cli_bad_option("granucal contact", c, argc, argv, optind, opts);
     }
+  }
+  if (gc_cli_sets_check("granucal contact", sets, nsets, argc, argv, optind)) {
+    free(sets);
+    return 2;
   }
   if (optind < argc) {
     fprintf(stderr, "granucal contact: unexpected argument '%s' (see --help)\n", argv[optind]);

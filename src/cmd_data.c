@@ -1,6 +1,7 @@
 /* cmd_data.c - `granucal data`: read measurement files exactly as `granucal fit` and
  * `granucal drop --sweep` read them (the one data-file contract of src/fit.c) and print them in
  * SI units, so that a user can check a file and scripts (plot-drop -d) read it the same way. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,8 +56,14 @@ int gc_cmd_data(int argc, char **argv)
       }
       card = argv[++i];
     } else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "granucal data: unknown option '%s' (see --help)\n", argv[i]);
-      return 2;
+      static const struct option opts[] = { { "drops", no_argument, NULL, 0 },
+                                            { "compression", no_argument, NULL, 0 },
+                                            { "path", no_argument, NULL, 0 },
+                                            { "card", required_argument, NULL, 'c' },
+                                            { "help", no_argument, NULL, 'h' },
+                                            { NULL, 0, NULL, 0 } };
+      optopt = 0;
+      return gc_cli_bad_option("granucal data", '?', i + 1, argv, i + 1, opts);
     } else if (path) {
       fprintf(stderr, "granucal data: one file at a time ('%s' and '%s')\n", path, argv[i]);
       return 2;

@@ -112,12 +112,16 @@ int gc_cmd_drop(int argc, char **argv)
     case 'h': drop_usage(stdout); free(sets); return 0;
     default: /* ':' (missing value) or '?' (unknown option) */
       free(sets);
-      return gc_cli_bad_option(prog, c, argv, optind);
+      return gc_cli_bad_option(prog, c, argc, argv, optind, opts);
     }
     if (bad) {
       free(sets);
       return bad;
     }
+  }
+  if (gc_cli_sets_check(prog, sets, nsets, argc, argv, optind)) {
+    free(sets);
+    return 2;
   }
   if (optind < argc) {
     fprintf(stderr, "%s: unexpected argument '%s'\n", prog, argv[optind]);

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -341,6 +342,11 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
     if (cfg->rolling) /* libgranucal's contact step has no rolling distance (ds_roll) */
       fprintf(f, "# NOT REPRODUCED: the card's rolling correction (rolling = 1, sec. 5.2); LAMMPS "
                  "steps the\n# contacts without it (granucal-lammps(7), LIMITS).\n");
+    if (!fallback && access(plugin, R_OK) != 0)
+      fprintf(f, "# WARNING: the plugin below was not there when this deck was written: build "
+                 "LAMMPS with\n# scripts/build-lammps, then granucal with ./configure "
+                 "--with-lammps=DIR and make install,\n# or edit the path; chute-granular.in "
+                 "runs without it.\n");
     if (!fallback)
       fprintf(f, "# Side walls: fix wall/granucal (the plugin) with the calibrated particle-wall "
                  "law (pw.params).\n\nplugin load %s\n", plugin);
@@ -440,12 +446,21 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
 int gc_cmd_export(int argc, char **argv)
 {
   const char *prog = "granucal export";
+  /* the command line as typed, for the decks' provenance (argv is shifted and permuted below) */
+  int argc_typed = argc;
+  char *cmdline[argc + 1];
+  memcpy(cmdline, argv, (size_t)(argc + 1) * sizeof *argv);
   if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
     export_usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
   if (strcmp(argv[1], "lammps") != 0) {
-    fprintf(stderr, "%s: unknown target '%s' (lammps)\n", prog, argv[1]);
+    gc_suggest sg;
+    gc_suggest_init(&sg, argv[1]);
+    gc_suggest_add(&sg, "lammps");
+    char dym[96];
+    fprintf(stderr, "%s: unknown target '%s'%s (the one target is lammps)\n", prog, argv[1],
+            gc_suggest_text(&sg, dym, sizeof dym));
     return 2;
   }
   argc--;
@@ -463,15 +478,22 @@ int gc_cmd_export(int argc, char **argv)
     return 1;
   int ch;
   optind = 1;
-  while ((ch = getopt_long(argc, argv, "o:s:h", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((ch = getopt_long(argc, argv, ":o:s:h", opts, NULL)) != -1) {
     switch (ch) {
     case 'o': dir = optarg; break;
     case 's': sets[nsets++] = optarg; break;
     case 'P': plugin = optarg; break;
     case 'S': state = optarg; break;
     case 'h': export_usage(stdout); free(sets); return 0;
-    default: free(sets); return 2;
+    default: /* ':' (missing value) or '?' (unknown option) */
+      free(sets);
+      return gc_cli_bad_option(prog, ch, argc, argv, optind, opts);
     }
+  }
+  if (gc_cli_sets_check(prog, sets, nsets, argc, argv, optind)) {
+    free(sets);
+    return 2;
   }
   if (optind != argc - 1) {
     fprintf(stderr, "%s lammps: one chute card expected (see -h)\n", prog);
@@ -528,12 +550,18 @@ int gc_cmd_export(int argc, char **argv)
     goto out;
   gc_signals_install();
   xctx x = { .dir = dir };
-  if (export_lammps(&x, run, c, plugin, argc, argv, card)) {
+  if (export_lammps(&x, run, c, plugin, argc_typed, cmdline, card)) {
     fprintf(stderr, "%s: %s\n", prog, x.msg);
     goto out;
   }
   fprintf(stderr, "%s: wrote %s/chute.in (%zu particles, %zu beads, %ld steps of %.3g s)\n", prog,
           dir, c->np, c->nbeads, x.nsteps, run->sim.dt);
+  if (access(plugin, R_OK) != 0)
+    fprintf(stderr, "%s: warning: chute.in loads the plugin %s, which is not there (%s).\n"
+                    "  Build LAMMPS with scripts/build-lammps, then granucal with ./configure "
+                    "--with-lammps=DIR and make install;\n  or give --plugin PATH.  "
+                    "chute-granular.in runs without the plugin (an approximation).\n",
+            prog, plugin, strerror(errno));
   rc = 0;
 out:
   gc_dirlock_release(&lock);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -263,9 +264,14 @@ int gc_cmd_fit(int argc, char **argv)
     case 'v': verbose = 1; break;
     case 'q': quiet = 1; break;
     case 'h': fit_usage(stdout); goto done;
-    case ':': USAGE_FAIL("option '%s' needs a value", argv[optind - 1]);
-    default: USAGE_FAIL("unknown option '%s' (see --help)", argv[optind - 1]);
+    default: /* ':' (missing value) or '?' (unknown option) */
+      rc = gc_cli_bad_option(prog, c, argc, argv, optind, opts);
+      goto done;
     }
+  }
+  if (gc_cli_sets_check(prog, sets, nsets, argc, argv, optind)) {
+    rc = 2;
+    goto done;
   }
   if (o.algorithm == GC_FIT_SD && o.polish == GC_FIT_SD)
     o.polish = GC_FIT_BOBYQA;
@@ -282,6 +288,20 @@ int gc_cmd_fit(int argc, char **argv)
         USAGE_FAIL("two material cards: '%s' (-c) and '%s'", card, argv[i]);
       card = argv[i];
       continue;
+    }
+    /* a number where a data file is expected: the value of a --fix NAME VALUE written without
+     * its '=' (a --fix without '=' holds NAME at its initial value and ends there) */
+    double number;
+    if (parse_num(argv[i], &number) && access(argv[i], F_OK) != 0) {
+      const char *bare = NULL;
+      for (size_t k = 0; k < nops; k++)
+        if (ops[k].kind == OPT_FIX && !strchr(ops[k].arg, '='))
+          bare = ops[k].arg;
+      if (bare)
+        USAGE_FAIL("'%s' is a number, not a data file: --fix takes NAME=VALUE (or NAME alone, "
+                   "to hold the initial value): write --fix %s=%s", argv[i], bare, argv[i]);
+      USAGE_FAIL("'%s' is a number, not a data file: options take KEY=VALUE (--fix NAME=VALUE, "
+                 "-s KEY=VALUE)", argv[i]);
     }
     int kind = gc_fit_csv_kind(argv[i], msg, sizeof msg);
     if (kind <= 0) {
@@ -477,16 +497,21 @@ int gc_cmd_fit(int argc, char **argv)
         for (int k = 0; k < nother; k++)
           snprintf(other_list + strlen(other_list), sizeof other_list - strlen(other_list),
                    "%s%s", k ? ", " : "", gc_param_def_at(other[k])->key);
+      gc_suggest sg;
+      gc_suggest_init(&sg, name);
+      for (int k = 0; k < set.npar; k++)
+        gc_suggest_add(&sg, gc_fit_name(&set, k));
+      char dym[96];
       if (!d)
-        fprintf(stderr, "%s: --%s '%s': unknown parameter (model '%s' fits %s)\n", prog, opt,
-                name, model->name, fit_list);
+        fprintf(stderr, "%s: --%s '%s': unknown parameter%s (model '%s' fits %s)\n", prog, opt,
+                name, gc_suggest_text(&sg, dym, sizeof dym), model->name, fit_list);
       else if (!gc_fit_model_reads(model, gc_param_id_of(d)))
         fprintf(stderr, "%s: --%s '%s': model '%s' does not read %s; the parameters it fits: %s%s%s%s\n",
-                prog, opt, name, model->name, d->name, fit_list, other_list[0] ? " (it also reads " : "",
+                prog, opt, name, model->name, d->key, fit_list, other_list[0] ? " (it also reads " : "",
                 other_list, other_list[0] ? ", which granucal fit cannot calibrate)" : "");
       else
         fprintf(stderr, "%s: --%s '%s': model '%s' reads %s, but granucal fit cannot calibrate it "
-                        "(%s); the parameters it fits: %s\n", prog, opt, name, model->name, d->name,
+                        "(%s); the parameters it fits: %s\n", prog, opt, name, model->name, d->key,
                 d->is_int ? "a switch, not a number"
                 : gc_param_id_of(d) == GC_PAR_P_Y || gc_param_id_of(d) == GC_PAR_SY1
                     ? "P_Y and sY are one parameter: name one of them, not both"

@@ -116,12 +116,16 @@ int gc_cmd_impact(int argc, char **argv)
     case 'h': impact_usage(stdout); free(sets); return 0;
     default: /* ':' (missing value) or '?' (unknown option) */
       free(sets);
-      return gc_cli_bad_option(prog, c, argv, optind);
+      return gc_cli_bad_option(prog, c, argc, argv, optind, opts);
     }
     if (bad) {
       free(sets);
       return bad;
     }
+  }
+  if (gc_cli_sets_check(prog, sets, nsets, argc, argv, optind)) {
+    free(sets);
+    return 2;
   }
   double rmin = 0, rmax = 0;
   if (ratio && gc_cli_double_pair(prog, "--ratio", ratio, 0, 1e6, 1, 0, "", &rmin, &rmax)) {

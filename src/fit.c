@@ -175,7 +175,7 @@ int gc_fit_model_params(const gc_preset *model, const gc_params *base, double ma
   gc_law law;
   double P0[N_PROBE];
   if (!(q.R1 > 0)) {
-    snprintf(msg, n, "R1 = %g out of range (0, inf) m: the fit needs the particle radius", q.R1);
+    snprintf(msg, n, "R = %g out of range (0, inf) m: the fit needs the particle radius", q.R1);
     return GC_EINVAL;
   }
   int st = gc_law_init_preset(&law, model, NULL, &q, msg, n);
@@ -1087,11 +1087,10 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
     if (!gc_param_in_range(set->pid[j], hi)) {
       /* the table's range, positive (the search is on ln p) */
       const gc_param_def *dd = gc_param_def_at(set->pid[j]);
-      char lo_s[32] = "(0", hi_s[32];
-      if (dd->lo > 0)
-        snprintf(lo_s, sizeof lo_s, "%c%g", dd->lo_open ? '(' : '[', dd->lo);
-      snprintf(hi_s, sizeof hi_s, "%g%c", dd->hi, dd->hi_open ? ')' : ']');
-      snprintf(msg, n, "%s: upper bound %g out of range %s, %s", nm, hi, lo_s, hi_s);
+      char range[96];
+      gc_range_text(dd->lo > 0 ? dd->lo : 0, dd->hi, dd->lo > 0 ? dd->lo_open : 1, dd->hi_open, 0,
+                    dd->unit, range, sizeof range);
+      snprintf(msg, n, "%s: upper bound %g out of range %s", nm, hi, range);
       return GC_EINVAL;
     }
     pb->idx[pb->nfree++] = j;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <dirent.h>
@@ -107,6 +108,81 @@ const char *gc_number_error(int code)
   case GC_NUM_NOTINT: return "is not an integer";
   default: return "is not a number";
   }
+}
+
+/* ---------------------------------------------------------------- did you mean */
+
+enum { SUGGEST_MAXLEN = 64 };
+
+size_t gc_edit_distance(const char *a, const char *b)
+{
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > SUGGEST_MAXLEN || lb > SUGGEST_MAXLEN)
+    return SIZE_MAX;
+  /* d[i][j]: the distance of the first i letters of a to the first j of b */
+  size_t d[SUGGEST_MAXLEN + 1][SUGGEST_MAXLEN + 1];
+  for (size_t i = 0; i <= la; i++)
+    d[i][0] = i;
+  for (size_t j = 0; j <= lb; j++)
+    d[0][j] = j;
+  for (size_t i = 1; i <= la; i++)
+    for (size_t j = 1; j <= lb; j++) {
+      int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+      size_t best = d[i - 1][j - 1] + (ca != cb);
+      if (d[i - 1][j] + 1 < best)
+        best = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < best)
+        best = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+          tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < best)
+        best = d[i - 2][j - 2] + 1;
+      d[i][j] = best;
+    }
+  return d[la][lb];
+}
+
+void gc_suggest_init(gc_suggest *s, const char *word)
+{
+  s->word = word;
+  s->best = NULL;
+  s->dist = SIZE_MAX;
+}
+
+void gc_suggest_add(gc_suggest *s, const char *name)
+{
+  if (!s->word || !name || !*name || strcmp(s->word, name) == 0)
+    return;
+  size_t dist = gc_edit_distance(s->word, name);
+  /* a mistyped abbreviation ("outptu" of "output-dir"): the name cut to the word's length */
+  size_t lw = strlen(s->word);
+  if (lw >= 4 && strlen(name) > lw) {
+    char cut[SUGGEST_MAXLEN + 1];
+    snprintf(cut, sizeof cut, "%.*s", (int)(lw < SUGGEST_MAXLEN ? lw : SUGGEST_MAXLEN), name);
+    size_t dc = gc_edit_distance(s->word, cut);
+    if (dc < dist)
+      dist = dc;
+  }
+  if (dist < s->dist) {
+    s->dist = dist;
+    s->best = name;
+  }
+}
+
+const char *gc_suggest_best(const gc_suggest *s)
+{
+  if (!s->best || !s->word)
+    return NULL;
+  return s->dist <= (strlen(s->word) + 1) / 3 ? s->best : NULL;
+}
+
+const char *gc_suggest_text(const gc_suggest *s, char *buf, size_t n)
+{
+  const char *b = gc_suggest_best(s);
+  if (n)
+    buf[0] = 0;
+  if (b)
+    snprintf(buf, n, "; did you mean '%s'?", b);
+  return buf;
 }
 
 /* ---------------------------------------------------------------- lines */
@@ -586,7 +662,16 @@ int gc_param_set(gc_params *p, gc_card_extra *x, const char *key, const char *va
     gc_param_put(p, id, v);
     return GC_SUCCESS;
   }
-  snprintf(msg, n, "unknown parameter '%s' (see 'granucal contact --help' for the keys)", key);
+  gc_suggest sg;
+  gc_suggest_init(&sg, key);
+  for (int i = 0; i < GC_NPAR; i++)
+    gc_suggest_add(&sg, gc_param_def_at((gc_param_id)i)->key);
+  static const char *const extra[] = { "rho", "m", "m2", "model", "tfd" };
+  for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
+    gc_suggest_add(&sg, extra[i]);
+  char dym[96];
+  snprintf(msg, n, "unknown parameter '%s'%s (see 'granucal models' for the keys)", key,
+           gc_suggest_text(&sg, dym, sizeof dym));
   return GC_EFORMAT;
 }
 

@@ -68,6 +68,24 @@ int gc_parse_long(const char *s, long lo, long hi, long *v);
 /* "is not a decimal number", ... : the reason for a GC_NUM_* code, to follow the value. */
 const char *gc_number_error(int code);
 
+/* "Did you mean": the known name nearest to a mistyped one (an option, a card key, a
+ * parameter, a command), by the Damerau-Levenshtein distance (optimal string alignment: an
+ * insertion, deletion, substitution or swap of two neighbours is one edit; case is ignored;
+ * from 4 letters on, a name also matches by its first as many letters: an abbreviation).
+ * Offer every known name to gc_suggest_add; gc_suggest_best is the nearest one if it is at
+ * most (length + 1) / 3 edits from the word (1 for "vni" -> "vin", 2 from 5 letters on),
+ * else NULL.  gc_suggest_text writes "; did you mean 'NAME'?" or "" into buf and returns buf. */
+typedef struct {
+  const char *word;
+  const char *best;
+  size_t dist;
+} gc_suggest;
+void gc_suggest_init(gc_suggest *s, const char *word);
+void gc_suggest_add(gc_suggest *s, const char *name);
+const char *gc_suggest_best(const gc_suggest *s);
+const char *gc_suggest_text(const gc_suggest *s, char *buf, size_t n);
+size_t gc_edit_distance(const char *a, const char *b);
+
 /* Text lines of an input file: LF, CR LF and lone CR (old Mac) line ends; a UTF-8 byte-order
  * mark at the start is skipped, a UTF-16 one is an error; a NUL byte in a line is an error
  * naming path:line:column; a read error is GC_EIO, never taken for the end of the file.

@@ -92,8 +92,7 @@ int granucal_params_set(granucal_params *p, const char *name, double value, char
       (d->is_int && value != floor(value))) {
     char range[96], buf[256];
     gc_param_range_text(id, range, sizeof range);
-    snprintf(buf, sizeof buf, "%s = %.6g out of range %s%s", d->name, value, range,
-             d->is_int ? " (an integer)" : "");
+    snprintf(buf, sizeof buf, "%s = %.6g out of range %s", d->key, value, range);
     return fail(msg, n, GRANUCAL_EINVAL, "%s", buf);
   }
   gc_param_put(&p->p, id, value);

@@ -37,17 +37,44 @@ static void usage(FILE *f)
   fprintf(f, "\n'granucal COMMAND --help' and 'man granucal-COMMAND' describe each command.\n");
 }
 
+/* `granucal models --names [normal|tangential]`: the model names one a line, for scripts and
+ * the bash completion (-m takes a normal model, -t / --tfd a tangential one). */
+static int print_model_names(const char *kind)
+{
+  int want_normal = 0, want_tangential = 0;
+  if (!kind)
+    want_normal = want_tangential = 1;
+  else if (strcmp(kind, "normal") == 0)
+    want_normal = 1;
+  else if (strcmp(kind, "tangential") == 0)
+    want_tangential = 1;
+  else {
+    fprintf(stderr, "granucal models: --names '%s': use normal or tangential\n", kind);
+    return 2;
+  }
+  for (size_t i = 0; i < gc_preset_count(); i++) {
+    const gc_preset *ps = gc_preset_at(i);
+    if ((want_normal && ps->normal) || (want_tangential && ps->tangential))
+      printf("%s\n", ps->name);
+  }
+  return 0;
+}
+
 int gc_cmd_models(int argc, char **argv)
 {
   if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-    printf("usage: granucal models\nList the contact sub-models by kind (normal, damping, "
-           "tangential, rolling, twisting) with their history size and the parameters they "
-           "read, the model names (presets = compositions of sub-models) and the parameter "
-           "table (key, unit, range, equation).\n");
+    printf("usage: granucal models [--names [normal|tangential]]\nList the contact sub-models by "
+           "kind (normal, damping, tangential, rolling, twisting) with their history size and "
+           "the parameters they read, the model names (presets = compositions of sub-models) "
+           "and the parameter table (key, unit, range, equation).\n"
+           "  --names [KIND]  only the model names, one a line: those with a normal part (the "
+           "values of -m), a tangential part (-t, --tfd), or both\n");
     return 0;
   }
+  if (argc > 1 && strcmp(argv[1], "--names") == 0 && argc <= 3)
+    return print_model_names(argc == 3 ? argv[2] : NULL);
   if (argc > 1) {
-    fprintf(stderr, "granucal models: unexpected argument '%s'\n", argv[1]);
+    fprintf(stderr, "granucal models: unexpected argument '%s' (see --help)\n", argv[1]);
     return 2;
   }
   gc_models_print(stdout);
@@ -84,7 +111,13 @@ static int run(int argc, char **argv)
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(argv[1], commands[i].name) == 0)
       return commands[i].run(argc - 1, argv + 1);
-  fprintf(stderr, "granucal: unknown command '%s'\n\n", argv[1]);
+  gc_suggest sg;
+  gc_suggest_init(&sg, argv[1]);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    gc_suggest_add(&sg, commands[i].name);
+  char dym[96];
+  fprintf(stderr, "granucal: unknown command '%s'%s\n\n", argv[1],
+          gc_suggest_text(&sg, dym, sizeof dym));
   usage(stderr);
   return 2;
 }

@@ -52,7 +52,7 @@ expect "negative force rejected" 1 "neg.csv:3:2: negative normal force" -- \
   "$G" contact -c "$D/materials/aluminium.card" -p "$tmp/neg.csv" -o "$tmp/o2.csv"
 
 # non-physical parameter: named with its range
-expect "nu out of range" 1 "nu1 = 0.7 out of range (-1, 0.5)" -- \
+expect "nu out of range" 1 "nu = 0.7 out of range (-1, 0.5)" -- \
   "$G" contact -c "$D/materials/aluminium.card" -s nu=0.7 --ramp 100 -o "$tmp/o3.csv"
 [ ! -e "$tmp/o3.csv" ] && ok "no output after bad parameter" || ko "output left after bad parameter"
 expect "C_a negative" 1 "C_a = -1 out of range" -- \
@@ -144,7 +144,7 @@ if [ -f "$tmp/tsuji.params" ] && grep -q '^model = tsuji' "$tmp/tsuji.params" &&
 else
   ko "fit -m tsuji recovers e_n = 0.7: $(grep '^e_n' "$tmp/tsuji.params" 2>/dev/null)"
 fi
-expect "fit -m wb refuses E by name" 2 "model 'wb' does not read E1; the parameters it fits: k_n, e_n" -- \
+expect "fit -m wb refuses E by name" 2 "model 'wb' does not read E; the parameters it fits: k_n, e_n" -- \
   "$G" fit -m wb -c "$S/soybean.card" -s k_n=5e4 -s e_n=0.7 "$tmp/tsuji-drops.csv" --free E
 expect "fit -m wb: mu does not change the normal force" 2 "does not change the model's normal force" -- \
   "$G" fit -m wb -c "$S/soybean.card" -s k_n=5e4 -s e_n=0.7 "$tmp/tsuji-drops.csv" --fix mu
@@ -493,6 +493,73 @@ grep -q "APPROXIMATION" "$tmp/deck/chute-granular.in" && ok "export: fallback la
 expect "export bad key" 1 "n_particles" -- "$G" export lammps -o "$tmp/deck2" -s n_particles=-3 "$D/chute/tiny.chute"
 [ ! -e "$tmp/deck2/chute.in" ] && ok "export: no deck after a bad card" || ko "export left a deck"
 expect "export unknown target" 2 "unknown target" -- "$G" export yade "$D/chute/tiny.chute"
+
+# export: the header records the command as typed; a missing plugin is said, with how to build it
+"$G" export lammps -o "$tmp/deck6" --plugin "$tmp/nowhere/granucalplugin.so" "$D/chute/tiny.chute" \
+  2>"$tmp/deck6.err" && ok "export with a missing plugin still writes the deck" ||
+  ko "export with a missing plugin failed: $(cat "$tmp/deck6.err")"
+grep -q "^# command: granucal export lammps -o $tmp/deck6 --plugin $tmp/nowhere/granucalplugin.so " \
+  "$tmp/deck6/chute.in" && ok "export: header gives the command line as typed" ||
+  ko "export: header's command line: $(grep '^# command' "$tmp/deck6/chute.in")"
+grep -q "warning: chute.in loads the plugin $tmp/nowhere/granucalplugin.so, which is not there" \
+  "$tmp/deck6.err" && grep -q "scripts/build-lammps" "$tmp/deck6.err" &&
+  grep -q "configure --with-lammps" "$tmp/deck6.err" &&
+  grep -q "^# WARNING: the plugin below was not there" "$tmp/deck6/chute.in" &&
+  ok "export: a missing plugin is warned of, with how to build it" ||
+  ko "export: no warning of the missing plugin: $(cat "$tmp/deck6.err")"
+touch "$tmp/fakeplugin.so"
+"$G" export lammps -o "$tmp/deck7" --plugin "$tmp/fakeplugin.so" "$D/chute/tiny.chute" 2>"$tmp/deck7.err"
+! grep -q "warning" "$tmp/deck7.err" && ! grep -q "WARNING: the plugin" "$tmp/deck7/chute.in" &&
+  ok "export: no warning when the plugin is there" || ko "export: warning with the plugin there"
+
+# bash completion: -m offers the model names the program lists, nothing of the listing's text
+S=${GC_SRCDIR:-..}
+if command -v bash >/dev/null 2>&1; then
+  mkdir -p "$tmp/bin"
+  ln -sf "$G" "$tmp/bin/granucal"
+  comp() { # words of the command line, the last one being completed
+    PATH="$tmp/bin:$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+      _granucal; printf "%s\n" "${COMPREPLY[@]}"' sh "$S/scripts/granucal.bash" "$@" | sort
+  }
+  "$G" models --names normal | sort >"$tmp/normal.names"
+  "$G" models --names tangential | sort >"$tmp/tangential.names"
+  comp granucal fit -m '' >"$tmp/fit-m.comp"
+  [ -s "$tmp/normal.names" ] && cmp -s "$tmp/fit-m.comp" "$tmp/normal.names" &&
+    grep -qx ep "$tmp/fit-m.comp" && ! grep -qvx '[a-z0-9_]*' "$tmp/fit-m.comp" &&
+    ok "completion: fit -m offers the normal model names only ($(wc -l <"$tmp/fit-m.comp"))" ||
+    ko "completion: fit -m offers: $(tr '\n' ' ' <"$tmp/fit-m.comp" | head -c 300)"
+  comp granucal contact --tfd '' >"$tmp/tfd.comp"
+  { cat "$tmp/tangential.names"; echo none; } | sort >"$tmp/tfd.want"
+  cmp -s "$tmp/tfd.comp" "$tmp/tfd.want" && ok "completion: --tfd offers the tangential names and none" ||
+    ko "completion: --tfd offers: $(tr '\n' ' ' <"$tmp/tfd.comp" | head -c 300)"
+  [ "$(comp granucal fit -m th)" = thornton ] && ok "completion: fit -m th -> thornton" ||
+    ko "completion: fit -m th -> $(comp granucal fit -m th | tr '\n' ' ')"
+fi
+expect "models --names: a bad kind" 2 "use normal or tangential" -- "$G" models --names rolling
+
+# the plot scripts as installed: in BINDIR, their support files in DATADIR/granucal/scripts
+# (Makefile.am: bin_SCRIPTS, plotsupport_DATA), run on real output; gnuplot 5.4 among others
+if command -v gnuplot >/dev/null 2>&1; then
+  inst="$tmp/prefix"
+  mkdir -p "$inst/bin" "$inst/share/granucal/scripts"
+  cp "$S/scripts/plot-contact" "$S/scripts/plot-compare" "$inst/bin/"
+  cp "$S/scripts/plot-common.sh" "$S/scripts/plot-contact.gp" "$S/scripts/plot-compare.gp" \
+    "$inst/share/granucal/scripts/"
+  isPNG() { [ -s "$1" ] && [ "$(head -c 4 "$1" | tail -c 3)" = PNG ]; }
+  "$inst/bin/plot-contact" -o "$tmp/afg.png" "$tmp/afg.csv" 2>"$tmp/plot.err" && isPNG "$tmp/afg.png" &&
+    ok "installed plot-contact: PNG of a contact run, no -d ($(wc -c <"$tmp/afg.png") bytes)" ||
+    ko "installed plot-contact failed: $(head -c 300 "$tmp/plot.err")"
+  "$inst/bin/plot-contact" -o "$tmp/afg-d.png" -d "$D/fea/al-AFG-1500N.csv" "$tmp/afg.csv" \
+    2>"$tmp/plot.err" && isPNG "$tmp/afg-d.png" && ok "installed plot-contact -d: PNG" ||
+    ko "installed plot-contact -d failed: $(head -c 300 "$tmp/plot.err")"
+  "$G" compare -q -c "$D/materials/aluminium.card" -o "$tmp/cmp.csv" --curves "$tmp/curves.csv" \
+    "$D/fea/al-AFG-1500N.csv" 2>"$tmp/cmp.err" &&
+    "$inst/bin/plot-compare" "$tmp/curves.csv" "$tmp/curves.png" 2>"$tmp/plot.err" &&
+    isPNG "$tmp/curves.png" && ok "installed plot-compare: PNG of compare --curves" ||
+    ko "installed plot-compare failed: $(head -c 300 "$tmp/cmp.err" "$tmp/plot.err")"
+else
+  echo "SKIP: gnuplot is not installed (scripts/bootstrap installs gnuplot-nox): plot scripts"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

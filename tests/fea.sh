@@ -63,9 +63,46 @@ if "$FEA" --force 1000,0 --refine 0 --element CAX4 -o "$tmp/ep.csv" 2>"$tmp/ep.e
   else
     ko "elasto-plastic ADE vs the seed"
   fi
+  # the path's 0 is the closing force P0: 2.4e-3 P_max at level 0 (fea-sphere(1))
+  Pend=$(tail -1 "$tmp/ep.csv" | cut -d, -f3)
+  awk "BEGIN { exit !($Pend > 2.2e-3 * 1000 && $Pend < 2.6e-3 * 1000) }" &&
+    ok "closing force at level 0: $Pend N of 1000 N, as fea-sphere(1) says" ||
+    ko "closing force at level 0: $Pend N of 1000 N, not 2.2-2.6e-3 P_max"
+  # progress while ccx solves: the load steps and ccx's increments
+  grep -q '^fea-sphere: step 1 of 3 (closing the contact)$' "$tmp/ep.err" &&
+    grep -q '^fea-sphere: step 2 of 3 (P -> 1000 N)$' "$tmp/ep.err" &&
+    grep -q '^fea-sphere:   step 3 increment [0-9]* attempt [0-9]*, step time ' "$tmp/ep.err" &&
+    ok "progress: steps and increments on stderr" || ko "no progress: $(head -c 300 "$tmp/ep.err")"
 else
   ko "elasto-plastic run failed: $(head -c 300 "$tmp/ep.err")"
 fi
+
+# 2b. Killed while ccx solves (SIGTERM, SIGINT): ccx stopped, its work directory removed, no
+# output, exit 128 + the signal
+for signum in TERM:15 INT:2; do
+  sig=${signum%:*}
+  mkdir "$tmp/work-$sig"
+  TMPDIR="$tmp/work-$sig" "$FEA" --force 1000,0 --refine 2 -o "$tmp/killed.csv" 2>"$tmp/kill-$sig.err" &
+  pid=$!
+  n=0
+  until grep -q 'step 2 of 3' "$tmp/kill-$sig.err" 2>/dev/null || [ $n -ge 600 ]; do
+    sleep 0.1
+    n=$((n + 1))
+  done
+  kill -$sig $pid
+  wait $pid
+  rc=$?
+  want=$((128 + ${signum#*:}))
+  left=$(ls -A "$tmp/work-$sig")
+  busy=$(for p in /proc/[0-9]*; do readlink "$p/cwd" 2>/dev/null; done | grep -c "$tmp/work-$sig")
+  if [ $n -lt 600 ] && [ "$rc" -eq "$want" ] && [ -z "$left" ] && [ "$busy" -eq 0 ] &&
+    [ ! -e "$tmp/killed.csv" ] && ! ls "$tmp" | grep -q 'killed.csv.tmp' &&
+    grep -q "interrupted by signal ${signum#*:}" "$tmp/kill-$sig.err"; then
+    ok "SIG$sig during the solve: exit $rc, work directory removed, ccx stopped, no output"
+  else
+    ko "SIG$sig: exit $rc (want $want), left '$left', $busy processes in it; $(tail -c 200 "$tmp/kill-$sig.err")"
+  fi
+done
 
 # 3. Bad input: a clear error, non-zero exit, no output file
 if "$FEA" --nu 0.7 --force 100,0 -o "$tmp/bad.csv" 2>"$tmp/bad.err"; then

@@ -99,7 +99,7 @@ int main(void)
 
   /* refused: nu out of (-1, 0.5) */
   int st = granucal_params_set(p, "nu", 0.7, msg, sizeof msg);
-  check(st == GRANUCAL_EINVAL && strstr(msg, "nu1") != NULL, "nu = 0.7 refused, named", st, GRANUCAL_EINVAL);
+  check(st == GRANUCAL_EINVAL && strstr(msg, "nu = 0.7") != NULL, "nu = 0.7 refused, named", st, GRANUCAL_EINVAL);
   printf("     message: %s\n", msg);
 
   /* elastic Hertz, frictionless */

@@ -313,7 +313,7 @@ static void test_setup_errors(void)
   s.is_free[GC_FIT_NU] = 0;
   s.trial[GC_FIT_NU] = 0.6;
   CU_ASSERT_EQUAL(gc_fit_problem_init(&pb, &s, &d, msg, sizeof msg), GC_EINVAL);
-  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nu1 = 0.6 out of range (-1, 0.5)"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nu = 0.6 out of range (-1, 0.5)"));
   s = s0;
   s.point_weights = GC_FIT_PW_SD; /* drops.csv has n, not sd */
   CU_ASSERT_EQUAL(gc_fit_problem_init(&pb, &s, &d, msg, sizeof msg), GC_EINVAL);

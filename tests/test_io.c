@@ -685,6 +685,58 @@ static void test_outplan(void)
   rmdir(dir);
 }
 
+/* "Did you mean": the Damerau-Levenshtein distance (a swap of neighbours is one edit) and the
+ * nearest name within (length + 1) / 3 edits; ranges as every message prints them. */
+static void test_suggest_and_ranges(void)
+{
+  CU_ASSERT_EQUAL(gc_edit_distance("vni", "vin"), 1);  /* a swap */
+  CU_ASSERT_EQUAL(gc_edit_distance("tend", "t_end"), 1);
+  CU_ASSERT_EQUAL(gc_edit_distance("Ee", "e"), 1);     /* case ignored, one deletion */
+  CU_ASSERT_EQUAL(gc_edit_distance("kitten", "sitting"), 3);
+  CU_ASSERT_EQUAL(gc_edit_distance("", "abc"), 3);
+  static const char *const names[] = { "vin", "vout", "dt", "card", "output", "ntcol" };
+  gc_suggest sg;
+  gc_suggest_init(&sg, "vni");
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    gc_suggest_add(&sg, names[i]);
+  CU_ASSERT_STRING_EQUAL(gc_suggest_best(&sg), "vin");
+  char buf[96];
+  CU_ASSERT_STRING_EQUAL(gc_suggest_text(&sg, buf, sizeof buf), "; did you mean 'vin'?");
+  gc_suggest_init(&sg, "outptu"); /* a mistyped abbreviation */
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    gc_suggest_add(&sg, names[i]);
+  CU_ASSERT_STRING_EQUAL(gc_suggest_best(&sg), "output");
+  gc_suggest_init(&sg, "zzzz"); /* nothing near: no suggestion */
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    gc_suggest_add(&sg, names[i]);
+  CU_ASSERT_PTR_NULL(gc_suggest_best(&sg));
+  CU_ASSERT_STRING_EQUAL(gc_suggest_text(&sg, buf, sizeof buf), "");
+  gc_suggest_init(&sg, "x"); /* one letter: only a case difference is near enough */
+  gc_suggest_add(&sg, "m");
+  CU_ASSERT_PTR_NULL(gc_suggest_best(&sg));
+  /* an unknown card key names the nearest one */
+  gc_params p;
+  gc_card_extra x;
+  gc_params_default(&p);
+  gc_card_extra_default(&x);
+  char msg[256];
+  CU_ASSERT_EQUAL(gc_param_set(&p, &x, "C_aa", "1e-6", msg, sizeof msg), GC_EFORMAT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "unknown parameter 'C_aa'; did you mean 'C_a'?"));
+  /* the range text: open and closed ends, inf, a unit, integers, no unit for "-" */
+  gc_range_text(0, INFINITY, 1, 1, 0, "s", buf, sizeof buf);
+  CU_ASSERT_STRING_EQUAL(buf, "(0, inf) s");
+  gc_range_text(-1, 0.5, 1, 1, 0, "-", buf, sizeof buf);
+  CU_ASSERT_STRING_EQUAL(buf, "(-1, 0.5)");
+  gc_range_text(1, 4294967295.0, 0, 0, 1, "", buf, sizeof buf);
+  CU_ASSERT_STRING_EQUAL(buf, "an integer in [1, 4294967295]");
+  gc_range_text(0, 1, 0, 0, 1, NULL, buf, sizeof buf);
+  CU_ASSERT_STRING_EQUAL(buf, "{0, 1}");
+  /* a range check names the card key, not the field: nu, not nu1 */
+  p.nu1 = 0.6;
+  CU_ASSERT_EQUAL(gc_param_check(&p, GC_PAR_NU1, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_STRING_EQUAL(msg, "nu = 0.6 out of range (-1, 0.5)");
+}
+
 int gc_test_add_io(void)
 {
   CU_pSuite s = CU_add_suite("input and output files", NULL, NULL);
@@ -705,7 +757,9 @@ int gc_test_add_io(void)
       !CU_add_test(s, "text lines: CR, BOM, NUL, duplicates, read errors", test_lines) ||
       !CU_add_test(s, "outputs never replace devices or inputs", test_outputs_safe) ||
       !CU_add_test(s, "output plans: numbered files, links, spared inputs, the lock",
-                   test_outplan))
+                   test_outplan) ||
+      !CU_add_test(s, "did you mean; range texts; card keys in messages",
+                   test_suggest_and_ranges))
     return CU_get_error();
   return CUE_SUCCESS;
 }

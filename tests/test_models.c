@@ -221,7 +221,7 @@ static void test_param_table(void)
   aluminium(&p);
   char msg[256] = "";
   const struct { gc_param_id id; double v; const char *text; } bad[] = {
-    { GC_PAR_NU1, 0.7, "nu1 = 0.7 out of range (-1, 0.5)" },
+    { GC_PAR_NU1, 0.7, "nu = 0.7 out of range (-1, 0.5)" },
     { GC_PAR_E_N, 1.5, "e_n = 1.5 out of range (0, 1]" },
     { GC_PAR_R2, -1, "R2 = -1 out of range [0, inf) m (0: a plane)" },
     { GC_PAR_E2, -1, "E2 = -1 out of range [0, inf) Pa (0: rigid)" },
@@ -264,7 +264,7 @@ static void test_param_table(void)
   char *card = gc_test_write_tmp("R = 0.01\nnu  = 0.7\n");
   CU_ASSERT_EQUAL(gc_card_read(card, &r, &x, msg, sizeof msg), GC_EFORMAT);
   char want[600];
-  snprintf(want, sizeof want, "%s:2:7: nu1 = 0.7 out of range (-1, 0.5)", card);
+  snprintf(want, sizeof want, "%s:2:7: nu = 0.7 out of range (-1, 0.5)", card);
   CU_ASSERT_STRING_EQUAL(msg, want);
   remove(card);
   free(card);

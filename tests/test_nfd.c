@@ -459,8 +459,8 @@ static void test_tsuji(void)
   CU_ASSERT(o1.P < o2.P);
 }
 
-/* Every normal model rejects non-physical parameters with a message naming the parameter and
- * its range. */
+/* Every normal model rejects non-physical parameters with a message naming the parameter (by
+ * its card key: nu, not the field nu1) and its range. */
 static void expect_reject(const char *model, const gc_params *p, const char *param)
 {
   gc_law law;
@@ -483,16 +483,16 @@ static void test_reject_parameters(void)
     p.m_eff = 1.0;
     gc_params q = p;
     q.nu1 = 0.5;
-    expect_reject(models[i], &q, "nu1");
+    expect_reject(models[i], &q, "nu = ");
     q = p;
     q.nu1 = -1.0;
-    expect_reject(models[i], &q, "nu1");
+    expect_reject(models[i], &q, "nu = ");
     q = p;
     q.E1 = 0.0;
-    expect_reject(models[i], &q, "E1");
+    expect_reject(models[i], &q, "E = ");
     q = p;
     q.R1 = -1.0;
-    expect_reject(models[i], &q, "R1");
+    expect_reject(models[i], &q, "R = ");
     q = p;
     q.mu = -0.1;
     expect_reject(models[i], &q, "mu");
@@ -511,8 +511,8 @@ static void test_reject_parameters(void)
   expect_reject("ep", &q, "K_c");
   q = p;
   q.sY1 = 0.0;
-  expect_reject("ep", &q, "sY1");
-  expect_reject("thornton", &q, "sY1");
+  expect_reject("ep", &q, "sY = ");
+  expect_reject("thornton", &q, "sY = ");
   q = p;
   q.P_Y = -1.0;
   expect_reject("ep", &q, "P_Y");
