@@ -45,7 +45,8 @@ extract() {
       -e "s|/usr/local/share/granucal|$data|g"
 }
 extract "" >"$tmp/guide-run.sh" || { echo "FAIL: no guide-run blocks in $page"; exit 1; }
-[ "$(wc -l <"$tmp/guide-run.sh")" -gt 40 ] || ko "extracted only $(wc -l <"$tmp/guide-run.sh") lines"
+nl=$(wc -l <"$tmp/guide-run.sh")
+[ "$nl" -gt 40 ] || ko "extracted only $nl lines"
 # every command the guide runs must have been extracted (a block left unmarked would not be
 # tested): the plain commands the page shows in its examples
 for c in "granucal data" "granucal fit" "granucal drop" "granucal contact" "granucal chute" \
