@@ -437,8 +437,8 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
           "chute.in needs a LAMMPS with the PLUGIN, GRANULAR and RIGID packages (scripts/build-lammps)\n"
           "and the plugin %s.\n"
           "series.txt: t, mean vx, vy, vz [m/s], contacts (per sphere, so each pair twice), E_kin.\n"
-          "A restart file chute.restart is written at the end; see granucal's README, section\n"
-          "'Large runs in LAMMPS', for partitioning and restarts.\n",
+          "A restart file chute.restart is written at the end; see granucal-guide(7), section\n"
+          "LAMMPS, for partitioning and restarts.\n",
           plugin);
   return xclose(x, &o);
 }
