@@ -56,6 +56,8 @@ done
 
 snapshot() { find "$T" -type f -exec cksum {} + 2>/dev/null | sort; }
 
+fixtures=$(snapshot | sed 's/^[^ ]* [^ ]* //')
+
 cd "$T" || exit 1 # a row that wrongly runs must not write into the source tree
 pass=0 fail=0
 if [ -n "${BADINPUT_AUDIT:-}" ]; then
@@ -79,8 +81,11 @@ while IFS= read -r row; do
   before=$(printf '%s\n' "$before" | grep -v '/\.out\|/\.err')
   leftover=$(find "$T" -name '*.tmp[0-9]*' | head -1)
   if [ -n "${BADINPUT_AUDIT:-}" ]; then
+    # lost: a fixture (a file there before the first row, not one an earlier row wrote) that
+    # this row changed or removed
     lost=$(printf '%s\n' "$before" | while IFS= read -r line; do
-      [ -n "$line" ] && ! printf '%s\n' "$after" | grep -qxF -- "$line" && echo x; done | head -1)
+      [ -n "$line" ] && printf '%s\n' "$fixtures" | grep -qxF -- "${line#* * }" &&
+        ! printf '%s\n' "$after" | grep -qxF -- "$line" && echo x; done | head -1)
     if [ "$got" -eq 124 ] || [ "$got" -eq 137 ]; then k=hung
     elif [ "$got" -gt 128 ]; then k=crashed
     elif [ -n "$lost" ]; then k=lost
