@@ -137,7 +137,7 @@ int gc_law_overlap_check(const gc_law *law, double t, double alpha, const char *
     return GC_SUCCESS;
   if (msg && n)
     snprintf(msg, n, "at t = %.6g s the overlap alpha = %.4g m is alpha/R* = %.3g, beyond the "
-             "small-strain validity alpha <= %g R* (R* = %.4g m) of the contact laws%s%s",
+             "geometric validity alpha <= %g R* (R* = %.4g m) of the contact laws%s%s",
              t, alpha, alpha / law->pair.R_star, GC_ALPHA_R_MAX, law->pair.R_star,
              cause ? ": " : "", cause ? cause : "");
   return GC_EPHYS;

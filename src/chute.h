@@ -200,7 +200,7 @@ typedef struct {
   size_t n_contacts;   /* contacts carrying a normal force (all kinds) */
   size_t n_contacts_pp;/* of which between particles */
   double P_max;        /* largest normal force [N] */
-  /* the largest overlap against the small-strain bound alpha <= GC_ALPHA_R_MAX R* of the
+  /* the largest overlap against the geometric bound alpha <= GC_ALPHA_R_MAX R* of the
    * contact laws: alpha / R* of the pair, its alpha [m] and R* [m], and the particle (id) */
   double overlap_ratio, overlap_alpha, overlap_R_star;
   size_t overlap_particle;

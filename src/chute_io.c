@@ -1415,13 +1415,13 @@ int gc_chute_out_record(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
   long s = c->step;
   int st = GC_SUCCESS;
   if (o->k_series && s % o->k_series == 0 && s != o->last_series_step) {
-    /* the small-strain bound of the contact laws (gc_law_overlap_check), at every row */
+    /* the geometric bound of the contact laws (gc_law_overlap_check), at every row */
     gc_chute_stats cs;
     gc_chute_stats_get(c, &cs);
     if (!(cs.overlap_ratio <= GC_ALPHA_R_MAX)) {
       const gc_params *pp = &o->run.sim.pp;
       snprintf(msg, n, "at t = %.6g s the overlap alpha = %.4g m of particle %zu is alpha/R* = "
-               "%.3g, beyond the small-strain validity alpha <= %g R* (R* = %.4g m) of the "
+               "%.3g, beyond the geometric validity alpha <= %g R* (R* = %.4g m) of the "
                "contact laws: E too small (E = %g Pa, K_c = %g 1/N in %s) or gravity too large "
                "(%g m/s^2)", c->t, cs.overlap_alpha, cs.overlap_particle, cs.overlap_ratio,
                GC_ALPHA_R_MAX, cs.overlap_R_star, pp->E1, pp->K_c, o->run.params_path,

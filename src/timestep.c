@@ -82,7 +82,7 @@ int gc_impact_overlap_precheck(const gc_law *law, double m_eff, double v, const 
   if (alpha <= gc_law_overlap_limit(law))
     return GC_SUCCESS;
   snprintf(msg, n, "the elastic (Hertz) overlap of the impact at %.4g m/s, alpha = (15 m v^2 / "
-           "(16 E* sqrt(R*)))^(2/5) = %.4g m, is alpha/R* = %.3g, beyond the small-strain "
+           "(16 E* sqrt(R*)))^(2/5) = %.4g m, is alpha/R* = %.3g, beyond the geometric "
            "validity alpha <= %g R* (R* = %.4g m) of the contact laws%s%s", v, alpha,
            alpha / Rs, GC_ALPHA_R_MAX, Rs, cause ? ": " : "", cause ? cause : "");
   return GC_EPHYS;

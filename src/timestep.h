@@ -50,7 +50,7 @@ int gc_steps_check(double dt, double span, const char *what, double dt_max,
 
 /* Before an impact of reduced mass m_eff [kg] at speed v [m/s]: GC_EPHYS with msg when the
  * elastic (Hertz) overlap of that impact, alpha = (15 m v^2 / (16 E* sqrt(R*)))^(2/5), is
- * already beyond the small-strain bound gc_law_overlap_limit (an elasto-plastic contact, softer,
+ * already beyond the geometric bound gc_law_overlap_limit (an elasto-plastic contact, softer,
  * goes deeper); GC_SUCCESS otherwise and for the linear models.  cause as gc_law_overlap_check. */
 int gc_impact_overlap_precheck(const gc_law *law, double m_eff, double v, const char *cause,
                                char *msg, size_t msglen);
