@@ -45,7 +45,7 @@ static double beads_of(const gc_chute_cfg *c)
 }
 
 static char carddir[600], outdir[600];
-static int real_stderr = -1, capture_fd = -1;
+static gc_fuzz_capture cap;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -56,12 +56,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
   const char *data = getenv("GC_DATADIR");
   if (!data)
     data = GC_FUZZ_DATADIR;
-  const char *base = gc_fuzz_file("stderr.txt", NULL, 0);
-  capture_fd = open(base, O_RDWR | O_TRUNC);
-  real_stderr = dup(STDERR_FILENO);
-  if (real_stderr < 0 || capture_fd < 0)
-    abort();
-  __sanitizer_set_report_fd((void *)(intptr_t)real_stderr);
+  const char *base = gc_fuzz_capture_init(&cap);
   char root[512];
   snprintf(root, sizeof root, "%.*s", (int)(strrchr(base, '/') - base), base);
   char a[1200], b[1200];
@@ -74,17 +69,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
   snprintf(a, sizeof a, "%s/materials", data);
   snprintf(b, sizeof b, "%s/materials", root);
   (void)symlink(a, b);
-  return 0;
-}
-
-/* 1 if the text holds "nan" as a word (printf's nan, -nan, NAN) */
-static int has_nan(const char *s, size_t n)
-{
-  for (size_t i = 0; i + 3 <= n; i++)
-    if (tolower((unsigned char)s[i]) == 'n' && tolower((unsigned char)s[i + 1]) == 'a' &&
-        tolower((unsigned char)s[i + 2]) == 'n' && (i == 0 || !isalpha((unsigned char)s[i - 1])) &&
-        (i + 3 == n || !isalpha((unsigned char)s[i + 3])))
-      return 1;
   return 0;
 }
 
@@ -137,7 +121,7 @@ static void clean_outdir(int check)
       if (l > 4 && strcmp(e->d_name + l - 4, ".csv") == 0) {
         size_t n;
         char *text = slurp(path, &n);
-        if (!text || has_nan(text, n)) {
+        if (!text || gc_fuzz_has_nan(text, n)) {
           fprintf(stderr, "fuzz_chute_run: exit 0, but %s %s\n", path,
                   text ? "holds a NaN" : "cannot be read");
           abort();
@@ -200,30 +184,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   args[argc++] = path;
   args[argc] = NULL;
   clean_outdir(0);
-  fflush(stderr);
-  if (ftruncate(capture_fd, 0) != 0 || lseek(capture_fd, 0, SEEK_SET) != 0 ||
-      dup2(capture_fd, STDERR_FILENO) < 0)
-    abort();
-  int rc = gc_cmd_chute(argc, args);
-  fflush(stderr);
-  if (dup2(real_stderr, STDERR_FILENO) < 0)
-    abort();
-  if (rc < 0 || rc > 2) {
-    fprintf(stderr, "fuzz_chute_run: exit status %d\n", rc);
-    abort();
-  }
-  if (rc == 0) {
-    off_t n = lseek(capture_fd, 0, SEEK_END);
-    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (!text || pread(capture_fd, text, (size_t)n, 0) != (ssize_t)n)
-      abort();
-    text[n] = 0;
-    if (has_nan(text, (size_t)n)) {
-      fprintf(stderr, "fuzz_chute_run: exit 0 with a NaN printed:\n%s\n", text);
-      abort();
-    }
-    free(text);
-  }
+  int rc = gc_fuzz_capture_run(&cap, "fuzz_chute_run", gc_cmd_chute, argc, args);
+  if (rc == 0)
+    gc_fuzz_capture_no_nan(&cap, "fuzz_chute_run");
   clean_outdir(rc == 0);
   return 0;
 }

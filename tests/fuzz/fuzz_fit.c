@@ -28,8 +28,7 @@
 #define GC_FUZZ_FIT_ARGS 48
 
 static char soybean_card[600];
-static int real_stderr = -1, capture_fd = -1;
-static char capture_path[600];
+static gc_fuzz_capture cap;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -41,12 +40,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
   if (!data)
     data = GC_FUZZ_DATADIR;
   snprintf(soybean_card, sizeof soybean_card, "%s/soybean/soybean.card", data);
-  snprintf(capture_path, sizeof capture_path, "%s", gc_fuzz_file("stderr.txt", NULL, 0));
-  real_stderr = dup(STDERR_FILENO);
-  capture_fd = open(capture_path, O_RDWR | O_TRUNC);
-  if (real_stderr < 0 || capture_fd < 0)
-    abort();
-  __sanitizer_set_report_fd((void *)(intptr_t)real_stderr);
+  gc_fuzz_capture_init(&cap);
   return 0;
 }
 
@@ -62,17 +56,6 @@ static int allowed_option(const char *t)
     if (strcmp(t, with_value[i]) == 0)
       return 2;
   return strcmp(t, "--gravity") == 0 ? 1 : 0;
-}
-
-/* 1 if the text holds "nan" as a word (printf's nan, -nan, NAN) */
-static int has_nan(const char *s)
-{
-  for (const char *q = s; *q; q++)
-    if (tolower((unsigned char)q[0]) == 'n' && tolower((unsigned char)q[1]) == 'a' &&
-        tolower((unsigned char)q[2]) == 'n' && (q == s || !isalpha((unsigned char)q[-1])) &&
-        !isalpha((unsigned char)q[3]))
-      return 1;
-  return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -146,33 +129,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   args[argc] = NULL;
 
   /* (getopt_long permutes args) */
-  /* standard error into the capture file for this input */
-  fflush(stderr);
-  if (ftruncate(capture_fd, 0) != 0 || lseek(capture_fd, 0, SEEK_SET) != 0 ||
-      dup2(capture_fd, STDERR_FILENO) < 0)
-    abort();
-  int rc = gc_cmd_fit(argc, args);
-  fflush(stderr);
-  if (dup2(real_stderr, STDERR_FILENO) < 0)
-    abort();
-  if (rc < 0 || rc > 2) {
-    fprintf(stderr, "fuzz_fit: exit status %d\n", rc);
-    abort();
-  }
-  if (rc != 0)
+  if (gc_fuzz_capture_run(&cap, "fuzz_fit", gc_cmd_fit, argc, args) != 0)
     return 0;
 
   /* success: what was printed, and the parameter file read back */
-  off_t n = lseek(capture_fd, 0, SEEK_END);
-  char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (!text || pread(capture_fd, text, (size_t)n, 0) != (ssize_t)n)
-    abort();
-  text[n] = 0;
-  if (has_nan(text)) {
-    fprintf(stderr, "fuzz_fit: exit 0 with a NaN printed:\n%s\n", text);
-    abort();
-  }
-  free(text);
+  gc_fuzz_capture_no_nan(&cap, "fuzz_fit");
   gc_params q;
   gc_card_extra x;
   char msg[512];
