@@ -22,7 +22,7 @@
  *    distance to every bead centre is at least sqrt((R + r)^2 - (R - r)^2) = 2 sqrt(R r).
  *
  * No global state, no I/O. */
-#include "chute.h"
+#include "../chute.h"
 
 #include <math.h>
 #include <stdio.h>
