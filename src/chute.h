@@ -221,36 +221,11 @@ size_t gc_chute_contact_forces(const gc_chute *c, double *P, size_t cap);
  * id[k]) at space position p [m/s]. */
 void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], double v[3]);
 
-/* Self-check for the tests: the number of wall records whose flag in the step's workspace
- * (may the record hold a state; the step passes over a particle's walls when none does and
- * none is within reach) disagrees with the record itself.  0 in a consistent state, whatever
- * the renumberings since the placement or the checkpoint read. */
-size_t gc_chute_check_wall_flags(const gc_chute *c);
-/* Self-check for the tests: the number of listed pairs whose record does not hold what the
- * last step's contact law left at the sphere positions sx_prev (3 ns, c->sx copied before
- * that step, which must not have rebuilt the list): an overlap alpha > 0 there must be the
- * record's alpha, flagged as a state to reset when apart; a pair apart must have been reset
- * (no force, overlap or, unless cfg.keep_history, history) and not flagged.  0 when the step
- * visited every pair it had to, whatever it passed over. */
-size_t gc_chute_check_pair_records(const gc_chute *c, const double *sx_prev);
-/* Self-check for the tests: the number of listed pairs whose gap at the current sphere
- * positions is below what the step's skip test assumes (its apart_until less the path bounds
- * of its two spheres, which must have grown by at least what the spheres moved since the
- * pair was looked at).  0 after every step, whether the pair touches or not. */
-size_t gc_chute_check_skip_bounds(const gc_chute *c);
-/* Self-check for the tests: 1 if the spheres have moved past the list's displacement criterion
- * in the step's drift frame (gc_nlist_needs_rebuild_shifted with the beads fixed), so that the
- * last step should have rebuilt the list; 0 after every step. */
-int gc_chute_check_past_skin(const gc_chute *c);
-/* Self-check for the tests, independent of the criterion: the number of pairs of spheres of
- * two particles, or of a particle and a bead, that overlap (minimum image along the periodic
- * axes) but are not in the neighbour list, by testing every such pair (O(ns^2)); 0 after
- * every step. */
-size_t gc_chute_check_list_complete(const gc_chute *c);
-
 /* Checkpoint: the complete state (particles, spheres, contact histories, neighbour list,
  * time, step) written atomically (gc_outfile); reading it into a chute allocated from the same
- * cfg continues bit for bit.  The file records the granucal version and the state layout and
+ * cfg continues bit for bit.  The file records the granucal version, the state layout and the
+ * configuration (a text header of key = value lines, the contact parameters by the names of
+ * models/params.c) and
  * ends with a CRC-32 (zlib) of its contents: a damaged file (any single flipped bit), a
  * truncated one or one of another layout is refused.  Errors name the file and what does not
  * match. */
@@ -264,10 +239,6 @@ int gc_chute_checkpoint_write_record(const gc_chute *c, const char *path, const 
                                      size_t reclen, char *msg, size_t msglen);
 int gc_chute_checkpoint_read_record(gc_chute *c, const char *path, void **rec, size_t *reclen,
                                     char *msg, size_t msglen);
-/* The same from an image in memory (len bytes; name for the messages): for the bit-flip test
- * and the fuzz target. */
-int gc_chute_checkpoint_read_mem(gc_chute *c, const void *data, size_t len, const char *name,
-                                 char *msg, size_t msglen);
 
 /* The contact laws the simulator built (read-only; e.g. to report the derived P_Y of a pair):
  * between shape spheres k1 and k2 of two particles, between shape sphere k and a side wall,

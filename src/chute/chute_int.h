@@ -4,6 +4,7 @@
 #define GC_CHUTE_INT_H
 
 #include "../chute.h"
+#include "chute_hooks.h"
 
 #include <math.h>
 #include <stdint.h>

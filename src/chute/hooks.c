@@ -93,20 +93,3 @@ size_t gc_chute_check_skip_bounds(const gc_chute *c)
   check_pairs(c, c->sx, NULL, &bad);
   return bad;
 }
-
-void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], double v[3])
-{
-  const chute_work *w = c->work;
-  double r[3], om[3], tmp[3];
-  for (int d = 0; d < 3; d++) {
-    r[d] = p[d] - c->x[3 * k + d];
-    if (w->box.periodic[d]) {
-      double L = w->box.hi[d];
-      r[d] -= L * round(r[d] / L);
-    }
-  }
-  gc_rot_omega_space(&c->rot[k], om);
-  cross3(om, r, tmp);
-  for (int d = 0; d < 3; d++)
-    v[d] = c->v[3 * k + d] + tmp[d];
-}

@@ -171,3 +171,20 @@ size_t gc_chute_contact_forces(const gc_chute *c, double *P, size_t cap)
     }
   return cnt;
 }
+
+void gc_chute_point_velocity(const gc_chute *c, size_t k, const double p[3], double v[3])
+{
+  const chute_work *w = c->work;
+  double r[3], om[3], tmp[3];
+  for (int d = 0; d < 3; d++) {
+    r[d] = p[d] - c->x[3 * k + d];
+    if (w->box.periodic[d]) {
+      double L = w->box.hi[d];
+      r[d] -= L * round(r[d] / L);
+    }
+  }
+  gc_rot_omega_space(&c->rot[k], om);
+  cross3(om, r, tmp);
+  for (int d = 0; d < 3; d++)
+    v[d] = c->v[3 * k + d] + tmp[d];
+}

@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include "chute.h"
+#include "chute/chute_hooks.h"
 #include "fuzz_common.h"
 
 static gc_chute *chute;
