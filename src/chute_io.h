@@ -82,10 +82,11 @@ void gc_chute_run_describe(const gc_chute_run *run, FILE *f);
 /* The keys of the chute card with units, ranges and defaults (for --help). */
 void gc_chute_print_keys(FILE *f);
 
-/* The files a run writes in its output directory.  Every writer takes its file's name from
- * this table (gc_chute_file_name) and the output guard reads the same table
- * (gc_chute_out_plan), so that no output escapes the guard.  GC_CHUTE_FILE_PARTICLES is a
- * printf format of the snapshot's number. */
+/* The files a run writes in its output directory, one row each of the outputs table
+ * (gc_chute_output_at).  Every writer takes its file's name from the table
+ * (gc_chute_file_name) and the output guard reads the same table (gc_chute_out_plan), so
+ * that no output escapes the guard; granucal-chute(5) lists the same rows (OUTPUTS, Files).
+ * GC_CHUTE_FILE_PARTICLES is a printf format of the snapshot's number. */
 enum {
   GC_CHUTE_FILE_PROVENANCE, GC_CHUTE_FILE_EFFECTIVE, GC_CHUTE_FILE_SERIES,
   GC_CHUTE_FILE_PROFILE_SIDE_WALL, GC_CHUTE_FILE_PROFILE_SIDE_ALL,
@@ -95,6 +96,12 @@ enum {
   GC_CHUTE_NFILES
 };
 const char *gc_chute_file_name(int file);
+/* One output: its file name and what it holds (the text of granucal-chute(5)). */
+typedef struct {
+  const char *name;
+  const char *what;
+} gc_chute_output;
+const gc_chute_output *gc_chute_output_at(int file); /* NULL outside 0 .. GC_CHUTE_NFILES - 1 */
 
 /* The files a run reads: the parameter file, the material cards and the cluster file that the
  * card names and the run uses (resolved paths).  Returns their number (<= GC_CHUTE_NINPUTS). */

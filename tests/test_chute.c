@@ -4,6 +4,7 @@
  * frame against closed forms (5b), a free rigid cluster (6),
  * checkpoints, configuration errors and the chapter 9 soybean case (7).  Every test states its
  * reference and tolerance and prints what it measured.  Runtime ~2.5 s (~5 s with ASan). */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1548,6 +1549,50 @@ static void test_checkpoint_v5(void)
   gc_chute_free(b);
 }
 
+/* The outputs table (gc_chute_output_at) and granucal-chute(5), OUTPUTS, Files: the page lists
+ * every row, by its name (the snapshot's number as NNNNNN) and its text, and no other file;
+ * the writers' names are the table's. */
+static void test_outputs_table_man(void)
+{
+  size_t len = 0;
+  unsigned char *raw = read_whole(GC_SRCDIR "/man/granucal-chute.5", &len);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(raw);
+  /* the subsection, lines joined with blanks and roff's \- read as - */
+  char *page = calloc(len + 1, 1), *o = page;
+  for (size_t k = 0; k < len; k++) {
+    if (raw[k] == '\\' && k + 1 < len && raw[k + 1] == '-')
+      continue;
+    *o++ = raw[k] == '\n' ? ' ' : (char)raw[k];
+  }
+  char *sec = strstr(page, ".SS Files ");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sec);
+  char *end = strstr(sec + 1, " .S");
+  if (end)
+    *end = 0;
+  size_t listed = 0;
+  for (char *at = sec; (at = strstr(at, ".TP .I ")) != NULL; at++)
+    listed++;
+  CU_ASSERT_EQUAL(listed, GC_CHUTE_NFILES);
+  for (int i = 0; i < GC_CHUTE_NFILES; i++) {
+    const gc_chute_output *out = gc_chute_output_at(i);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_STRING_EQUAL(gc_chute_file_name(i), out->name);
+    char entry[512], name[64];
+    snprintf(name, sizeof name, "%s", out->name);
+    char *fmt = strstr(name, "%06ld");
+    if (fmt)
+      memmove(fmt + 6, fmt + 5, strlen(fmt + 5) + 1), memcpy(fmt, "NNNNNN", 6);
+    snprintf(entry, sizeof entry, ".TP .I %s %c%s.", name, toupper((unsigned char)out->what[0]),
+             out->what + 1);
+    if (!strstr(sec, entry))
+      fprintf(stderr, "\n    granucal-chute(5) lacks: %s\n", entry);
+    CU_ASSERT_PTR_NOT_NULL(strstr(sec, entry));
+  }
+  CU_ASSERT_PTR_NULL(gc_chute_output_at(GC_CHUTE_NFILES));
+  free(page);
+  free(raw);
+}
+
 /* A format-8 checkpoint: tests/fixtures/tiny-v8.ckpt was written by granucal 0.1.0 (88367e7,
  * the last build of format 8, binary header) from data/chute/tiny.chute at t = 0.1 s
  * (`granucal chute -s checkpoint_interval=0.05 -s vtk_interval=0.05 data/chute/tiny.chute`).
@@ -2048,6 +2093,7 @@ int gc_test_add_chute(void)
       !CU_add_test(s, "checkpoint continues bit for bit", test_checkpoint) ||
       !CU_add_test(s, "a format-5 checkpoint is renumbered at the read", test_checkpoint_v5) ||
       !CU_add_test(s, "a format-8 checkpoint is read and continues", test_checkpoint_v8) ||
+      !CU_add_test(s, "the outputs table and granucal-chute(5) agree", test_outputs_table_man) ||
       !CU_add_test(s, "the text header of a checkpoint, keys missing or unknown",
                    test_checkpoint_text) ||
       !CU_add_test(s, "every bit flip of a checkpoint is refused or harmless",

@@ -745,6 +745,45 @@ static int head_compare(const ckpt_head *hp, const ckpt_head *mp, const char *pa
   return GC_SUCCESS;
 }
 
+/* The magic and the CRC-32 of the whole image of len bytes in f (positioned at its start,
+ * left after the magic): GC_EFORMAT for another file, a damaged or a truncated copy. */
+static int ckpt_check_crc(FILE *f, size_t len, const char *path, char *msg, size_t msglen)
+{
+  unsigned char chunk[65536];
+  uLong crc = crc32(0L, Z_NULL, 0);
+  size_t left = len - 4;
+  while (left) {
+    size_t k = left < sizeof chunk ? left : sizeof chunk;
+    if (fread(chunk, 1, k, f) != k) {
+      snprintf(msg, msglen, "%s: %s", path, ferror(f) ? "read error" : "truncated checkpoint");
+      return ferror(f) ? GC_EIO : GC_EFORMAT;
+    }
+    crc = crc32_z(crc, chunk, k);
+    left -= k;
+  }
+  uint32_t stored;
+  if (fread(&stored, sizeof stored, 1, f) != 1) {
+    snprintf(msg, msglen, "%s: %s", path, ferror(f) ? "read error" : "truncated checkpoint");
+    return ferror(f) ? GC_EIO : GC_EFORMAT;
+  }
+  char magic[8];
+  if (fseek(f, 0, SEEK_SET) != 0 || fread(magic, 1, 8, f) != 8) {
+    snprintf(msg, msglen, "%s: read error", path);
+    return GC_EIO;
+  }
+  if (memcmp(magic, CKPT_MAGIC, 8) != 0) {
+    snprintf(msg, msglen, "%s: not a granucal chute checkpoint (bad magic)", path);
+    return GC_EFORMAT;
+  }
+  if ((uint32_t)crc != stored) {
+    snprintf(msg, msglen, "%s: checkpoint is corrupt: CRC-32 %08lx of the contents, %08lx "
+             "recorded (a damaged or truncated copy; use an intact checkpoint)", path,
+             (unsigned long)(uint32_t)crc, (unsigned long)stored);
+    return GC_EFORMAT;
+  }
+  return GC_SUCCESS;
+}
+
 /* Read a whole checkpoint image of len bytes from f (positioned at its start), named path in
  * the messages.  The CRC-32 is verified over the whole image before anything is parsed. */
 static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, void **rec,
@@ -756,43 +795,12 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
     return GC_EFORMAT;
   }
   /* pass 1: the CRC-32 of everything before the last 4 bytes */
-  {
-    unsigned char chunk[65536];
-    uLong crc = crc32(0L, Z_NULL, 0);
-    size_t left = len - 4;
-    while (left) {
-      size_t k = left < sizeof chunk ? left : sizeof chunk;
-      if (fread(chunk, 1, k, f) != k) {
-        snprintf(msg, msglen, "%s: %s", path, ferror(f) ? "read error" : "truncated checkpoint");
-        return ferror(f) ? GC_EIO : GC_EFORMAT;
-      }
-      crc = crc32_z(crc, chunk, k);
-      left -= k;
-    }
-    uint32_t stored;
-    if (fread(&stored, sizeof stored, 1, f) != 1) {
-      snprintf(msg, msglen, "%s: %s", path, ferror(f) ? "read error" : "truncated checkpoint");
-      return ferror(f) ? GC_EIO : GC_EFORMAT;
-    }
-    char magic[8];
-    if (fseek(f, 0, SEEK_SET) != 0 || fread(magic, 1, 8, f) != 8) {
-      snprintf(msg, msglen, "%s: read error", path);
-      return GC_EIO;
-    }
-    if (memcmp(magic, CKPT_MAGIC, 8) != 0) {
-      snprintf(msg, msglen, "%s: not a granucal chute checkpoint (bad magic)", path);
-      return GC_EFORMAT;
-    }
-    if ((uint32_t)crc != stored) {
-      snprintf(msg, msglen, "%s: checkpoint is corrupt: CRC-32 %08lx of the contents, %08lx "
-               "recorded (a damaged or truncated copy; use an intact checkpoint)", path,
-               (unsigned long)(uint32_t)crc, (unsigned long)stored);
-      return GC_EFORMAT;
-    }
-  }
+  int st = ckpt_check_crc(f, len, path, msg, msglen);
+  if (st)
+    return st;
   uint32_t ver = 0;
   ckpt_head h, mine;
-  int st = GC_SUCCESS, reading = 0;
+  int reading = 0;
   if (fread(&ver, sizeof ver, 1, f) != 1) {
     snprintf(msg, msglen, "%s: truncated checkpoint", path);
     return GC_EFORMAT;

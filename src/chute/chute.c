@@ -80,9 +80,10 @@
  *  - random placement tests particle spheres against the bead tops conservatively (sphere
  *    bottoms above y = bead_radius), exactly against other particles' spheres and the walls.
  *
- * No I/O except the checkpoint functions, no global mutable state.  The checkpoint is a raw
- * binary image (native byte order and layout: for restarts on the same build, not for
- * exchange). */
+ * The files of src/chute/ hold the other concepts (chute_int.h lists them).  No I/O except
+ * the checkpoint functions, no global mutable state.  The checkpoint's header is text (the
+ * configuration and the contact parameters by name), its state blocks a binary image (native
+ * byte order and layout: for restarts on a build of the same layout, not for exchange). */
 #include "chute_int.h"
 
 /* Pair k in the walk of thread tid (the queue q's): its force (pair_force, contact_flush;

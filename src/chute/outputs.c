@@ -18,25 +18,55 @@ static long steps_of(double interval, double dt)
   return k < 1 ? 1 : k;
 }
 
-static const char *const chute_files[GC_CHUTE_NFILES] = {
-  [GC_CHUTE_FILE_PROVENANCE] = "provenance.txt",
-  [GC_CHUTE_FILE_EFFECTIVE] = "effective.chute",
-  [GC_CHUTE_FILE_SERIES] = "series.csv",
-  [GC_CHUTE_FILE_PROFILE_SIDE_WALL] = "profile-side-wall.csv",
-  [GC_CHUTE_FILE_PROFILE_SIDE_ALL] = "profile-side-all.csv",
-  [GC_CHUTE_FILE_PROFILE_SIDE_CENTRE] = "profile-side-centre.csv",
-  [GC_CHUTE_FILE_PROFILE_TOP_SURFACE] = "profile-top-surface.csv",
-  [GC_CHUTE_FILE_PROFILE_TOP_BOTTOM] = "profile-top-bottom.csv",
-  [GC_CHUTE_FILE_FORCES] = "forces.csv",
-  [GC_CHUTE_FILE_BOTTOM_VTK] = "bottom.vtk",
-  [GC_CHUTE_FILE_PARTICLES] = "particles_%06ld.vtk",
-  [GC_CHUTE_FILE_PVD] = "particles.pvd",
-  [GC_CHUTE_FILE_CHECKPOINT] = "checkpoint.bin",
+/* The outputs of a run, one row each (chute_io.h, gc_chute_output): adding an output is its
+ * writer and one row here (and its number in chute_io.h).  The output guard
+ * (gc_chute_out_plan), the file names of the writers (chute_file_path) and the page
+ * granucal-chute(5), OUTPUTS, Files (test_chute.c checks it) come from this table. */
+static const gc_chute_output chute_outputs[GC_CHUTE_NFILES] = {
+  [GC_CHUTE_FILE_PROVENANCE] = { "provenance.txt",
+      "the granucal version, the command line, the date and the CRC-32 of every input" },
+  [GC_CHUTE_FILE_EFFECTIVE] = { "effective.chute",
+      "the card as run: every key with its value and where it was set; it runs again as "
+      "a card" },
+  [GC_CHUTE_FILE_SERIES] = { "series.csv",
+      "the time series every series_interval: mean particle velocity, kinetic energy, "
+      "contacts, largest contact force, the energy budget since the start and the slope "
+      "of vx over the trailing steady_window (fig. 9.4-9.5)" },
+  [GC_CHUTE_FILE_PROFILE_SIDE_WALL] = { "profile-side-wall.csv",
+      "the velocity profile of the side view near the walls (wall_band), averaged over "
+      "the profile window (fig. 9.6-9.9)" },
+  [GC_CHUTE_FILE_PROFILE_SIDE_ALL] = { "profile-side-all.csv",
+      "the velocity profile of the side view of all particles" },
+  [GC_CHUTE_FILE_PROFILE_SIDE_CENTRE] = { "profile-side-centre.csv",
+      "the velocity profile of the side view at the centre line (centre_band)" },
+  [GC_CHUTE_FILE_PROFILE_TOP_SURFACE] = { "profile-top-surface.csv",
+      "the velocity profile of the top view near the surface (surface_y_min to "
+      "surface_y_max)" },
+  [GC_CHUTE_FILE_PROFILE_TOP_BOTTOM] = { "profile-top-bottom.csv",
+      "the velocity profile of the top view near the bottom (bottom_y_min to "
+      "bottom_y_max)" },
+  [GC_CHUTE_FILE_FORCES] = { "forces.csv",
+      "the contact-force histogram and its cumulative distribution over forces_steps "
+      "steps ending at forces_time (fig. 9.11-9.14)" },
+  [GC_CHUTE_FILE_BOTTOM_VTK] = { "bottom.vtk",
+      "the bottom beads, a VTK file (vtk_interval > 0)" },
+  [GC_CHUTE_FILE_PARTICLES] = { "particles_%06ld.vtk",
+      "a VTK snapshot of the particles' spheres every vtk_interval, numbered from 0" },
+  [GC_CHUTE_FILE_PVD] = { "particles.pvd",
+      "the ParaView collection of the snapshots with their times" },
+  [GC_CHUTE_FILE_CHECKPOINT] = { "checkpoint.bin",
+      "the checkpoint every checkpoint_interval and at the end, for --resume: the "
+      "state, the record of the outputs so far and a CRC-32" },
 };
+
+const gc_chute_output *gc_chute_output_at(int file)
+{
+  return file >= 0 && file < GC_CHUTE_NFILES ? &chute_outputs[file] : NULL;
+}
 
 const char *gc_chute_file_name(int file)
 {
-  return file >= 0 && file < GC_CHUTE_NFILES ? chute_files[file] : NULL;
+  return file >= 0 && file < GC_CHUTE_NFILES ? chute_outputs[file].name : NULL;
 }
 
 size_t gc_chute_run_inputs(const gc_chute_run *run, const char *ins[GC_CHUTE_NINPUTS])
@@ -56,7 +86,7 @@ void gc_chute_out_plan(const gc_chute_run *run, const char *card, const char *re
   gc_outplan_dir(plan, dir);
   long ckpt = -1;
   for (int i = 0; i < GC_CHUTE_NFILES; i++)
-    gc_outplan_dir_file(plan, dir, chute_files[i], i == GC_CHUTE_FILE_CHECKPOINT ? &ckpt : NULL);
+    gc_outplan_dir_file(plan, dir, chute_outputs[i].name, i == GC_CHUTE_FILE_CHECKPOINT ? &ckpt : NULL);
   gc_outplan_input(plan, card, -1);
   const char *ins[GC_CHUTE_NINPUTS];
   size_t nin = gc_chute_run_inputs(run, ins);
@@ -69,7 +99,7 @@ void gc_chute_out_plan(const gc_chute_run *run, const char *card, const char *re
 char *chute_file_path(const char *dir, int file, long frame)
 {
   char name[64];
-  snprintf(name, sizeof name, chute_files[file], frame);
+  snprintf(name, sizeof name, chute_outputs[file].name, frame);
   return join(dir, name);
 }
 
@@ -328,7 +358,7 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
       bad |= gsl_histogram2d_set_ranges_uniform(p->v[d], 0.0, L, lo2, hi2);
     if (bad) {
       out_free(o);
-      snprintf(msg, n, "%s: empty grid [0, %g] x [%g, %g] m", chute_files[defs[i].file], L, lo2, hi2);
+      snprintf(msg, n, "%s: empty grid [0, %g] x [%g, %g] m", chute_outputs[defs[i].file].name, L, lo2, hi2);
       return GC_EINVAL;
     }
   }
