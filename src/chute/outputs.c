@@ -23,7 +23,6 @@ static long steps_of(double interval, double dt)
  * (gc_chute_out_plan), the file names of the writers (chute_file_path) and the page
  * granucal-chute(5), OUTPUTS, Files (test_chute.c checks it) come from this table. */
 static const gc_chute_output chute_outputs[GC_CHUTE_NFILES] = {
-  [GC_CHUTE_FILE_DUMMY] = { "dummy.txt", "a demonstration: the number of the last step" },
   [GC_CHUTE_FILE_PROVENANCE] = { "provenance.txt",
       "the granucal version, the command line, the date and the CRC-32 of every input" },
   [GC_CHUTE_FILE_EFFECTIVE] = { "effective.chute",
@@ -635,13 +634,6 @@ int gc_chute_out_finish(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
     st = chute_write_profile(o, &o->prof[i], -1.0, msg, n);
   if (!st)
     st = chute_write_forces(o, -1.0, msg, n);
-  if (!st) {
-    gc_outfile f;
-    if (!(st = open_output(o, GC_CHUTE_FILE_DUMMY, &f, msg, n))) {
-      fprintf(f.f, "%ld\n", c->step);
-      st = commit_output(&f, 0, msg, n);
-    }
-  }
   if (!st && o->k_vtk && c->step % o->k_vtk != 0) { /* a last snapshot of the final state */
     char *p = chute_file_path(o->dir, GC_CHUTE_FILE_PARTICLES, c->step / o->k_vtk + 1);
     st = p ? gc_chute_write_vtk(c, 0, p, msg, n) : GC_ENOMEM;
