@@ -31,7 +31,6 @@ static const gc_fit_solver_type solvers[] = {
     GC_FIT_SOLVER_GLOBAL, NLOPT_GN_DIRECT_L, NULL, gc_fit_run_nlopt },
   { "crs2", "NLopt CRS2 (controlled random search) global, then local polishing", NULL,
     GC_FIT_SOLVER_GLOBAL, NLOPT_GN_CRS2_LM, NULL, gc_fit_run_nlopt },
-  { "random", "pure random search in the bounds (a baseline)", NULL, 0, 0, NULL, gc_fit_run_random },
 };
 
 int gc_fit_solver_count(void) { return (int)(sizeof solvers / sizeof solvers[0]); }

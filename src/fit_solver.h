@@ -39,7 +39,6 @@ int gc_fit_check_sd(const gc_fit_problem *pb, const gc_fit_options *o, char *msg
 void gc_fit_run_lm(gc_fit_run_ctx *c, const double *p0, long budget);
 int gc_fit_check_lm(const gc_fit_problem *pb, const gc_fit_options *o, char *msg, size_t n);
 void gc_fit_run_nlopt(gc_fit_run_ctx *c, const double *p0, long budget);
-void gc_fit_run_random(gc_fit_run_ctx *c, const double *p0, long budget);
 
 /* Polish x (log-parameters, in place) with the NLopt local solver alg (BOBYQA when alg is not an
  * NLopt row) and at most budget evaluations; *why is NLopt's reason for stopping.  Returns 1 if
