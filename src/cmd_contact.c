@@ -44,8 +44,8 @@ const gc_cli_opt gc_contact_options[] = {
     ROW(sine),
     .help = "built-in path of sec. 5.3: P = P0 + P1 sin(2 pi t),\n"
             "Q = Q1 sin(2 pi t), t in [0, 1]" },
-  { .name = "steps", .letter = 'n', .kind = GC_OPT_LONG, .metavar = "N", .man_arg = "steps", .lo = 1,
-    .hi = 100000000, ROW(steps), .help = "steps of a built-in path (default 2000)" },
+  { .name = "steps", .letter = 'n', .kind = GC_OPT_LONG, .metavar = "N", .man_arg = "steps",
+    .lo = 1, .hi = 100000000, ROW(steps), .help = "steps of a built-in path (default 2000)" },
   { .name = "output", .letter = 'o', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file",
     ROW(out), .help = "output CSV (default: standard output); written atomically" },
   { .name = "quiet", .letter = 'q', .kind = GC_OPT_FLAG, ROW(quiet),
@@ -116,7 +116,8 @@ int gc_cmd_contact(int argc, char **argv)
     return 2;
   }
   if (first_operand < argc) {
-    fprintf(stderr, "granucal contact: unexpected argument '%s' (see --help)\n", argv[first_operand]);
+    fprintf(stderr, "granucal contact: unexpected argument '%s' (see --help)\n",
+            argv[first_operand]);
     free(sets);
     return 2;
   }

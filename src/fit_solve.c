@@ -246,9 +246,10 @@ static int trace_join(gc_fit_result *res, gc_fit_run_ctx *c)
 /* The reported optimum is the best point evaluated (all starts, every evaluation of the solver),
  * and it must be a minimum: while a probe finds a lower point, polish from there with the local
  * algorithm of --polish (BOBYQA, which keeps the bounds) and probe again (three rounds at most);
- * a solve that ended on its budget is polished once too.  Algorithm D.1 keeps its own point (it is the seed's algorithm, reproduced as published); for it, as for
- * a polish that still leaves a lower probe, the result is marked not converged and the stop
- * reason says how much lower F is and along which parameter. */
+ * a solve that ended on its budget is polished once too.  A solver flagged
+ * GC_FIT_SOLVER_OWN_POINT (Algorithm D.1, the seed's algorithm reproduced as published) keeps
+ * its own point; for it, as for a polish that still leaves a lower probe, the result is marked
+ * not converged and the stop reason says how much lower F is and along which parameter. */
 static int finish(gc_fit_problem *pb, const gc_fit_options *o, long budget, gc_fit_result *res,
                   char *msg, size_t n)
 {
@@ -268,7 +269,8 @@ static int finish(gc_fit_problem *pb, const gc_fit_options *o, long budget, gc_f
   for (int round = 0;; round++) {
     lower = probe_lower(pb, &c, c.p, c.F, q, &Fq, &j);
     /* a budget or iteration limit is no minimum either: polish once from the best point */
-    if ((solvers[o->algorithm].flags & GC_FIT_SOLVER_OWN_POINT) || round == 3 || !(lower || (round == 0 && !res->converged)))
+    if ((solvers[o->algorithm].flags & GC_FIT_SOLVER_OWN_POINT) || round == 3 ||
+        !(lower || (round == 0 && !res->converged)))
       break;
     polished = 1;
     double x[GC_FIT_MAXPAR];

@@ -45,7 +45,8 @@ void gc_fit_run_sd(gc_fit_run_ctx *c, const double *p0, long budget)
     }
     double g = sqrt(g2);
     if (!(g > 0) || !isfinite(g)) {
-      snprintf(c->stop, sizeof c->stop, "the numerical gradient is %s", isfinite(g) ? "zero" : "not finite");
+      snprintf(c->stop, sizeof c->stop, "the numerical gradient is %s",
+               isfinite(g) ? "zero" : "not finite");
       c->converged = isfinite(g);
       break;
     }

@@ -536,7 +536,8 @@ for cmd in contact drop impact fit compare chute data export; do
     >"$tmp/man-$cmd.want"
   cmp -s "$tmp/man-$cmd.got" "$tmp/man-$cmd.want" &&
     ok "man granucal-$cmd: OPTIONS as the option table ($(grep -c . "$tmp/man-$cmd.got") rows)" ||
-    ko "man granucal-$cmd: OPTIONS differ from the table: $(diff "$tmp/man-$cmd.want" "$tmp/man-$cmd.got" | head -4 | tr '\n' ' ')"
+    ko "man granucal-$cmd: OPTIONS differ from the table: $(diff "$tmp/man-$cmd.want" \
+      "$tmp/man-$cmd.got" | head -4 | tr '\n' ' ')"
   n_help=$("$G" "$cmd" --help | grep -c '^  -., --\|^      --')
   [ "$n_help" = "$(grep -c . "$tmp/man-$cmd.got")" ] && ok "$cmd --help: one line per table row" ||
     ko "$cmd --help: $n_help option lines"
