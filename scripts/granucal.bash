@@ -15,10 +15,6 @@ _granucal()
   fi
   local opts=""
   case ${words[1]} in
-    contact) opts="--model --tfd --card --set --path --ramp --sine --steps --output --quiet
-                   --help" ;;
-    drop) opts="--model --card --set --vin --height --sweep --dt --ntcol --verlet --gravity
-                --history --output --quiet --help" ;;
     impact) opts="--model --tfd --card --set --vn --vt --omega --ratio --count --dt --ntcol
                   --rolling --mid-point --rolling-model --omega2 --output --quiet --help" ;;
     fit) opts="-c --card -m --model -s --set -o --output -A --algorithm --fix --free --bounds --w-a --w-e
@@ -26,10 +22,12 @@ _granucal()
                --dt --gravity --report --compression --drops --undetermined -v --verbose
                -q --quiet -h --help" ;;
     data) opts="-c --card --drops --compression --path -h --help" ;;
-    chute) opts="--output-dir --set --t-end --threads --resume --quiet --help" ;;
     export) opts="lammps --output-dir --set --state --plugin --help" ;;
     models) opts="--names -h --help" ;;
   esac
+  # a command with an option table lists its options itself
+  local table
+  table=$(granucal --complete "${words[1]}" 2>/dev/null) && opts=$table
   case $prev in
     -m | --model)
       # the program's own list (one name a line), not the text of `granucal models`
@@ -38,8 +36,11 @@ _granucal()
     -t | --tfd)
       COMPREPLY=($(compgen -W "$(granucal models --names tangential 2>/dev/null) none" -- "$cur"))
       return ;;
-    -A | --algorithm | --polish)
-      COMPREPLY=($(compgen -W "lm sd bobyqa neldermead sbplx direct crs2 none" -- "$cur"))
+    -A | --algorithm)
+      COMPREPLY=($(compgen -W "$(granucal fit --list-algorithms 2>/dev/null)" -- "$cur"))
+      return ;;
+    --polish)
+      COMPREPLY=($(compgen -W "$(granucal fit --list-algorithms 2>/dev/null) none" -- "$cur"))
       return ;;
     --undetermined) COMPREPLY=($(compgen -W "hold fit" -- "$cur")); return ;;
     --point-weights) COMPREPLY=($(compgen -W "none n sd" -- "$cur")); return ;;

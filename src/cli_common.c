@@ -338,3 +338,151 @@ void gc_cli_print_notes(const char *prog, const char *notes, int quiet)
     q += l + (e != NULL);
   }
 }
+
+/* ---------------------------------------------------------------- option tables */
+
+enum { GC_CLI_MAXOPT = 64 };
+
+int gc_cli_parse(const char *prog, const gc_cli_opt *opts, int argc, char **argv, void *dest,
+                 int *seen, int *first_operand)
+{
+  struct option lopts[GC_CLI_MAXOPT + 1];
+  char shorts[3 * GC_CLI_MAXOPT + 2] = ":";
+  size_t nopt = 0, ls = 1;
+  for (; opts[nopt].name && nopt < GC_CLI_MAXOPT; nopt++) {
+    const gc_cli_opt *o = &opts[nopt];
+    int has_arg = o->kind == GC_OPT_FLAG || o->kind == GC_OPT_HELP ? no_argument
+                                                                  : required_argument;
+    /* getopt_long returns the letter, or 256 + the row for a long-only option */
+    int val = o->letter ? o->letter : 256 + (int)nopt;
+    lopts[nopt] = (struct option){ o->name, has_arg, NULL, val };
+    if (o->letter) {
+      shorts[ls++] = o->letter;
+      if (has_arg == required_argument)
+        shorts[ls++] = ':';
+    }
+  }
+  lopts[nopt] = (struct option){ NULL, 0, NULL, 0 };
+  shorts[ls] = 0;
+  char *base = dest;
+  optind = 1;
+  opterr = 0;
+  int c;
+  while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+    size_t k = nopt;
+    if (c >= 256)
+      k = (size_t)(c - 256);
+    else
+      for (size_t i = 0; i < nopt; i++)
+        if (opts[i].letter && opts[i].letter == c)
+          k = i;
+    if (k >= nopt) /* ':' (missing value) or '?' (unknown option) */
+      return gc_cli_bad_option(prog, c, argc, argv, optind, lopts);
+    const gc_cli_opt *o = &opts[k];
+    char opt[72];
+    snprintf(opt, sizeof opt, "--%s", o->name);
+    void *at = base + o->offset;
+    int bad = 0;
+    if (seen)
+      seen[k] = 1;
+    switch (o->kind) {
+    case GC_OPT_HELP: return GC_CLI_HELP;
+    case GC_OPT_FLAG: *(int *)at = 1; break;
+    case GC_OPT_STRING:
+    case GC_OPT_FILE:
+    case GC_OPT_DIR: *(const char **)at = optarg; break;
+    case GC_OPT_DOUBLE:
+      bad = gc_cli_double(prog, opt, optarg, o->lo, o->hi, o->lo_open, o->hi_open, o->unit,
+                          (double *)at);
+      break;
+    case GC_OPT_LONG:
+      bad = gc_cli_long(prog, opt, optarg, (long)o->lo, (long)o->hi, (long *)at);
+      break;
+    case GC_OPT_LIST: {
+      gc_cli_list *l = at;
+      l->v[l->n++] = optarg;
+      break;
+    }
+    }
+    if (bad)
+      return bad;
+  }
+  *first_operand = optind;
+  return 0;
+}
+
+/* "-m, --model NAME" or "    --vin V" */
+static int opt_label(char *buf, size_t n, const gc_cli_opt *o)
+{
+  char shortpart[8] = "    ";
+  if (o->letter)
+    snprintf(shortpart, sizeof shortpart, "-%c, ", o->letter);
+  return snprintf(buf, n, "%s--%s%s%s", shortpart, o->name, o->metavar ? " " : "",
+                  o->metavar ? o->metavar : "");
+}
+
+void gc_cli_help_options(FILE *f, const gc_cli_opt *opts, int col)
+{
+  for (const gc_cli_opt *o = opts; o->name; o++) {
+    char label[96];
+    int l = opt_label(label, sizeof label, o) + 2;
+    /* a label reaching the text's column takes two spaces before the text */
+    fprintf(f, "  %s%*s", label, l < col ? col - l : 2, "");
+    for (const char *q = o->help; *q;) {
+      const char *e = strchr(q, '\n');
+      int ln = e ? (int)(e - q) : (int)strlen(q);
+      fprintf(f, "%.*s\n", ln, q);
+      q += ln + (e != NULL);
+      if (*q)
+        fprintf(f, "%*s", col, "");
+    }
+  }
+}
+
+void gc_cli_complete_options(FILE *f, const gc_cli_opt *opts)
+{
+  for (const gc_cli_opt *o = opts; o->name; o++)
+    fprintf(f, "--%s\n", o->name);
+}
+
+/* s with every '-' as troff's \- */
+static void man_dashes(FILE *f, const char *s)
+{
+  for (; *s; s++)
+    fputs(*s == '-' ? "\\-" : (char[2]){ *s, 0 }, f);
+}
+
+/* The man page's header of an option: ".BR \-q ", " \-\-quiet", ".B \-\-verlet",
+ * ".BI \-m " name\fR, " \-\-model= name", ".BI \-s " key" = value "\fR, " \-\-set= key = value",
+ * ".BI \-\-vin " v"; a man_arg starting with '"' is the troff text after ".BI \-\-name". */
+void gc_cli_man_options(FILE *f, const gc_cli_opt *opts)
+{
+  for (const gc_cli_opt *o = opts; o->name; o++) {
+    const char *a = o->man_arg, *eq = a ? strchr(a, '=') : NULL;
+    int kl = eq ? (int)(eq - a) : 0;
+    if (!a && o->letter) {
+      fprintf(f, ".BR \\-%c \", \" \\-\\-", o->letter);
+      man_dashes(f, o->name);
+    } else if (!a) {
+      fprintf(f, ".B \\-\\-");
+      man_dashes(f, o->name);
+    } else if (a[0] == '"') {
+      fprintf(f, ".BI \\-\\-");
+      man_dashes(f, o->name);
+      fprintf(f, " %s", a);
+    } else if (o->letter && eq) {
+      fprintf(f, ".BI \\-%c \" %.*s\" = %s \"\\fR, \" \\-\\-", o->letter, kl, a, eq + 1);
+      man_dashes(f, o->name);
+      fprintf(f, "= %.*s = %s", kl, a, eq + 1);
+    } else if (o->letter) {
+      fprintf(f, ".BI \\-%c \" %s\\fR, \" \\-\\-", o->letter, a);
+      man_dashes(f, o->name);
+      fprintf(f, "= %s", a);
+    } else {
+      fprintf(f, ".BI \\-\\-");
+      man_dashes(f, o->name);
+      fprintf(f, " \" %s\"", a);
+    }
+    fprintf(f, "\n");
+  }
+}

@@ -5,6 +5,7 @@
 #define GC_CLI_COMMON_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "gc_io.h"
 #include "gc_outputs.h"
@@ -70,5 +71,67 @@ void gc_cli_print_notes(const char *prog, const char *notes, int quiet);
  * .chute replaced by suffix (".out" for granucal chute, ".lammps" for export).  malloc'ed, NULL
  * when out of memory. */
 char *gc_cli_default_dir(const char *card, const char *suffix);
+
+/* ---------------------------------------------------------------- option tables */
+
+/* What an option takes; the parser stores it at the row's offset in the command's option
+ * struct: FLAG an int set to 1; STRING, FILE, DIR a const char * (the completion offers files
+ * or directories); DOUBLE a double within [lo, hi] (open ends by lo_open, hi_open; unit for the
+ * message); LONG a long within [lo, hi]; LIST a gc_cli_list (repeatable strings). */
+typedef enum {
+  GC_OPT_FLAG,
+  GC_OPT_STRING,
+  GC_OPT_FILE,
+  GC_OPT_DIR,
+  GC_OPT_DOUBLE,
+  GC_OPT_LONG,
+  GC_OPT_LIST,
+  GC_OPT_HELP /* -h, --help: nothing stored */
+} gc_opt_kind;
+
+/* The values of a repeatable option, in the order given (v has room for argc entries). */
+typedef struct {
+  char **v;
+  size_t n;
+} gc_cli_list;
+
+/* One option of a command, as the chute card's key table (chute_io.c): the parser, --help, the
+ * bash completion (granucal --complete) and the man page's OPTIONS headers
+ * (granucal --man-options) read these rows.  A table ends with a row whose name is NULL; rows
+ * are written with designated initializers, e.g.
+ *   { .name = "vin", .kind = GC_OPT_DOUBLE, .metavar = "V", .man_arg = "v", .lo = 0,
+ *     .hi = 1e4, .lo_open = 1, .unit = "m/s", .offset = offsetof(drop_opts, vin),
+ *     .help = "impact speed [m/s]" } */
+typedef struct {
+  const char *name;     /* long name, without "--" */
+  char letter;          /* short name, or 0 */
+  gc_opt_kind kind;
+  const char *metavar;  /* the value in --help ("FILE", "K=V"); NULL for a flag */
+  const char *man_arg;  /* the value in the man page ("file", "key=value") */
+  double lo, hi;        /* DOUBLE, LONG: allowed range */
+  int lo_open, hi_open; /* DOUBLE: open ends */
+  const char *unit;     /* DOUBLE: unit of the range in messages */
+  size_t offset;        /* where the value goes in the command's option struct */
+  const char *help;     /* --help text; '\n' starts a continuation line */
+} gc_cli_opt;
+
+/* Results of gc_cli_parse besides an exit status. */
+enum { GC_CLI_HELP = -1 };
+
+/* Parse argv[1..] by the table opts into the struct at dest with getopt_long (permuting the
+ * operands to the end): a value out of its range or not a number gives the message of
+ * gc_cli_double / gc_cli_long, an unknown option or a missing value that of gc_cli_bad_option.
+ * Lists must have room for argc values.  *first_operand is optind after the options.  Returns
+ * 0, GC_CLI_HELP for -h/--help (the caller prints its usage), or the exit status 2 (1 when out
+ * of memory).  seen (may be NULL) gets 1 at the index of every row given. */
+int gc_cli_parse(const char *prog, const gc_cli_opt *opts, int argc, char **argv, void *dest,
+                 int *seen, int *first_operand);
+/* The OPTIONS lines of --help: "  -m, --model NAME" padded to column col, then the help text
+ * (continuation lines indented to col). */
+void gc_cli_help_options(FILE *f, const gc_cli_opt *opts, int col);
+/* The long options, one a line ("--model"), for the bash completion. */
+void gc_cli_complete_options(FILE *f, const gc_cli_opt *opts);
+/* The man page's header line of every option (the line after .TP), as in man/granucal-*.1. */
+void gc_cli_man_options(FILE *f, const gc_cli_opt *opts);
 
 #endif

@@ -1,7 +1,7 @@
 /* cmd_chute.c - `granucal chute`: the chapter 9 flow of rigid clusters down an inclined chute
  * (chute.h), driven by a chute card (chute_io.h, granucal-chute(5)). */
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +19,43 @@
 #include "cli.h"
 #include "provenance.h"
 
+/* The options of `granucal chute` (rows of gc_chute_options). */
+typedef struct {
+  const char *outdir, *resume;
+  gc_cli_list sets;
+  double t_end;
+  long threads;
+  int quiet, help;
+} chute_opts;
+
+#define ROW(field) .offset = offsetof(chute_opts, field)
+const gc_cli_opt gc_chute_options[] = {
+  { .name = "output-dir", .letter = 'o', .kind = GC_OPT_DIR, .metavar = "DIR", .man_arg = "dir",
+    ROW(outdir),
+    .help = "directory of the outputs (created if missing; default: the\n"
+            "card's name with .chute replaced by .out, in the working\n"
+            "directory)" },
+  { .name = "set", .letter = 's', .kind = GC_OPT_LIST, .metavar = "KEY=VALUE",
+    .man_arg = "key=value", ROW(sets),
+    .help = "set one key of the card (repeatable; after the file)" },
+  { .name = "t-end", .kind = GC_OPT_DOUBLE, .metavar = "T", .man_arg = "t", .lo = 0, .hi = 1e9,
+    .lo_open = 1, .unit = "s", ROW(t_end), .help = "simulated time [s] (the key t_end)" },
+  { .name = "threads", .kind = GC_OPT_LONG, .metavar = "N", .man_arg = "n", .lo = 0,
+    .hi = 4096, ROW(threads),
+    .help = "OpenMP threads of the force loop (the key threads; 0: default)" },
+  { .name = "resume", .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "checkpoint",
+    ROW(resume),
+    .help = "continue from a checkpoint written by a run of the same card\n"
+            "(only t_end, threads and the outputs may change) and its\n"
+            "record (the series.csv next to it, profiles, forces)" },
+  { .name = "quiet", .letter = 'q', .kind = GC_OPT_FLAG, ROW(quiet),
+    .help = "no notes, progress line or summary on standard error" },
+  { .name = "help", .letter = 'h', .kind = GC_OPT_HELP, ROW(help), .help = "this help" },
+  { .name = NULL }
+};
+#undef ROW
+enum { ROW_T_END = 2, ROW_THREADS, ROW_COUNT = 7 };
+
 static void chute_usage(FILE *f)
 {
   fprintf(f,
@@ -27,18 +64,10 @@ static void chute_usage(FILE *f)
           "Flow of rigid sphere clusters down an inclined chute with a bumpy bottom and two\n"
           "side walls, periodic along the flow (the soybean flow of ch. 9), with the contact\n"
           "models of 'granucal models'.  The chute card FILE.chute (man granucal-chute(5)) gives\n"
-          "the particles, the domain, the materials, the time step and the outputs.\n\n"
-          "  -o, --output-dir DIR  directory of the outputs (created if missing; default: the\n"
-          "                        card's name with .chute replaced by .out, in the working\n"
-          "                        directory)\n"
-          "  -s, --set KEY=VALUE   set one key of the card (repeatable; after the file)\n"
-          "      --t-end T         simulated time [s] (the key t_end)\n"
-          "      --threads N       OpenMP threads of the force loop (the key threads; 0: default)\n"
-          "      --resume FILE     continue from a checkpoint written by a run of the same card\n"
-          "                        (only t_end, threads and the outputs may change) and its\n"
-          "                        record (the series.csv next to it, profiles, forces)\n"
-          "  -q, --quiet           no notes, progress line or summary on standard error\n"
-          "  -h, --help            this help\n\n"
+          "the particles, the domain, the materials, the time step and the outputs.\n\n");
+  gc_cli_help_options(f, gc_chute_options, 24);
+  fprintf(f,
+          "\n"
           "Outputs in DIR (each written atomically; with checkpoints the series, profiles and\n"
           "forces up to each checkpoint are on the disk before it):\n"
           "  series.csv            t [s],vx [m/s],vy [m/s],vz [m/s],E_kin [J],contacts,\n"
@@ -162,71 +191,46 @@ static int make_dir(const char *prog, const char *dir, int *created)
 
 int gc_cmd_chute(int argc, char **argv)
 {
-  static const struct option opts[] = {
-    { "output-dir", required_argument, NULL, 'o' }, { "set", required_argument, NULL, 's' },
-    { "t-end", required_argument, NULL, 'T' },      { "threads", required_argument, NULL, 'J' },
-    { "resume", required_argument, NULL, 'R' },     { "quiet", no_argument, NULL, 'q' },
-    { "help", no_argument, NULL, 'h' },             { NULL, 0, NULL, 0 }
-  };
   const char *prog = "granucal chute";
-  const char *outdir = NULL, *resume = NULL;
   char tbuf[64] = "", jbuf[64] = "";
-  int quiet = 0, c;
   /* user sets, then --t-end and --threads */
-  char **sets = calloc((size_t)argc + 3, sizeof *sets);
-  size_t nsets = 0;
-  if (!sets)
+  chute_opts o = { .sets = { calloc((size_t)argc + 3, sizeof(char *)), 0 } };
+  if (!o.sets.v)
     return 1;
-  optind = 1;
-  opterr = 0;
   /* the command line as typed, for the provenance record (getopt_long permutes argv) */
   char *cmdline[argc + 1];
   memcpy(cmdline, argv, (size_t)(argc + 1) * sizeof *argv);
-  while ((c = getopt_long(argc, argv, ":o:s:qh", opts, NULL)) != -1) {
-    switch (c) {
-    case 'o': outdir = optarg; break;
-    case 's': sets[nsets++] = optarg; break;
-    case 'T': {
-      double t;
-      if (gc_cli_double(prog, "--t-end", optarg, 0, 1e9, 1, 0, "s", &t)) {
-        free(sets);
-        return 2;
-      }
-      snprintf(tbuf, sizeof tbuf, "t_end=%.17g", t);
-      break;
-    }
-    case 'J': {
-      long j;
-      if (gc_cli_long(prog, "--threads", optarg, 0, 4096, &j)) {
-        free(sets);
-        return 2;
-      }
-      snprintf(jbuf, sizeof jbuf, "threads=%ld", j);
-      break;
-    }
-    case 'R': resume = optarg; break;
-    case 'q': quiet = 1; break;
-    case 'h': chute_usage(stdout); free(sets); return 0;
-    default: /* ':' (missing value) or '?' (unknown option) */
-      free(sets);
-      return gc_cli_bad_option(prog, c, argc, argv, optind, opts);
-    }
+  int seen[ROW_COUNT] = { 0 }, first_operand = 1;
+  int bad = gc_cli_parse(prog, gc_chute_options, argc, argv, &o, seen, &first_operand);
+  if (bad == GC_CLI_HELP)
+    chute_usage(stdout);
+  if (bad) {
+    free(o.sets.v);
+    return bad == GC_CLI_HELP ? 0 : bad;
   }
-  if (gc_cli_sets_check(prog, sets, nsets, argc, argv, optind)) {
+  if (seen[ROW_T_END])
+    snprintf(tbuf, sizeof tbuf, "t_end=%.17g", o.t_end);
+  if (seen[ROW_THREADS])
+    snprintf(jbuf, sizeof jbuf, "threads=%ld", o.threads);
+  const char *outdir = o.outdir, *resume = o.resume;
+  int quiet = o.quiet;
+  char **sets = o.sets.v;
+  size_t nsets = o.sets.n;
+  if (gc_cli_sets_check(prog, sets, nsets, argc, argv, first_operand)) {
     free(sets);
     return 2;
   }
-  if (optind >= argc) {
+  if (first_operand >= argc) {
     fprintf(stderr, "%s: no chute card given (see --help)\n", prog);
     free(sets);
     return 2;
   }
-  if (optind + 1 < argc) {
-    fprintf(stderr, "%s: unexpected argument '%s'\n", prog, argv[optind + 1]);
+  if (first_operand + 1 < argc) {
+    fprintf(stderr, "%s: unexpected argument '%s'\n", prog, argv[first_operand + 1]);
     free(sets);
     return 2;
   }
-  const char *card = argv[optind];
+  const char *card = argv[first_operand];
   for (size_t i = 0; i < nsets; i++) {
     const char *eq = strchr(sets[i], '=');
     if (!eq || eq == sets[i]) {

@@ -1,5 +1,5 @@
 /* cmd_compare.c - `granucal compare`: contact models against a reference curve (sec. 6.4). */
-#include <getopt.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +15,37 @@
 #define PROG "granucal compare"
 #define MAX_MODELS 16
 
+/* The options of `granucal compare` (rows of gc_compare_options). */
+typedef struct {
+  const char *models, *card, *out, *curves;
+  gc_cli_list sets;
+  int force, quiet, help;
+} compare_opts;
+
+#define ROW(field) .offset = offsetof(compare_opts, field)
+const gc_cli_opt gc_compare_options[] = {
+  { .name = "models", .letter = 'm', .kind = GC_OPT_STRING, .metavar = "LIST",
+    .man_arg = "list", ROW(models),
+    .help = "normal models, comma-separated (default ep,thornton,hertz)" },
+  { .name = "card", .letter = 'c', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file",
+    ROW(card), .help = "material card, e.g. data/materials/aluminium.card" },
+  { .name = "set", .letter = 's', .kind = GC_OPT_LIST, .metavar = "K=V", .man_arg = "key=value",
+    ROW(sets), .help = "set one parameter (repeatable; applied after the card)" },
+  { .name = "force", .kind = GC_OPT_FLAG, ROW(force),
+    .help = "replay the reference's force path (P in, alpha out; the errors\n"
+            "are then displacement errors [m]); default: its displacement path" },
+  { .name = "output", .letter = 'o', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file",
+    ROW(out), .help = "the table as CSV (written atomically)" },
+  { .name = "curves", .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file", ROW(curves),
+    .help = "the curves as CSV: t, alpha_ref, P_ref, then alpha and P of\n"
+            "each model (for scripts/plot-compare)" },
+  { .name = "quiet", .letter = 'q', .kind = GC_OPT_FLAG, ROW(quiet),
+    .help = "no table on standard output" },
+  { .name = "help", .letter = 'h', .kind = GC_OPT_HELP, ROW(help), .help = "this help" },
+  { .name = NULL }
+};
+#undef ROW
+
 static void compare_usage(FILE *f)
 {
   fprintf(f,
@@ -24,17 +55,10 @@ static void compare_usage(FILE *f)
           "cyclic compression test) through contact models and compare, as in the\n"
           "dissertation's sec. 6.4: P_max, alpha_max, residual displacement, dissipated energy,\n"
           "energy restitution e = sqrt(W_unload / W_load) (eq. 6.43) and the RMS and largest\n"
-          "force error on the loading and on the unloading branches.\n\n"
-          "  -m, --models LIST  normal models, comma-separated (default ep,thornton,hertz)\n"
-          "  -c, --card FILE    material card, e.g. data/materials/aluminium.card\n"
-          "  -s, --set K=V      set one parameter (repeatable; applied after the card)\n"
-          "      --force        replay the reference's force path (P in, alpha out; the errors\n"
-          "                     are then displacement errors [m]); default: its displacement path\n"
-          "  -o, --output FILE  the table as CSV (written atomically)\n"
-          "      --curves FILE  the curves as CSV: t, alpha_ref, P_ref, then alpha and P of\n"
-          "                     each model (for scripts/plot-compare)\n"
-          "  -q, --quiet        no table on standard output\n"
-          "  -h, --help         this help\n\n"
+          "force error on the loading and on the unloading branches.\n\n");
+  gc_cli_help_options(f, gc_compare_options, 21);
+  fprintf(f,
+          "\n"
           "REFERENCE.csv has the columns alpha [m] and P [N], optionally t [s] and a [m].\n"
           "Models: ");
   int first = 1;
@@ -146,51 +170,34 @@ static void write_curves(FILE *f, const compare_result *r)
 
 int gc_cmd_compare(int argc, char **argv)
 {
-  static const struct option opts[] = {
-    { "models", required_argument, NULL, 'm' }, { "card", required_argument, NULL, 'c' },
-    { "set", required_argument, NULL, 's' },    { "force", no_argument, NULL, 'F' },
-    { "output", required_argument, NULL, 'o' }, { "curves", required_argument, NULL, 'C' },
-    { "quiet", no_argument, NULL, 'q' },        { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 }
-  };
-  const char *models = "ep,thornton,hertz", *card = NULL, *out = NULL, *curves = NULL;
-  int drive = GC_COMPARE_ALPHA, quiet = 0, c, rc = 0;
-  char **sets = calloc((size_t)argc + 1, sizeof *sets);
-  size_t nsets = 0;
-  if (!sets) {
+  compare_opts o = { .models = "ep,thornton,hertz",
+                     .sets = { calloc((size_t)argc + 1, sizeof(char *)), 0 } };
+  if (!o.sets.v) {
     fprintf(stderr, PROG ": out of memory\n");
     return 1;
   }
-  optind = 1;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, ":m:c:s:o:qh", opts, NULL)) != -1) {
-    switch (c) {
-    case 'm': models = optarg; break;
-    case 'c': card = optarg; break;
-    case 's': sets[nsets++] = optarg; break;
-    case 'F': drive = GC_COMPARE_FORCE; break;
-    case 'o': out = optarg; break;
-    case 'C': curves = optarg; break;
-    case 'q': quiet = 1; break;
-    case 'h':
-      compare_usage(stdout);
-      free(sets);
-      return 0;
-    default:
-      free(sets);
-      return gc_cli_bad_option(PROG, c, argc, argv, optind, opts);
-    }
+  int first_operand = 1;
+  int rc = gc_cli_parse(PROG, gc_compare_options, argc, argv, &o, NULL, &first_operand);
+  if (rc == GC_CLI_HELP)
+    compare_usage(stdout);
+  if (rc) {
+    free(o.sets.v);
+    return rc == GC_CLI_HELP ? 0 : rc;
   }
-  if (gc_cli_sets_check(PROG, sets, nsets, argc, argv, optind)) {
+  const char *models = o.models, *card = o.card, *out = o.out, *curves = o.curves;
+  int drive = o.force ? GC_COMPARE_FORCE : GC_COMPARE_ALPHA, quiet = o.quiet;
+  char **sets = o.sets.v;
+  size_t nsets = o.sets.n;
+  if (gc_cli_sets_check(PROG, sets, nsets, argc, argv, first_operand)) {
     free(sets);
     return 2;
   }
-  if (optind != argc - 1) {
+  if (first_operand != argc - 1) {
     fprintf(stderr, PROG ": give exactly one reference curve (see --help)\n");
     free(sets);
     return 2;
   }
-  const char *refpath = argv[optind];
+  const char *refpath = argv[first_operand];
   struct {
     const char *path;
     void (*write)(FILE *, const compare_result *);

@@ -1,5 +1,5 @@
 /* cmd_contact.c - `granucal contact`: drive one contact along a load path. */
-#include <getopt.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,27 +12,59 @@
 #include "gc_model.h"
 #include "timestep.h"
 
+/* The options of `granucal contact` (rows of gc_contact_options). */
+typedef struct {
+  const char *nfd_name, *tfd_name, *card, *path, *ramp, *sine, *out;
+  gc_cli_list sets;
+  long steps;
+  int quiet, help;
+} contact_opts;
+
+#define ROW(field) .offset = offsetof(contact_opts, field)
+const gc_cli_opt gc_contact_options[] = {
+  { .name = "model", .letter = 'm', .kind = GC_OPT_STRING, .metavar = "NAME", .man_arg = "name",
+    ROW(nfd_name), .help = "normal model (default: the card's 'model', else ep)" },
+  { .name = "tfd", .letter = 't', .kind = GC_OPT_STRING, .metavar = "NAME", .man_arg = "name",
+    ROW(tfd_name),
+    .help = "tangential model, or 'none' (default: the card's 'tfd', else the\n"
+            "normal model's own tangential part, else none)" },
+  { .name = "card", .letter = 'c', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file",
+    ROW(card),
+    .help = "material card (key = value lines), e.g. data/materials/aluminium.card" },
+  { .name = "set", .letter = 's', .kind = GC_OPT_LIST, .metavar = "K=V", .man_arg = "key=value",
+    ROW(sets), .help = "set one parameter (repeatable; applied after the card)" },
+  { .name = "path", .letter = 'p', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file",
+    ROW(path),
+    .help = "load path CSV with columns t and alpha [m] (displacement-driven) or\n"
+            "P [N] (force-driven), optionally delta [m] or Q [N]" },
+  { .name = "ramp", .kind = GC_OPT_STRING, .metavar = "PMAX", .man_arg = "pmax", ROW(ramp),
+    .help = "built-in path: P = 0 -> PMAX -> 0 [N], force-driven" },
+  { .name = "sine", .kind = GC_OPT_STRING, .metavar = "P0,P1,Q1",
+    .man_arg = "\" p0\" , p1 , q1",
+    ROW(sine),
+    .help = "built-in path of sec. 5.3: P = P0 + P1 sin(2 pi t),\n"
+            "Q = Q1 sin(2 pi t), t in [0, 1]" },
+  { .name = "steps", .letter = 'n', .kind = GC_OPT_LONG, .metavar = "N", .man_arg = "steps",
+    .lo = 1, .hi = 100000000, ROW(steps), .help = "steps of a built-in path (default 2000)" },
+  { .name = "output", .letter = 'o', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file",
+    ROW(out), .help = "output CSV (default: standard output); written atomically" },
+  { .name = "quiet", .letter = 'q', .kind = GC_OPT_FLAG, ROW(quiet),
+    .help = "no summary on standard error" },
+  { .name = "help", .letter = 'h', .kind = GC_OPT_HELP, ROW(help), .help = "this help" },
+  { .name = NULL }
+};
+#undef ROW
+
 static void contact_usage(FILE *f)
 {
   fprintf(f,
           "usage: granucal contact [-m NFD] [-t TFD] [-c CARD] [-s KEY=VALUE]...\n"
           "                        (-p PATH.csv | --ramp PMAX | --sine P0,P1,Q1) [-n STEPS]\n"
           "                        [-o OUT.csv] [-q]\n\n"
-          "Drive one contact along a load path and write its history as CSV.\n\n"
-          "  -m, --model NAME   normal model (default: the card's 'model', else ep)\n"
-          "  -t, --tfd NAME     tangential model, or 'none' (default: the card's 'tfd', else the\n"
-          "                     normal model's own tangential part, else none)\n"
-          "  -c, --card FILE    material card (key = value lines), e.g. data/materials/aluminium.card\n"
-          "  -s, --set K=V      set one parameter (repeatable; applied after the card)\n"
-          "  -p, --path FILE    load path CSV with columns t and alpha [m] (displacement-driven) or\n"
-          "                     P [N] (force-driven), optionally delta [m] or Q [N]\n"
-          "      --ramp PMAX    built-in path: P = 0 -> PMAX -> 0 [N], force-driven\n"
-          "      --sine P0,P1,Q1  built-in path of sec. 5.3: P = P0 + P1 sin(2 pi t),\n"
-          "                     Q = Q1 sin(2 pi t), t in [0, 1]\n"
-          "  -n, --steps N      steps of a built-in path (default 2000)\n"
-          "  -o, --output FILE  output CSV (default: standard output); written atomically\n"
-          "  -q, --quiet        no summary on standard error\n"
-          "  -h, --help         this help\n\n"
+          "Drive one contact along a load path and write its history as CSV.\n\n");
+  gc_cli_help_options(f, gc_contact_options, 21);
+  fprintf(f,
+          "\n"
           "Output columns: t [s], alpha [m], P [N], a_e [m], a_p [m], delta [m], Q [N],\n"
           "K_T [N/m], flags (L loading, P yielded, S sliding, N non-simple tangential step).\n"
           "The summary gives P_max, alpha_max, alpha_res and the energy-based restitution\n"
@@ -59,61 +91,33 @@ static int write_csv(FILE *f, const gc_contact_rec *r, size_t n)
 
 int gc_cmd_contact(int argc, char **argv)
 {
-  static const struct option opts[] = {
-    { "model", required_argument, NULL, 'm' }, { "tfd", required_argument, NULL, 't' },
-    { "card", required_argument, NULL, 'c' },  { "set", required_argument, NULL, 's' },
-    { "path", required_argument, NULL, 'p' },  { "ramp", required_argument, NULL, 'R' },
-    { "sine", required_argument, NULL, 'S' },  { "steps", required_argument, NULL, 'n' },
-    { "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' },
-    { "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 }
-  };
-  const char *nfd_name = NULL, *tfd_name = NULL, *card = NULL, *path = NULL, *out = NULL;
-  const char *ramp = NULL, *sine = NULL;
-  size_t steps = 2000;
-  int quiet = 0, c;
-  char **sets = calloc((size_t)argc + 1, sizeof *sets);
-  size_t nsets = 0;
-  if (!sets) {
+  contact_opts o = { .sets = { calloc((size_t)argc + 1, sizeof(char *)), 0 }, .steps = 2000 };
+  if (!o.sets.v) {
     fprintf(stderr, "granucal contact: out of memory\n");
     return 1;
   }
-  optind = 1;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, ":m:t:c:s:p:n:o:qh", opts, NULL)) != -1) {
-    switch (c) {
-    case 'm': nfd_name = optarg; break;
-    case 't': tfd_name = optarg; break;
-    case 'c': card = optarg; break;
-    case 's': sets[nsets++] = optarg; break;
-    case 'p': path = optarg; break;
-    case 'R': ramp = optarg; break;
-    case 'S': sine = optarg; break;
-    case 'n': {
-      long l;
-      if (gc_cli_long("granucal contact", "--steps", optarg, 1, 100000000, &l)) {
-        free(sets);
-        return 2;
-      }
-      steps = (size_t)l;
-      break;
-    }
-    case 'o': out = optarg; break;
-    case 'q': quiet = 1; break;
-    case 'h':
-      contact_usage(stdout);
-      free(sets);
-      return 0;
-    default: /* ':' (missing value) or '?' (unknown option) */
-      free(sets);
-      return gc_cli_bad_option("granucal contact", c, argc, argv, optind, opts);
-    }
+  int first_operand = 1;
+  int bad = gc_cli_parse("granucal contact", gc_contact_options, argc, argv, &o, NULL,
+                         &first_operand);
+  if (bad == GC_CLI_HELP)
+    contact_usage(stdout);
+  if (bad) {
+    free(o.sets.v);
+    return bad == GC_CLI_HELP ? 0 : bad;
   }
-  if (gc_cli_sets_check("granucal contact", sets, nsets, argc, argv, optind)) {
+  const char *nfd_name = o.nfd_name, *tfd_name = o.tfd_name, *card = o.card, *path = o.path;
+  const char *out = o.out, *ramp = o.ramp, *sine = o.sine;
+  size_t steps = (size_t)o.steps;
+  int quiet = o.quiet;
+  char **sets = o.sets.v;
+  size_t nsets = o.sets.n;
+  if (gc_cli_sets_check("granucal contact", sets, nsets, argc, argv, first_operand)) {
     free(sets);
     return 2;
   }
-  if (optind < argc) {
-    fprintf(stderr, "granucal contact: unexpected argument '%s' (see --help)\n", argv[optind]);
+  if (first_operand < argc) {
+    fprintf(stderr, "granucal contact: unexpected argument '%s' (see --help)\n",
+            argv[first_operand]);
     free(sets);
     return 2;
   }

@@ -1,5 +1,5 @@
 /* cmd_drop.c - `granucal drop`: normal impact of a sphere on a rigid plane (sec. 6.5). */
-#include <getopt.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +14,53 @@
 
 #define GC_G 9.80665 /* standard gravity [m/s^2] */
 
+/* The options of `granucal drop` (rows of drop_options below). */
+typedef struct {
+  const char *nfd_name, *card, *sweep, *history, *out;
+  gc_cli_list sets;
+  double vin, height, dt;
+  long ntcol;
+  int verlet, gravity, quiet, help;
+} drop_opts;
+
+#define ROW(field) .offset = offsetof(drop_opts, field)
+const gc_cli_opt gc_drop_options[] = {
+  { .name = "model", .letter = 'm', .kind = GC_OPT_STRING, .metavar = "NAME", .man_arg = "name",
+    ROW(nfd_name), .help = "normal model (default: the card's 'model', else ep)" },
+  { .name = "card", .letter = 'c', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file",
+    ROW(card), .help = "material card or parameter file" },
+  { .name = "set", .letter = 's', .kind = GC_OPT_LIST, .metavar = "K=V", .man_arg = "key=value",
+    ROW(sets), .help = "set one parameter (repeatable)" },
+  { .name = "vin", .kind = GC_OPT_DOUBLE, .metavar = "V", .man_arg = "v", .lo = 0, .hi = 1e4,
+    .lo_open = 1, .unit = "m/s", ROW(vin), .help = "impact speed [m/s]" },
+  { .name = "height", .kind = GC_OPT_DOUBLE, .metavar = "H", .man_arg = "H", .lo = 0, .hi = 1e6,
+    .lo_open = 1, .unit = "m", ROW(height),
+    .help = "drop height [m]: v_in = sqrt(2 g H), g = 9.80665 m/s^2" },
+  { .name = "sweep", .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file", ROW(sweep),
+    .help = "drop CSV (as granucal fit reads it) with v_in [m/s] and/or H [m];\n"
+            "one impact per row; other columns are ignored with a note" },
+  { .name = "dt", .kind = GC_OPT_DOUBLE, .metavar = "DT", .man_arg = "dt", .lo = 0, .hi = 1,
+    .lo_open = 1, .unit = "s", ROW(dt),
+    .help = "time step [s] (default 1e-6, the seed's); refused above t_c/10" },
+  { .name = "ntcol", .kind = GC_OPT_LONG, .metavar = "N", .man_arg = "N",
+    .lo = GC_DT_REFUSE_NTCOL, .hi = 10000000, ROW(ntcol),
+    .help = "time step = contact duration t_c (eq. 3.22) / N, N in [10, 1e7]" },
+  { .name = "verlet", .kind = GC_OPT_FLAG, ROW(verlet),
+    .help = "velocity Verlet instead of leap-frog" },
+  { .name = "gravity", .kind = GC_OPT_FLAG, ROW(gravity),
+    .help = "gravity acts during the contact (default: none, as sec. 6.5)" },
+  { .name = "history", .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file", ROW(history),
+    .help = "with --vin/--height: t, alpha, P, v history as CSV" },
+  { .name = "output", .letter = 'o', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file",
+    ROW(out), .help = "results CSV (default: standard output)" },
+  { .name = "quiet", .letter = 'q', .kind = GC_OPT_FLAG, ROW(quiet),
+    .help = "no summary on standard error" },
+  { .name = "help", .letter = 'h', .kind = GC_OPT_HELP, ROW(help), .help = "this help" },
+  { .name = NULL }
+};
+#undef ROW
+enum { ROW_VIN = 3, ROW_HEIGHT, ROW_SWEEP, ROW_DT, ROW_NTCOL, ROW_COUNT = 15 };
+
 static void drop_usage(FILE *f)
 {
   fprintf(f,
@@ -24,22 +71,10 @@ static void drop_usage(FILE *f)
           "Normal impact of one sphere (mass from the card's m or rho and R) on a rigid\n"
           "frictionless plane, leap-frog integration (sec. 6.5.1) or velocity Verlet.  With R2 > 0\n"
           "in the card, a head-on impact of two spheres: v_in is their relative speed and the\n"
-          "reduced mass m m2 / (m + m2) moves (m2 from the card, or rho and R2).\n\n"
-          "  -m, --model NAME    normal model (default: the card's 'model', else ep)\n"
-          "  -c, --card FILE     material card or parameter file\n"
-          "  -s, --set K=V       set one parameter (repeatable)\n"
-          "      --vin V         impact speed [m/s]\n"
-          "      --height H      drop height [m]: v_in = sqrt(2 g H), g = 9.80665 m/s^2\n"
-          "      --sweep FILE    drop CSV (as granucal fit reads it) with v_in [m/s] and/or H [m];\n"
-          "                      one impact per row; other columns are ignored with a note\n"
-          "      --dt DT         time step [s] (default 1e-6, the seed's); refused above t_c/10\n"
-          "      --ntcol N       time step = contact duration t_c (eq. 3.22) / N, N in [10, 1e7]\n"
-          "      --verlet        velocity Verlet instead of leap-frog\n"
-          "      --gravity       gravity acts during the contact (default: none, as sec. 6.5)\n"
-          "      --history FILE  with --vin/--height: t, alpha, P, v history as CSV\n"
-          "  -o, --output FILE   results CSV (default: standard output)\n"
-          "  -q, --quiet         no summary on standard error\n"
-          "  -h, --help          this help\n\n"
+          "reduced mass m m2 / (m + m2) moves (m2 from the card, or rho and R2).\n\n");
+  gc_cli_help_options(f, gc_drop_options, 22);
+  fprintf(f,
+          "\n"
           "Output columns: v_in [m/s], v_out [m/s], e (v_out/v_in, eq. 6.42), e_energy (eq. 6.43),\n"
           "P_max [N], alpha_max [m], alpha_res [m], t_contact [s], t_hertz [s] (eq. 3.22), dt [s].\n");
 }
@@ -56,75 +91,41 @@ static void hist_write(void *vctx, double t, double alpha, double P, double v)
 
 int gc_cmd_drop(int argc, char **argv)
 {
-  static const struct option opts[] = {
-    { "model", required_argument, NULL, 'm' },   { "card", required_argument, NULL, 'c' },
-    { "set", required_argument, NULL, 's' },     { "vin", required_argument, NULL, 'V' },
-    { "height", required_argument, NULL, 'H' },  { "sweep", required_argument, NULL, 'W' },
-    { "dt", required_argument, NULL, 'D' },      { "ntcol", required_argument, NULL, 'N' },
-    { "verlet", no_argument, NULL, 'L' },        { "gravity", no_argument, NULL, 'G' },
-    { "history", required_argument, NULL, 'Y' }, { "output", required_argument, NULL, 'o' },
-    { "quiet", no_argument, NULL, 'q' },         { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 }
-  };
   const char *prog = "granucal drop";
-  const char *nfd_name = NULL, *card = NULL, *sweep = NULL, *history = NULL, *out = NULL;
-  double vin = 0, height = 0;
-  int have_vin = 0, have_height = 0, quiet = 0, c;
+  drop_opts o = { .sets = { calloc((size_t)argc + 1, sizeof(char *)), 0 } };
+  int seen[ROW_COUNT] = { 0 }, first_operand = 1;
+  if (!o.sets.v)
+    return 1;
+  int bad = gc_cli_parse(prog, gc_drop_options, argc, argv, &o, seen, &first_operand);
+  if (bad == GC_CLI_HELP)
+    drop_usage(stdout);
+  if (bad) {
+    free(o.sets.v);
+    return bad == GC_CLI_HELP ? 0 : bad;
+  }
+  const char *nfd_name = o.nfd_name, *card = o.card, *sweep = o.sweep, *history = o.history;
+  const char *out = o.out;
+  double vin = o.vin, height = o.height;
+  int have_vin = seen[ROW_VIN], have_height = seen[ROW_HEIGHT], quiet = o.quiet;
+  int have_dt = seen[ROW_DT], have_ntcol = seen[ROW_NTCOL];
   gc_drop_cfg cfg;
   gc_drop_cfg_default(&cfg);
-  int have_dt = 0, have_ntcol = 0;
-  char **sets = calloc((size_t)argc + 1, sizeof *sets);
-  size_t nsets = 0;
-  if (!sets)
-    return 1;
-  optind = 1;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, ":m:c:s:o:qh", opts, NULL)) != -1) {
-    long l = 0;
-    int bad = 0;
-    switch (c) {
-    case 'm': nfd_name = optarg; break;
-    case 'c': card = optarg; break;
-    case 's': sets[nsets++] = optarg; break;
-    case 'V':
-      bad = gc_cli_double(prog, "--vin", optarg, 0, 1e4, 1, 0, "m/s", &vin);
-      have_vin = 1;
-      break;
-    case 'H':
-      bad = gc_cli_double(prog, "--height", optarg, 0, 1e6, 1, 0, "m", &height);
-      have_height = 1;
-      break;
-    case 'W': sweep = optarg; break;
-    case 'D':
-      bad = gc_cli_double(prog, "--dt", optarg, 0, 1, 1, 0, "s", &cfg.dt);
-      have_dt = 1;
-      break;
-    case 'N':
-      bad = gc_cli_long(prog, "--ntcol", optarg, GC_DT_REFUSE_NTCOL, 10000000, &l);
-      cfg.ntcol = (int)l;
-      have_ntcol = 1;
-      break;
-    case 'L': cfg.integrator = GC_INTEGRATOR_VERLET; break;
-    case 'G': cfg.g = GC_G; break;
-    case 'Y': history = optarg; break;
-    case 'o': out = optarg; break;
-    case 'q': quiet = 1; break;
-    case 'h': drop_usage(stdout); free(sets); return 0;
-    default: /* ':' (missing value) or '?' (unknown option) */
-      free(sets);
-      return gc_cli_bad_option(prog, c, argc, argv, optind, opts);
-    }
-    if (bad) {
-      free(sets);
-      return bad;
-    }
-  }
-  if (gc_cli_sets_check(prog, sets, nsets, argc, argv, optind)) {
+  if (have_dt)
+    cfg.dt = o.dt;
+  if (have_ntcol)
+    cfg.ntcol = (int)o.ntcol;
+  if (o.verlet)
+    cfg.integrator = GC_INTEGRATOR_VERLET;
+  if (o.gravity)
+    cfg.g = GC_G;
+  char **sets = o.sets.v;
+  size_t nsets = o.sets.n;
+  if (gc_cli_sets_check(prog, sets, nsets, argc, argv, first_operand)) {
     free(sets);
     return 2;
   }
-  if (optind < argc) {
-    fprintf(stderr, "%s: unexpected argument '%s'\n", prog, argv[optind]);
+  if (first_operand < argc) {
+    fprintf(stderr, "%s: unexpected argument '%s'\n", prog, argv[first_operand]);
     free(sets);
     return 2;
   }

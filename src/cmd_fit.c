@@ -22,6 +22,20 @@
 
 #define GC_G 9.80665 /* standard gravity [m/s^2] */
 
+/* The names of the global solvers joined as "a, b and c" (word: "and" or "or") */
+static void global_names(char *buf, size_t n, const char *word)
+{
+  char list[120];
+  gc_fit_solver_names(list, sizeof list, GC_FIT_SOLVER_GLOBAL, 0);
+  char *last = strrchr(list, ',');
+  if (last) {
+    *last = 0;
+    snprintf(buf, n, "%s %s%s", list, word, last + 1);
+  } else {
+    snprintf(buf, n, "%s", list);
+  }
+}
+
 static void fit_usage(FILE *f)
 {
   fprintf(f,
@@ -65,7 +79,7 @@ static void fit_usage(FILE *f)
           "      --drops FILE       drop data (instead of a positional file)\n"
           "  -o, --output FILE      parameter file (default: standard output)\n"
           "  -A, --algorithm NAME   solver (default lm):\n");
-  for (int a = 0; a < GC_FIT_NALG; a++)
+  for (int a = 0; a < gc_fit_solver_count(); a++)
     fprintf(f, "                           %-11s %s\n", gc_fit_alg_name(a), gc_fit_alg_description(a));
   fprintf(f,
           "      --fix NAME[=V]     hold a parameter of the model at V or its initial value\n"
@@ -80,9 +94,14 @@ static void fit_usage(FILE *f)
           "      --eps EPS          sd: tolerance on |F_new - F_old| (default 1e-3, the seed's)\n"
           "      --delta DELTA      sd: relative step and difference (default 0.01)\n"
           "      --max-iter N       sd: iteration limit (default 1000)\n"
-          "      --max-evals N      evaluation budget per start (default 400 per free parameter;\n"
-          "                         600 for direct and crs2, of which 1/3 polishes)\n"
-          "      --polish NAME|none local solver after direct or crs2 (default bobyqa)\n"
+          "      --max-evals N      evaluation budget per start (default 400 per free parameter;\n");
+  char globals[256];
+  global_names(globals, sizeof globals, "and");
+  fprintf(f, "                         600 for %s, of which 1/3 polishes)\n", globals);
+  global_names(globals, sizeof globals, "or");
+  fprintf(f, "      --polish NAME|none local solver after %s (default %s)\n", globals,
+          gc_fit_alg_name(GC_FIT_BOBYQA));
+  fprintf(f,
           "      --starts N         multi-start: N starts, the first at the initial values, the\n"
           "                         others log-uniform within the bounds (default 1)\n"
           "      --seed S           seed of the multi-start and CRS2 random numbers (default 1)\n"
@@ -113,112 +132,126 @@ static int parse_num(const char *s, double *v) { return gc_parse_double(s, v) ==
 
 enum { OPT_FIX = 256, OPT_FREE, OPT_BOUNDS, OPT_WA, OPT_WE, OPT_PW, OPT_EPS, OPT_DELTA,
        OPT_MAXIT, OPT_MAXEV, OPT_POLISH, OPT_STARTS, OPT_SEED, OPT_DT, OPT_GRAV, OPT_REPORT,
-       OPT_COMP, OPT_DROPS, OPT_UNDET };
+       OPT_COMP, OPT_DROPS, OPT_UNDET, OPT_LIST_ALG };
 
 typedef struct {
   int kind; /* OPT_FIX, OPT_FREE, OPT_BOUNDS */
   char *arg;
 } par_op;
 
-int gc_cmd_fit(int argc, char **argv)
-{
-  static const struct option opts[] = {
-    { "card", required_argument, NULL, 'c' },      { "set", required_argument, NULL, 's' },
-    { "model", required_argument, NULL, 'm' },
-    { "output", required_argument, NULL, 'o' },    { "algorithm", required_argument, NULL, 'A' },
-    { "fix", required_argument, NULL, OPT_FIX },    { "free", required_argument, NULL, OPT_FREE },
-    { "bounds", required_argument, NULL, OPT_BOUNDS }, { "w-a", required_argument, NULL, OPT_WA },
-    { "w-e", required_argument, NULL, OPT_WE },     { "point-weights", required_argument, NULL, OPT_PW },
-    { "eps", required_argument, NULL, OPT_EPS },    { "delta", required_argument, NULL, OPT_DELTA },
-    { "max-iter", required_argument, NULL, OPT_MAXIT },
-    { "max-evals", required_argument, NULL, OPT_MAXEV },
-    { "polish", required_argument, NULL, OPT_POLISH },
-    { "starts", required_argument, NULL, OPT_STARTS }, { "seed", required_argument, NULL, OPT_SEED },
-    { "dt", required_argument, NULL, OPT_DT },      { "gravity", no_argument, NULL, OPT_GRAV },
-    { "report", required_argument, NULL, OPT_REPORT },
-    { "compression", required_argument, NULL, OPT_COMP },
-    { "drops", required_argument, NULL, OPT_DROPS },
-    { "undetermined", required_argument, NULL, OPT_UNDET },
-    { "verbose", no_argument, NULL, 'v' },          { "quiet", no_argument, NULL, 'q' },
-    { "help", no_argument, NULL, 'h' },             { NULL, 0, NULL, 0 }
-  };
-  const char *prog = "granucal fit";
-  const char *card = NULL, *out = NULL, *report = NULL, *model_name = NULL;
+/* One run of `granucal fit`: the command line, the data, the problem and its result. */
+typedef struct {
+  int argc;
+  char **argv, **cmdline;
+  const char *card, *out, *report, *model_name;
   /* every compression and drop file given (options or by header) is used */
-  const char **comps = calloc((size_t)argc + 1, sizeof *comps);
-  const char **dropf = calloc((size_t)argc + 1, sizeof *dropf);
-  size_t ncomp = 0, ndropf = 0;
-  double w_a = 0.1, w_e = 0.9, dt = 1e-6;
-  int point_weights = GC_FIT_PW_NONE, gravity = 0, verbose = 0, quiet = 0, hold = 1, c;
+  const char **comps, **dropf, **paths;
+  size_t ncomp, ndropf, npaths;
+  const char *comp, *drops; /* the first of each, or NULL */
+  char **sets;
+  par_op *ops;
+  size_t nsets, nops;
+  double w_a, w_e, dt;
+  int point_weights, gravity, verbose, quiet, hold;
   gc_fit_options o;
-  gc_fit_options_default(&o);
-  char **sets = calloc((size_t)argc + 1, sizeof *sets);
-  par_op *ops = calloc((size_t)argc + 1, sizeof *ops);
-  const char **paths = calloc((size_t)argc + 1, sizeof *paths);
-  size_t nsets = 0, nops = 0, npaths = 0;
-  int rc = 0, report_created = 0;
-  gc_dirlock report_lock = GC_DIRLOCK_INIT;
-  if (!sets || !ops || !comps || !dropf || !paths) {
-    free(sets);
-    free(ops);
-    free(comps);
-    free(dropf);
-    free(paths);
-    return 1;
-  }
+  int report_created;
+  gc_dirlock report_lock;
+  gc_params p;
+  gc_card_extra x;
+  const gc_preset *model;
+  double mass;
+  gc_fit_data data;
+  gc_fit_setup set;
+  gc_fit_problem pb;
+  gc_fit_result res;
+  gc_fit_ident id;
+  int have_id, have_verdict;
+  gc_fit_verdict *verdict;
+} fit_job;
+
+/* a parse that ends the command with status 0 (--help, --list-algorithms) */
+enum { FIT_STOP = -1 };
+
+static const char prog[] = "granucal fit";
+
+static const struct option fit_long_opts[] = {
+  { "card", required_argument, NULL, 'c' },      { "set", required_argument, NULL, 's' },
+  { "model", required_argument, NULL, 'm' },
+  { "output", required_argument, NULL, 'o' },    { "algorithm", required_argument, NULL, 'A' },
+  { "fix", required_argument, NULL, OPT_FIX },    { "free", required_argument, NULL, OPT_FREE },
+  { "bounds", required_argument, NULL, OPT_BOUNDS }, { "w-a", required_argument, NULL, OPT_WA },
+  { "w-e", required_argument, NULL, OPT_WE },
+  { "point-weights", required_argument, NULL, OPT_PW },
+  { "eps", required_argument, NULL, OPT_EPS },    { "delta", required_argument, NULL, OPT_DELTA },
+  { "max-iter", required_argument, NULL, OPT_MAXIT },
+  { "max-evals", required_argument, NULL, OPT_MAXEV },
+  { "polish", required_argument, NULL, OPT_POLISH },
+  { "starts", required_argument, NULL, OPT_STARTS }, { "seed", required_argument, NULL, OPT_SEED },
+  { "dt", required_argument, NULL, OPT_DT },      { "gravity", no_argument, NULL, OPT_GRAV },
+  { "report", required_argument, NULL, OPT_REPORT },
+  { "compression", required_argument, NULL, OPT_COMP },
+  { "drops", required_argument, NULL, OPT_DROPS },
+  { "undetermined", required_argument, NULL, OPT_UNDET },
+  { "list-algorithms", no_argument, NULL, OPT_LIST_ALG },
+  { "verbose", no_argument, NULL, 'v' },          { "quiet", no_argument, NULL, 'q' },
+  { "help", no_argument, NULL, 'h' },             { NULL, 0, NULL, 0 }
+};
+
 #define USAGE_FAIL(...)                                                                            \
   do {                                                                                             \
     fprintf(stderr, "%s: ", prog);                                                                 \
     fprintf(stderr, __VA_ARGS__);                                                                  \
     fprintf(stderr, "\n");                                                                         \
-    rc = 2;                                                                                        \
-    goto done;                                                                                     \
+    return 2;                                                                                      \
   } while (0)
+
+/* The options, into job; FIT_STOP, 0 or the usage status 2. */
+static int fit_parse(fit_job *job)
+{
+  int argc = job->argc, c;
+  char **argv = job->argv;
   optind = 1;
   opterr = 0;
-  /* the command line as typed, for the provenance record (getopt_long permutes argv) */
-  char *cmdline[argc + 1];
-  memcpy(cmdline, argv, (size_t)(argc + 1) * sizeof *argv);
-  while ((c = getopt_long(argc, argv, ":c:m:s:o:A:vqh", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":c:m:s:o:A:vqh", fit_long_opts, NULL)) != -1) {
     double v;
     switch (c) {
-    case 'c': card = optarg; break;
-    case 'm': model_name = optarg; break;
-    case 's': sets[nsets++] = optarg; break;
-    case 'o': out = optarg; break;
+    case 'c': job->card = optarg; break;
+    case 'm': job->model_name = optarg; break;
+    case 's': job->sets[job->nsets++] = optarg; break;
+    case 'o': job->out = optarg; break;
     case 'A':
-      o.algorithm = gc_fit_alg_lookup(optarg);
-      if (o.algorithm < 0)
+      job->o.algorithm = gc_fit_alg_lookup(optarg);
+      if (job->o.algorithm < 0)
         USAGE_FAIL("unknown algorithm '%s' (see --help)", optarg);
       break;
     case OPT_FIX:
     case OPT_FREE:
     case OPT_BOUNDS:
-      ops[nops].kind = c;
-      ops[nops++].arg = optarg;
+      job->ops[job->nops].kind = c;
+      job->ops[job->nops++].arg = optarg;
       break;
     case OPT_WA:
     case OPT_WE:
       if (!parse_num(optarg, &v) || v < 0)
         USAGE_FAIL("--%s = '%s' out of range [0, inf)", c == OPT_WA ? "w-a" : "w-e", optarg);
-      *(c == OPT_WA ? &w_a : &w_e) = v;
+      *(c == OPT_WA ? &job->w_a : &job->w_e) = v;
       break;
     case OPT_PW:
       if (strcmp(optarg, "none") == 0)
-        point_weights = GC_FIT_PW_NONE;
+        job->point_weights = GC_FIT_PW_NONE;
       else if (strcmp(optarg, "n") == 0)
-        point_weights = GC_FIT_PW_COUNT;
+        job->point_weights = GC_FIT_PW_COUNT;
       else if (strcmp(optarg, "sd") == 0)
-        point_weights = GC_FIT_PW_SD;
+        job->point_weights = GC_FIT_PW_SD;
       else
         USAGE_FAIL("--point-weights '%s': use none, n or sd", optarg);
       break;
     case OPT_EPS:
-      if (!parse_num(optarg, &o.sd_eps) || !(o.sd_eps > 0))
+      if (!parse_num(optarg, &job->o.sd_eps) || !(job->o.sd_eps > 0))
         USAGE_FAIL("--eps = '%s' out of range (0, inf)", optarg);
       break;
     case OPT_DELTA:
-      if (!parse_num(optarg, &o.sd_delta) || !(o.sd_delta > 0 && o.sd_delta < 1))
+      if (!parse_num(optarg, &job->o.sd_delta) || !(job->o.sd_delta > 0 && job->o.sd_delta < 1))
         USAGE_FAIL("--delta = '%s' out of range (0, 1)", optarg);
       break;
     case OPT_MAXIT:
@@ -226,57 +259,74 @@ int gc_cmd_fit(int argc, char **argv)
       if (!parse_num(optarg, &v) || !(v >= 1 && v <= 1e9) || v != floor(v))
         USAGE_FAIL("--%s = '%s' out of range [1, 1e9] (an integer)",
                    c == OPT_MAXIT ? "max-iter" : "max-evals", optarg);
-      *(c == OPT_MAXIT ? &o.sd_max_iter : &o.max_evals) = (long)v;
+      *(c == OPT_MAXIT ? &job->o.sd_max_iter : &job->o.max_evals) = (long)v;
       break;
     case OPT_POLISH:
       if (strcmp(optarg, "none") == 0)
-        o.polish = -1;
-      else if ((o.polish = gc_fit_alg_lookup(optarg)) < 0 || gc_fit_alg_is_global(o.polish))
-        USAGE_FAIL("--polish '%s': use a local algorithm (lm, sd, bobyqa, neldermead, sbplx) or none",
-                   optarg);
+        job->o.polish = -1;
+      else if ((job->o.polish = gc_fit_alg_lookup(optarg)) < 0 ||
+               gc_fit_alg_is_global(job->o.polish)) {
+        char names[256];
+        gc_fit_solver_names(names, sizeof names, 0, GC_FIT_SOLVER_GLOBAL);
+        USAGE_FAIL("--polish '%s': use a local algorithm (%s) or none", optarg, names);
+      }
       break;
     case OPT_STARTS:
       if (!parse_num(optarg, &v) || !(v >= 1 && v <= 100000) || v != floor(v))
         USAGE_FAIL("--starts = '%s' out of range [1, 100000] (an integer)", optarg);
-      o.starts = (int)v;
+      job->o.starts = (int)v;
       break;
     case OPT_SEED:
       if (!parse_num(optarg, &v) || !(v >= 0 && v <= 4294967295.0) || v != floor(v))
         USAGE_FAIL("--seed = '%s' out of range [0, 4294967295] (an integer)", optarg);
-      o.seed = (unsigned long)v;
+      job->o.seed = (unsigned long)v;
       break;
     case OPT_DT:
-      if (!parse_num(optarg, &dt) || !(dt > 0 && dt < 1))
+      if (!parse_num(optarg, &job->dt) || !(job->dt > 0 && job->dt < 1))
         USAGE_FAIL("--dt = '%s' out of range (0, 1) s", optarg);
       break;
-    case OPT_GRAV: gravity = 1; break;
-    case OPT_REPORT: report = optarg; break;
+    case OPT_GRAV: job->gravity = 1; break;
+    case OPT_REPORT: job->report = optarg; break;
     case OPT_UNDET:
       if (strcmp(optarg, "hold") == 0)
-        hold = 1;
+        job->hold = 1;
       else if (strcmp(optarg, "fit") == 0)
-        hold = 0;
+        job->hold = 0;
       else
         USAGE_FAIL("--undetermined '%s': use hold or fit", optarg);
       break;
-    case OPT_COMP: comps[ncomp++] = optarg; break;
-    case OPT_DROPS: dropf[ndropf++] = optarg; break;
-    case 'v': verbose = 1; break;
-    case 'q': quiet = 1; break;
-    case 'h': fit_usage(stdout); goto done;
+    case OPT_COMP: job->comps[job->ncomp++] = optarg; break;
+    case OPT_DROPS: job->dropf[job->ndropf++] = optarg; break;
+    case 'v': job->verbose = 1; break;
+    case 'q': job->quiet = 1; break;
+    case 'h': fit_usage(stdout); return FIT_STOP;
+    case OPT_LIST_ALG: /* for the completion: the solver names, one a line */
+      for (int a = 0; a < gc_fit_solver_count(); a++)
+        printf("%s\n", gc_fit_alg_name(a));
+      return FIT_STOP;
     default: /* ':' (missing value) or '?' (unknown option) */
-      rc = gc_cli_bad_option(prog, c, argc, argv, optind, opts);
-      goto done;
+      return gc_cli_bad_option(prog, c, argc, argv, optind, fit_long_opts);
     }
   }
-  if (gc_cli_sets_check(prog, sets, nsets, argc, argv, optind)) {
-    rc = 2;
-    goto done;
+  if (gc_cli_sets_check(prog, job->sets, job->nsets, argc, argv, optind))
+    return 2;
+  if (job->o.algorithm == GC_FIT_SD && job->o.polish == GC_FIT_SD)
+    job->o.polish = GC_FIT_BOBYQA;
+  const gc_fit_solver_type *polish = gc_fit_solver_at(job->o.polish);
+  if (polish && !(polish->flags & GC_FIT_SOLVER_POLISHER) &&
+      gc_fit_alg_is_global(job->o.algorithm)) {
+    char names[256];
+    gc_fit_solver_names(names, sizeof names, GC_FIT_SOLVER_POLISHER, 0);
+    USAGE_FAIL("--polish: the polishing solver is an NLopt one (%s) or none", names);
   }
-  if (o.algorithm == GC_FIT_SD && o.polish == GC_FIT_SD)
-    o.polish = GC_FIT_BOBYQA;
-  if ((o.polish == GC_FIT_LM || o.polish == GC_FIT_SD) && gc_fit_alg_is_global(o.algorithm))
-    USAGE_FAIL("--polish: the polishing solver is an NLopt one (bobyqa, neldermead, sbplx) or none");
+  return 0;
+}
+
+/* The operands: the card and the data files, each by the kind its header tells. */
+static int fit_operands(fit_job *job)
+{
+  int argc = job->argc;
+  char **argv = job->argv;
   /* positional data files: the kind from the header */
   char msg[1024];
   for (int i = optind; i < argc; i++) {
@@ -284,9 +334,9 @@ int gc_cmd_fit(int argc, char **argv)
     if ((al > 5 && strcmp(argv[i] + al - 5, ".card") == 0) ||
         (al > 7 && strcmp(argv[i] + al - 7, ".params") == 0)) {
       /* a material card among the data files: the card, unless -c gave one */
-      if (card && strcmp(card, argv[i]) != 0)
-        USAGE_FAIL("two material cards: '%s' (-c) and '%s'", card, argv[i]);
-      card = argv[i];
+      if (job->card && strcmp(job->card, argv[i]) != 0)
+        USAGE_FAIL("two material cards: '%s' (-c) and '%s'", job->card, argv[i]);
+      job->card = argv[i];
       continue;
     }
     /* a number where a data file is expected: the value of a --fix NAME VALUE written without
@@ -294,9 +344,9 @@ int gc_cmd_fit(int argc, char **argv)
     double number;
     if (parse_num(argv[i], &number) && access(argv[i], F_OK) != 0) {
       const char *bare = NULL;
-      for (size_t k = 0; k < nops; k++)
-        if (ops[k].kind == OPT_FIX && !strchr(ops[k].arg, '='))
-          bare = ops[k].arg;
+      for (size_t k = 0; k < job->nops; k++)
+        if (job->ops[k].kind == OPT_FIX && !strchr(job->ops[k].arg, '='))
+          bare = job->ops[k].arg;
       if (bare)
         USAGE_FAIL("'%s' is a number, not a data file: --fix takes NAME=VALUE (or NAME alone, "
                    "to hold the initial value): write --fix %s=%s", argv[i], bare, argv[i]);
@@ -306,126 +356,126 @@ int gc_cmd_fit(int argc, char **argv)
     int kind = gc_fit_csv_kind(argv[i], msg, sizeof msg);
     if (kind <= 0) {
       fprintf(stderr, "%s: %s\n", prog, msg);
-      rc = 1;
-      goto done;
+      return 1;
     }
     if (kind == 3) {
-      paths[npaths++] = argv[i];
+      job->paths[job->npaths++] = argv[i];
       continue;
     }
     if (kind == 1)
-      comps[ncomp++] = argv[i];
+      job->comps[job->ncomp++] = argv[i];
     else
-      dropf[ndropf++] = argv[i];
+      job->dropf[job->ndropf++] = argv[i];
   }
-  const char *comp = ncomp ? comps[0] : NULL, *drops = ndropf ? dropf[0] : NULL;
-  if (!comp && !drops && !npaths)
+  job->comp = job->ncomp ? job->comps[0] : NULL;
+  job->drops = job->ndropf ? job->dropf[0] : NULL;
+  if (!job->comp && !job->drops && !job->npaths)
     USAGE_FAIL("no data: give a compression, a drop and/or load-path CSV files (see --help)");
-  {
-    /* no output (the parameter file, the report's files) may be an input (the card and every
-     * data file) or another output */
-    gc_outplan plan;
-    gc_outplan_init(&plan);
-    gc_outplan_file(&plan, out, NULL);
-    if (report)
-      gc_fit_report_plan(report, &plan);
-    gc_outplan_input(&plan, card, -1);
-    for (size_t i = 0; i < ncomp; i++)
-      gc_outplan_input(&plan, comps[i], -1);
-    for (size_t i = 0; i < ndropf; i++)
-      gc_outplan_input(&plan, dropf[i], -1);
-    for (size_t i = 0; i < npaths; i++)
-      gc_outplan_input(&plan, paths[i], -1);
-    int clash = gc_cli_outplan_check(prog, &plan);
-    gc_outplan_free(&plan);
-    if (clash) {
-      rc = 1;
-      goto done;
-    }
-    /* one run at a time writes a report directory: made now (removed again if the fit fails
-     * and leaves it empty) so that a second run is refused at its start, not after its fit */
-    if (report) {
-      struct stat sb;
-      if (stat(report, &sb) != 0) {
-        if (mkdir(report, 0777) != 0) {
-          fprintf(stderr, "%s: %s: cannot create the report directory: %s\n", prog, report,
-                  strerror(errno));
-          rc = 1;
-          goto done;
-        }
-        report_created = 1;
-      } else if (!S_ISDIR(sb.st_mode)) {
-        fprintf(stderr, "%s: --report %s: exists and is not a directory\n", prog, report);
-        rc = 1;
-        goto done;
-      }
-      if (gc_cli_dirlock(prog, &report_lock, report)) {
-        rc = 1;
-        goto done;
-      }
-    }
-  }
+  return 0;
+}
 
-  gc_params p;
-  gc_card_extra x;
-  rc = gc_cli_load_params(prog, card, sets, nsets, &p, &x);
+/* No output may be an input or another output; the report directory made and locked. */
+static int fit_outputs(fit_job *job)
+{
+  /* no output (the parameter file, the report's files) may be an input (the card and every
+   * data file) or another output */
+  gc_outplan plan;
+  gc_outplan_init(&plan);
+  gc_outplan_file(&plan, job->out, NULL);
+  if (job->report)
+    gc_fit_report_plan(job->report, &plan);
+  gc_outplan_input(&plan, job->card, -1);
+  for (size_t i = 0; i < job->ncomp; i++)
+    gc_outplan_input(&plan, job->comps[i], -1);
+  for (size_t i = 0; i < job->ndropf; i++)
+    gc_outplan_input(&plan, job->dropf[i], -1);
+  for (size_t i = 0; i < job->npaths; i++)
+    gc_outplan_input(&plan, job->paths[i], -1);
+  int clash = gc_cli_outplan_check(prog, &plan);
+  gc_outplan_free(&plan);
+  if (clash)
+    return 1;
+  /* one run at a time writes a report directory: made now (removed again if the fit fails
+   * and leaves it empty) so that a second run is refused at its start, not after its fit */
+  if (job->report) {
+    struct stat sb;
+    if (stat(job->report, &sb) != 0) {
+      if (mkdir(job->report, 0777) != 0) {
+        fprintf(stderr, "%s: %s: cannot create the report directory: %s\n", prog, job->report,
+                strerror(errno));
+        return 1;
+      }
+      job->report_created = 1;
+    } else if (!S_ISDIR(sb.st_mode)) {
+      fprintf(stderr, "%s: --report %s: exists and is not a directory\n", prog, job->report);
+      return 1;
+    }
+    if (gc_cli_dirlock(prog, &job->report_lock, job->report))
+      return 1;
+  }
+  return 0;
+}
+
+/* The card, the model, the particle and the data files; status 0, 1 or 2. */
+static int fit_load(fit_job *job)
+{
+  int rc;
+  char msg[1024];
+  rc = gc_cli_load_params(prog, job->card, job->sets, job->nsets, &job->p, &job->x);
   if (rc)
-    goto done;
+    return rc;
   /* the model: -m, else the card's, else ep (appendix E); the fit calibrates a normal law
    * only, so no tangential part is resolved ("none") */
-  const gc_preset *model, *no_tfd;
+  const gc_preset *no_tfd;
   const char *bad;
   gc_kind bad_kind;
-  if (gc_preset_resolve(model_name, "none", x.nfd, NULL, &model, &no_tfd, &bad, &bad_kind)) {
+  if (gc_preset_resolve(job->model_name, "none", job->x.nfd, NULL, &job->model, &no_tfd, &bad,
+                        &bad_kind)) {
     fprintf(stderr, "%s: '%s' is not a normal model; granucal fit calibrates one of:", prog,
             bad);
     for (size_t i = 0; i < gc_preset_count(); i++)
       if (gc_preset_at(i)->normal)
         fprintf(stderr, " %s", gc_preset_at(i)->name);
     fprintf(stderr, "\n");
-    rc = 2;
-    goto done;
+    return 2;
   }
-  double mass = gc_cli_mass(&p, &x);
-  if (!(p.R1 > 0)) {
+  job->mass = gc_cli_mass(&job->p, &job->x);
+  if (!(job->p.R1 > 0)) {
     fprintf(stderr, "%s: the particle radius is unknown: give R [m] in the card (-c) or with -s\n",
             prog);
-    rc = 1;
-    goto done;
+    return 1;
   }
-  if (!(mass > 0) && drops) {
+  if (!(job->mass > 0) && job->drops) {
     fprintf(stderr, "%s: the particle mass is unknown: give m [kg] or rho [kg/m^3] in the card or "
                     "with -s\n", prog);
-    rc = 1;
-    goto done;
+    return 1;
   }
-  if (!(mass > 0))
-    mass = 1.0; /* unused without drops */
+  if (!(job->mass > 0))
+    job->mass = 1.0; /* unused without drops */
 
-  gc_fit_data data;
-  memset(&data, 0, sizeof data);
-  for (size_t i = 0; i < ncomp + ndropf && !rc; i++) {
+  for (size_t i = 0; i < job->ncomp + job->ndropf && !rc; i++) {
     gc_fit_data one;
     memset(&one, 0, sizeof one);
-    int st1 = i < ncomp ? gc_fit_read_compression(&one, comps[i], msg, sizeof msg)
-                        : gc_fit_read_drops(&one, dropf[i - ncomp], GC_G, msg, sizeof msg);
+    int st1 = i < job->ncomp
+                ? gc_fit_read_compression(&one, job->comps[i], msg, sizeof msg)
+                : gc_fit_read_drops(&one, job->dropf[i - job->ncomp], GC_G, msg, sizeof msg);
     if (!st1)
-      st1 = gc_data_check(&one, p.R1, msg, sizeof msg);
+      st1 = gc_data_check(&one, job->p.R1, msg, sizeof msg);
     if (!st1)
-      st1 = gc_fit_data_append(&data, &one, msg, sizeof msg);
+      st1 = gc_fit_data_append(&job->data, &one, msg, sizeof msg);
     gc_fit_data_free(&one);
     if (st1) {
       fprintf(stderr, "%s: %s\n", prog, msg);
       rc = 1;
     }
   }
-  for (size_t i = 0; i < npaths && !rc; i++) {
+  for (size_t i = 0; i < job->npaths && !rc; i++) {
     gc_curve c;
-    int st1 = gc_curve_read(paths[i], &c, msg, sizeof msg);
+    int st1 = gc_curve_read(job->paths[i], &c, msg, sizeof msg);
     if (!st1) {
-      st1 = gc_curve_check(&c, p.R1, msg, sizeof msg);
+      st1 = gc_curve_check(&c, job->p.R1, msg, sizeof msg);
       if (!st1)
-        st1 = gc_fit_add_path(&data, &c, msg, sizeof msg);
+        st1 = gc_fit_add_path(&job->data, &c, msg, sizeof msg);
       gc_curve_free(&c);
     }
     if (st1) {
@@ -434,84 +484,94 @@ int gc_cmd_fit(int argc, char **argv)
     }
   }
   if (rc) {
-    gc_fit_data_free(&data);
-    goto done;
+    gc_fit_data_free(&job->data);
+    return rc;
   }
-  if (!quiet) {
+  if (!job->quiet) {
     /* what the readers converted or ignored, and weight columns the objective does not use */
-    for (const char *q = data.notes; *q;) {
+    for (const char *q = job->data.notes; *q;) {
       const char *e = strchr(q, '\n');
       int l = e ? (int)(e - q) : (int)strlen(q);
       fprintf(stderr, "%s: note: %.*s\n", prog, l, q);
       q += l + (e != NULL);
     }
-    if (data.has_sd && point_weights != GC_FIT_PW_SD)
+    if (job->data.has_sd && job->point_weights != GC_FIT_PW_SD)
       fprintf(stderr, "%s: note: %s: the column 'sd' is not used by the objective (weigh the drops "
-                      "by 1/sd^2 with --point-weights sd)\n", prog, data.drop_path);
-    if (data.has_n && point_weights != GC_FIT_PW_COUNT)
+                      "by 1/sd^2 with --point-weights sd)\n", prog, job->data.drop_path);
+    if (job->data.has_n && job->point_weights != GC_FIT_PW_COUNT)
       fprintf(stderr, "%s: note: %s: the column 'n' is not used by the objective (weigh the drops "
-                      "by n with --point-weights n)\n", prog, data.drop_path);
+                      "by n with --point-weights n)\n", prog, job->data.drop_path);
   }
+  return 0;
+}
 
-  gc_fit_setup set;
+/* The fit's parameters with --fix, --free and --bounds applied; status 0, 1 or 2. */
+static int fit_setup(fit_job *job)
+{
+  int rc = 0;
+  char msg[1024];
   int want_sY = 0; /* the yield parameter in its sY form when an option names sY */
-  for (size_t i = 0; i < nops; i++) {
-    const char *arg = ops[i].arg;
+  for (size_t i = 0; i < job->nops; i++) {
+    const char *arg = job->ops[i].arg;
     size_t nl = strcspn(arg, "=");
     want_sY |= (nl == 2 && strncmp(arg, "sY", 2) == 0) || (nl == 3 && strncmp(arg, "sY1", 3) == 0);
   }
-  if (gc_fit_setup_model(&set, model, want_sY, &p, mass, msg, sizeof msg)) {
-    fprintf(stderr, "%s: %s%s%s\n", prog, card ? card : "", card ? ": " : "", msg);
-    gc_fit_data_free(&data);
-    rc = 1;
-    goto done;
+  if (gc_fit_setup_model(&job->set, job->model, want_sY, &job->p, job->mass, msg, sizeof msg)) {
+    fprintf(stderr, "%s: %s%s%s\n", prog, job->card ? job->card : "", job->card ? ": " : "", msg);
+    gc_fit_data_free(&job->data);
+    return 1;
   }
-  set.w_a = w_a;
-  set.w_e = w_e;
-  set.point_weights = point_weights;
-  set.drop.dt = dt;
-  set.drop.g = gravity ? GC_G : 0.0;
-  for (size_t i = 0; i < nops && !rc; i++) {
-    char *arg = ops[i].arg, *eq = strchr(arg, '=');
+  job->set.w_a = job->w_a;
+  job->set.w_e = job->w_e;
+  job->set.point_weights = job->point_weights;
+  job->set.drop.dt = job->dt;
+  job->set.drop.g = job->gravity ? GC_G : 0.0;
+  for (size_t i = 0; i < job->nops && !rc; i++) {
+    char *arg = job->ops[i].arg, *eq = strchr(arg, '=');
     char name[32];
     size_t nl = eq ? (size_t)(eq - arg) : strlen(arg);
     snprintf(name, sizeof name, "%.*s", (int)(nl < sizeof name ? nl : sizeof name - 1), arg);
-    if (ops[i].kind == OPT_FREE && strcmp(name, "all") == 0 && !eq) {
-      for (int j = 0; j < set.npar; j++)
-        set.is_free[j] = 1;
+    if (job->ops[i].kind == OPT_FREE && strcmp(name, "all") == 0 && !eq) {
+      for (int j = 0; j < job->set.npar; j++)
+        job->set.is_free[j] = 1;
       continue;
     }
-    int j = gc_fit_lookup(&set, name);
+    int j = gc_fit_lookup(&job->set, name);
     if (j < 0) {
-      const char *opt = ops[i].kind == OPT_FIX ? "fix" : ops[i].kind == OPT_FREE ? "free" : "bounds";
+      const char *opt = job->ops[i].kind == OPT_FIX    ? "fix"
+                        : job->ops[i].kind == OPT_FREE ? "free"
+                                                       : "bounds";
       const gc_param_def *d = gc_param_lookup(name);
       char fit_list[256] = "", other_list[256] = "";
-      for (int k = 0; k < set.npar; k++)
+      for (int k = 0; k < job->set.npar; k++)
         snprintf(fit_list + strlen(fit_list), sizeof fit_list - strlen(fit_list), "%s%s",
-                 k ? ", " : "", gc_fit_name(&set, k));
+                 k ? ", " : "", gc_fit_name(&job->set, k));
       gc_param_id ids[GC_FIT_MAXPAR], other[GC_NPAR];
       int nids = 0, nother = 0;
       char sub[256];
-      if (gc_fit_model_params(model, &set.base, mass, want_sY, ids, &nids, other, &nother, sub,
-                              sizeof sub) == GC_SUCCESS)
+      if (gc_fit_model_params(job->model, &job->set.base, job->mass, want_sY, ids, &nids, other,
+                              &nother, sub, sizeof sub) == GC_SUCCESS)
         for (int k = 0; k < nother; k++)
           snprintf(other_list + strlen(other_list), sizeof other_list - strlen(other_list),
                    "%s%s", k ? ", " : "", gc_param_def_at(other[k])->key);
       gc_suggest sg;
       gc_suggest_init(&sg, name);
-      for (int k = 0; k < set.npar; k++)
-        gc_suggest_add(&sg, gc_fit_name(&set, k));
+      for (int k = 0; k < job->set.npar; k++)
+        gc_suggest_add(&sg, gc_fit_name(&job->set, k));
       char dym[96];
       if (!d)
         fprintf(stderr, "%s: --%s '%s': unknown parameter%s (model '%s' fits %s)\n", prog, opt,
-                name, gc_suggest_text(&sg, dym, sizeof dym), model->name, fit_list);
-      else if (!gc_fit_model_reads(model, gc_param_id_of(d)))
-        fprintf(stderr, "%s: --%s '%s': model '%s' does not read %s; the parameters it fits: %s%s%s%s\n",
-                prog, opt, name, model->name, d->key, fit_list, other_list[0] ? " (it also reads " : "",
-                other_list, other_list[0] ? ", which granucal fit cannot calibrate)" : "");
+                name, gc_suggest_text(&sg, dym, sizeof dym), job->model->name, fit_list);
+      else if (!gc_fit_model_reads(job->model, gc_param_id_of(d)))
+        fprintf(stderr,
+                "%s: --%s '%s': model '%s' does not read %s; the parameters it fits: %s%s%s%s\n",
+                prog, opt, name, job->model->name, d->key, fit_list,
+                other_list[0] ? " (it also reads " : "", other_list,
+                other_list[0] ? ", which granucal fit cannot calibrate)" : "");
       else
         fprintf(stderr, "%s: --%s '%s': model '%s' reads %s, but granucal fit cannot calibrate it "
-                        "(%s); the parameters it fits: %s\n", prog, opt, name, model->name, d->key,
+                        "(%s); the parameters it fits: %s\n",
+                prog, opt, name, job->model->name, d->key,
                 d->is_int ? "a switch, not a number"
                 : gc_param_id_of(d) == GC_PAR_P_Y || gc_param_id_of(d) == GC_PAR_SY1
                     ? "P_Y and sY are one parameter: name one of them, not both"
@@ -523,7 +583,7 @@ int gc_cmd_fit(int argc, char **argv)
       break;
     }
     double v, lo, hi;
-    switch (ops[i].kind) {
+    switch (job->ops[i].kind) {
     case OPT_FIX:
       if (eq) {
         if (!parse_num(eq + 1, &v)) {
@@ -531,9 +591,9 @@ int gc_cmd_fit(int argc, char **argv)
           rc = 2;
           break;
         }
-        set.trial[j] = v;
+        job->set.trial[j] = v;
       }
-      set.is_free[j] = 0;
+      job->set.is_free[j] = 0;
       break;
     case OPT_FREE:
       if (eq) {
@@ -542,7 +602,7 @@ int gc_cmd_fit(int argc, char **argv)
         rc = 2;
         break;
       }
-      set.is_free[j] = 1;
+      job->set.is_free[j] = 1;
       break;
     default: { /* bounds NAME=LO:HI */
       char *colon = eq ? strchr(eq + 1, ':') : NULL;
@@ -556,33 +616,35 @@ int gc_cmd_fit(int argc, char **argv)
         rc = 2;
         break;
       }
-      set.lo[j] = lo;
-      set.hi[j] = hi;
+      job->set.lo[j] = lo;
+      job->set.hi[j] = hi;
     }
     }
   }
   if (rc) {
-    gc_fit_data_free(&data);
-    goto done;
+    gc_fit_data_free(&job->data);
+    return rc;
   }
-  gc_fit_problem pb;
-  if (gc_fit_problem_init(&pb, &set, &data, msg, sizeof msg)) {
+  return 0;
+}
+
+/* The fit, then what the data determine: profiles, held parameters, refit. */
+static int fit_solve(fit_job *job)
+{
+  char msg[1024];
+  if (gc_fit_problem_init(&job->pb, &job->set, &job->data, msg, sizeof msg)) {
     fprintf(stderr, "%s: %s\n", prog, msg);
-    gc_fit_data_free(&data);
-    rc = 1;
-    goto done;
+    gc_fit_data_free(&job->data);
+    return 1;
   }
-  if (!quiet && (verbose || o.algorithm == GC_FIT_SD))
-    o.log = stderr;
-  gc_fit_result res;
-  memset(&res, 0, sizeof res);
-  gc_fit_ident id;
-  int have_id = 0, have_verdict = 0;
-  gc_fit_verdict *verdict = calloc(1, sizeof *verdict);
-  int st = verdict ? gc_fit_run(&pb, &o, &res, msg, sizeof msg) : GC_ENOMEM;
-  if (!verdict)
+  unsigned flags = gc_fit_solver_at(job->o.algorithm)->flags;
+  if (!job->quiet && (job->verbose || (flags & GC_FIT_SOLVER_HISTORY)))
+    job->o.log = stderr;
+  job->verdict = calloc(1, sizeof *job->verdict);
+  int st = job->verdict ? gc_fit_run(&job->pb, &job->o, &job->res, msg, sizeof msg) : GC_ENOMEM;
+  if (!job->verdict)
     snprintf(msg, sizeof msg, "out of memory");
-  if (!st && pb.n_res > (size_t)pb.nfree) {
+  if (!st && job->pb.n_res > (size_t)job->pb.nfree) {
     /* What the data determine: profiles of F along each free parameter.  A parameter they do not
      * bound on both sides is held (the card's value when the data allow it) and the others are
      * refitted with it, so that a bound of the search box never becomes a calibrated value. */
@@ -590,170 +652,220 @@ int gc_cmd_fit(int argc, char **argv)
     /* The result is the best point any stage evaluated: when a profile's refit found a lower
      * one, the solver restarts from it and the profiles are run again (three rounds at most). */
     for (int round = 0; !st; round++) {
-      have_verdict = gc_fit_verdict_profile(&pb, res.p, res.val.F, verdict, vmsg, sizeof vmsg) ==
-                     GC_SUCCESS;
+      job->have_verdict = gc_fit_verdict_profile(&job->pb, job->res.p, job->res.val.F,
+                                                 job->verdict, vmsg, sizeof vmsg) == GC_SUCCESS;
       double qb[GC_FIT_MAXPAR], Fb;
-      if (!have_verdict || round == 3)
+      if (!job->have_verdict || round == 3)
         break;
-      gc_fit_verdict_best(&pb, verdict, qb, &Fb);
-      if (!(Fb < res.val.F - 1e-6 * res.val.F - 1e-12 * (pb.set.w_a + pb.set.w_e)))
+      gc_fit_verdict_best(&job->pb, job->verdict, qb, &Fb);
+      double F = job->res.val.F;
+      if (!(Fb < F - 1e-6 * F - 1e-12 * (job->pb.set.w_a + job->pb.set.w_e)))
         break;
-      if (!quiet && o.log)
+      if (!job->quiet && job->o.log)
         fprintf(stderr, "\nrestart from the lowest point of the profiles (F = %.7g):\n", Fb);
-      gc_fit_options o2 = o;
+      gc_fit_options o2 = job->o;
       o2.starts = 1;
       o2.have_start = 1;
       memcpy(o2.start, qb, sizeof o2.start);
       gc_fit_result res2;
-      st = gc_fit_run(&pb, &o2, &res2, msg, sizeof msg);
+      st = gc_fit_run(&job->pb, &o2, &res2, msg, sizeof msg);
       if (st)
         break;
-      res2.nevals += res.nevals;
-      if (res2.val.F < res.val.F) {
-        gc_fit_result_free(&res);
-        res = res2;
+      res2.nevals += job->res.nevals;
+      if (res2.val.F < job->res.val.F) {
+        gc_fit_result_free(&job->res);
+        job->res = res2;
       } else {
         gc_fit_result_free(&res2);
         break;
       }
     }
-    if (!have_verdict && !st)
+    if (!job->have_verdict && !st)
       fprintf(stderr, "%s: warning: no identifiability profile: %s\n", prog, vmsg);
-    if (have_verdict && !res.converged) {
-      verdict->unconverged = 1;
-      snprintf(verdict->why, sizeof verdict->why, "%s", res.stop);
+    if (job->have_verdict && !job->res.converged) {
+      job->verdict->unconverged = 1;
+      snprintf(job->verdict->why, sizeof job->verdict->why, "%s", job->res.stop);
     }
     int nheld = 0;
-    gc_fit_setup set2 = pb.set;
-    for (int j = 0; have_verdict && hold && !verdict->unconverged && j < pb.set.npar; j++) {
-      const gc_fit_profile *pr = &verdict->prof[j];
+    gc_fit_setup set2 = job->pb.set;
+    int hold = job->have_verdict && job->hold && !job->verdict->unconverged;
+    for (int j = 0; hold && j < job->pb.set.npar; j++) {
+      const gc_fit_profile *pr = &job->verdict->prof[j];
       if (pr->j < 0 || pr->cls == GC_FIT_DETERMINED)
         continue;
-      double t = set.trial[j];
+      double t = job->set.trial[j];
       int inside = t >= pr->lo * (1 - 1e-9) && t <= pr->hi * (1 + 1e-9);
-      verdict->held[j] = 1;
-      verdict->hold_from_card[j] = inside;
-      verdict->hold[j] = inside ? t : t < pr->lo ? pr->lo : pr->hi;
-      set2.trial[j] = verdict->hold[j];
+      job->verdict->held[j] = 1;
+      job->verdict->hold_from_card[j] = inside;
+      job->verdict->hold[j] = inside ? t : t < pr->lo ? pr->lo : pr->hi;
+      set2.trial[j] = job->verdict->hold[j];
       set2.is_free[j] = 0;
       nheld++;
     }
-    if (nheld && nheld < pb.nfree) {
-      verdict->mode = 1;
-      set2.norm_Fa = pb.Fa_ref;
-      set2.norm_Fe = pb.Fe_ref;
+    if (nheld && nheld < job->pb.nfree) {
+      job->verdict->mode = 1;
+      set2.norm_Fa = job->pb.Fa_ref;
+      set2.norm_Fe = job->pb.Fe_ref;
       gc_fit_problem pb2;
       gc_fit_result res2;
-      if (!quiet && o.log)
+      if (!job->quiet && job->o.log)
         fprintf(stderr, "\nrefit with the parameters the data do not determine held:\n");
-      st = gc_fit_problem_init(&pb2, &set2, &data, msg, sizeof msg);
+      st = gc_fit_problem_init(&pb2, &set2, &job->data, msg, sizeof msg);
       if (!st) {
-        st = gc_fit_run(&pb2, &o, &res2, msg, sizeof msg);
-        res2.nevals += res.nevals;
+        st = gc_fit_run(&pb2, &job->o, &res2, msg, sizeof msg);
+        res2.nevals += job->res.nevals;
         if (st)
           gc_fit_problem_free(&pb2);
       }
       if (!st) {
-        gc_fit_result_free(&res);
-        gc_fit_problem_free(&pb);
-        pb = pb2;
-        res = res2;
+        gc_fit_result_free(&job->res);
+        gc_fit_problem_free(&job->pb);
+        job->pb = pb2;
+        job->res = res2;
       }
     } else {
       for (int j = 0; j < GC_FIT_MAXPAR; j++)
-        verdict->held[j] = 0;
+        job->verdict->held[j] = 0;
     }
   }
   if (st) {
     fprintf(stderr, "%s: the fit failed: %s\n", prog, msg);
-    rc = 1;
-  } else {
-    have_id = gc_fit_identify(&pb, res.p, 1e-4, &id, msg, sizeof msg) == GC_SUCCESS;
-    if (!have_id)
-      fprintf(stderr, "%s: warning: %s\n", prog, msg);
-    if (have_id && have_verdict && gc_fit_advise(&pb, res.p, &id, verdict, msg, sizeof msg))
-      fprintf(stderr, "%s: warning: %s\n", prog, msg);
-    if (have_verdict && gc_fit_verdict_quality(&pb, res.p, verdict))
-      fprintf(stderr, "%s: warning: the residuals at the result could not be computed\n", prog);
-    if (!quiet) {
-      if (o.log)
-        fprintf(stderr, "\n");
-      if (have_verdict)
-        gc_fit_print_verdict(stderr, &pb, res.p, have_id ? &id : NULL, verdict);
-      gc_fit_print_summary(stderr, &pb, &o, &res, have_id ? &id : NULL,
-                           have_verdict ? verdict : NULL);
-    }
-    /* provenance: version, command line, date, CRC-32 of the card and every data file */
-    char *comment = NULL;
-    size_t comment_len = 0;
-    FILE *cf = open_memstream(&comment, &comment_len);
-    if (cf) {
-      const char **inputs = calloc(ncomp + ndropf + npaths + 1, sizeof *inputs);
-      size_t ni = 0;
-      if (inputs) {
-        inputs[ni++] = card;
-        for (size_t i = 0; i < ncomp; i++)
-          inputs[ni++] = comps[i];
-        for (size_t i = 0; i < ndropf; i++)
-          inputs[ni++] = dropf[i];
-        for (size_t i = 0; i < npaths; i++)
-          inputs[ni++] = paths[i];
-      }
-      gc_provenance_write(cf, "", argc, cmdline, inputs, ni);
-      free(inputs);
-      fclose(cf);
-    }
-    if (comment && comment_len && comment[comment_len - 1] == '\n')
-      comment[comment_len - 1] = 0;
-    gc_outfile of;
-    if (report) {
-      int warn = 0;
-      if (gc_fit_write_report(report, &pb, &o, &res, have_id ? &id : NULL,
-                              have_verdict ? verdict : NULL, &x, comment, &warn, msg, sizeof msg)) {
-        fprintf(stderr, "%s: %s\n", prog, msg);
-        rc = 1;
-      } else {
-        if (warn)
-          fprintf(stderr, "%s: warning: gnuplot failed or is not installed (on Debian: apt-get "
-                          "install gnuplot-nox): %s has no PNGs; run 'gnuplot plot-fit.gp' there\n",
-                  prog, report);
-        if (!quiet)
-          fprintf(stderr, "report written to %s/\n", report);
-      }
-    }
-    if (!rc && (out || !report)) {
-      if (gc_outfile_open(&of, out, msg, sizeof msg)) {
-        fprintf(stderr, "%s: %s\n", prog, msg);
-        rc = 1;
-      } else if (gc_fit_write_params(of.f, &pb, &res, &x, comment)) {
-        fprintf(stderr, "%s: %s: write error\n", prog, out ? out : "standard output");
-        gc_outfile_abort(&of);
-        rc = 1;
-      } else if (gc_outfile_commit(&of, msg, sizeof msg)) {
-        fprintf(stderr, "%s: %s\n", prog, msg);
-        gc_outfile_abort(&of);
-        rc = 1;
-      } else if (out && !quiet) {
-        fprintf(stderr, "parameters written to %s\n", out);
-      }
-    }
-    free(comment);
+    return 1;
   }
-  if (have_id)
-    gc_fit_ident_free(&id);
-  free(verdict);
-  gc_fit_result_free(&res);
-  gc_fit_problem_free(&pb);
-  gc_fit_data_free(&data);
-done:
-  gc_dirlock_release(&report_lock);
-  if (rc && report_created)
-    rmdir(report); /* only if empty */
-  free(sets);
-  free(ops);
-  free(comps);
-  free(dropf);
-  free(paths);
+  return 0;
+}
+
+/* The verdict, the summary, the report directory and the parameter file. */
+static int fit_write(fit_job *job)
+{
+  int rc = 0;
+  char msg[1024];
+  job->have_id =
+    gc_fit_identify(&job->pb, job->res.p, 1e-4, &job->id, msg, sizeof msg) == GC_SUCCESS;
+  if (!job->have_id)
+    fprintf(stderr, "%s: warning: %s\n", prog, msg);
+  if (job->have_id && job->have_verdict &&
+      gc_fit_advise(&job->pb, job->res.p, &job->id, job->verdict, msg, sizeof msg))
+    fprintf(stderr, "%s: warning: %s\n", prog, msg);
+  if (job->have_verdict && gc_fit_verdict_quality(&job->pb, job->res.p, job->verdict))
+    fprintf(stderr, "%s: warning: the residuals at the result could not be computed\n", prog);
+  if (!job->quiet) {
+    if (job->o.log)
+      fprintf(stderr, "\n");
+    if (job->have_verdict)
+      gc_fit_print_verdict(stderr, &job->pb, job->res.p, job->have_id ? &job->id : NULL,
+                           job->verdict);
+    gc_fit_print_summary(stderr, &job->pb, &job->o, &job->res, job->have_id ? &job->id : NULL,
+                         job->have_verdict ? job->verdict : NULL);
+  }
+  /* provenance: version, command line, date, CRC-32 of the card and every data file */
+  char *comment = NULL;
+  size_t comment_len = 0;
+  FILE *cf = open_memstream(&comment, &comment_len);
+  if (cf) {
+    const char **inputs = calloc(job->ncomp + job->ndropf + job->npaths + 1, sizeof *inputs);
+    size_t ni = 0;
+    if (inputs) {
+      inputs[ni++] = job->card;
+      for (size_t i = 0; i < job->ncomp; i++)
+        inputs[ni++] = job->comps[i];
+      for (size_t i = 0; i < job->ndropf; i++)
+        inputs[ni++] = job->dropf[i];
+      for (size_t i = 0; i < job->npaths; i++)
+        inputs[ni++] = job->paths[i];
+    }
+    gc_provenance_write(cf, "", job->argc, job->cmdline, inputs, ni);
+    free(inputs);
+    fclose(cf);
+  }
+  if (comment && comment_len && comment[comment_len - 1] == '\n')
+    comment[comment_len - 1] = 0;
+  gc_outfile of;
+  if (job->report) {
+    int warn = 0;
+    if (gc_fit_write_report(job->report, &job->pb, &job->o, &job->res,
+                            job->have_id ? &job->id : NULL,
+                            job->have_verdict ? job->verdict : NULL, &job->x, comment, &warn,
+                            msg, sizeof msg)) {
+      fprintf(stderr, "%s: %s\n", prog, msg);
+      rc = 1;
+    } else {
+      if (warn)
+        fprintf(stderr, "%s: warning: gnuplot failed or is not installed (on Debian: apt-get "
+                        "install gnuplot-nox): %s has no PNGs; run 'gnuplot plot-fit.gp' there\n",
+                prog, job->report);
+      if (!job->quiet)
+        fprintf(stderr, "report written to %s/\n", job->report);
+    }
+  }
+  if (!rc && (job->out || !job->report)) {
+    if (gc_outfile_open(&of, job->out, msg, sizeof msg)) {
+      fprintf(stderr, "%s: %s\n", prog, msg);
+      rc = 1;
+    } else if (gc_fit_write_params(of.f, &job->pb, &job->res, &job->x, comment)) {
+      fprintf(stderr, "%s: %s: write error\n", prog, job->out ? job->out : "standard output");
+      gc_outfile_abort(&of);
+      rc = 1;
+    } else if (gc_outfile_commit(&of, msg, sizeof msg)) {
+      fprintf(stderr, "%s: %s\n", prog, msg);
+      gc_outfile_abort(&of);
+      rc = 1;
+    } else if (job->out && !job->quiet) {
+      fprintf(stderr, "parameters written to %s\n", job->out);
+    }
+  }
+  free(comment);
   return rc;
+}
+
 #undef USAGE_FAIL
+
+int gc_cmd_fit(int argc, char **argv)
+{
+  /* the command line as typed, for the provenance record (getopt_long permutes argv) */
+  char *cmdline[argc + 1];
+  memcpy(cmdline, argv, (size_t)(argc + 1) * sizeof *argv);
+  fit_job job = { .argc = argc, .argv = argv, .cmdline = cmdline, .w_a = 0.1, .w_e = 0.9,
+                  .dt = 1e-6, .point_weights = GC_FIT_PW_NONE, .hold = 1,
+                  .report_lock = GC_DIRLOCK_INIT };
+  gc_fit_options_default(&job.o);
+  job.comps = calloc((size_t)argc + 1, sizeof *job.comps);
+  job.dropf = calloc((size_t)argc + 1, sizeof *job.dropf);
+  job.paths = calloc((size_t)argc + 1, sizeof *job.paths);
+  job.sets = calloc((size_t)argc + 1, sizeof *job.sets);
+  job.ops = calloc((size_t)argc + 1, sizeof *job.ops);
+  int rc = 1;
+  if (job.comps && job.dropf && job.paths && job.sets && job.ops) {
+    /* parse -> data -> problem -> fit -> report */
+    rc = fit_parse(&job);
+    if (!rc)
+      rc = fit_operands(&job);
+    if (!rc)
+      rc = fit_outputs(&job);
+    if (!rc)
+      rc = fit_load(&job);
+    if (!rc)
+      rc = fit_setup(&job);
+    if (!rc)
+      rc = fit_solve(&job);
+    if (!rc)
+      rc = fit_write(&job);
+    if (rc == FIT_STOP)
+      rc = 0;
+  }
+  if (job.have_id)
+    gc_fit_ident_free(&job.id);
+  free(job.verdict);
+  gc_fit_result_free(&job.res);
+  gc_fit_problem_free(&job.pb);
+  gc_fit_data_free(&job.data);
+  gc_dirlock_release(&job.report_lock);
+  if (rc && job.report_created)
+    rmdir(job.report); /* only if empty */
+  free(job.comps);
+  free(job.dropf);
+  free(job.paths);
+  free(job.sets);
+  free(job.ops);
+  return rc;
 }

@@ -225,6 +225,7 @@ int gc_fit_synthesize(const gc_fit_setup *set, gc_fit_data *d, const double *p,
 
 /* ---------------------------------------------------------------- solvers */
 
+/* Indices of the solver table's first rows, for the code and tests that name them. */
 enum {
   GC_FIT_LM = 0,        /* GSL gsl_multifit_nlinear, Levenberg-Marquardt trust region */
   GC_FIT_SD,            /* steepest descent, Algorithm D.1 */
@@ -232,12 +233,11 @@ enum {
   GC_FIT_NELDERMEAD,    /* NLopt LN_NELDERMEAD */
   GC_FIT_SBPLX,         /* NLopt LN_SBPLX (Subplex) */
   GC_FIT_DIRECT,        /* NLopt GN_DIRECT_L, then local polishing */
-  GC_FIT_CRS2,          /* NLopt GN_CRS2_LM, then local polishing */
-  GC_FIT_NALG
+  GC_FIT_CRS2           /* NLopt GN_CRS2_LM, then local polishing */
 };
 const char *gc_fit_alg_name(int alg);
 const char *gc_fit_alg_description(int alg);
-int gc_fit_alg_lookup(const char *name);   /* -1 if unknown */
+int gc_fit_alg_lookup(const char *name);   /* the name or an alias; -1 if unknown */
 int gc_fit_alg_is_global(int alg);
 
 typedef struct {
@@ -257,6 +257,33 @@ typedef struct {
                         * better point; the normalisation stays the trial values') */
   double start[GC_FIT_MAXPAR];
 } gc_fit_options;
+
+/* A solver of `granucal fit` (one row of the table in fit_solve.c, as GSL's
+ * gsl_multifit_nlinear_type): its name for -A and --polish, what it is, the other names it
+ * answers to, its kind, and the functions that check the options and run one start. */
+enum {
+  GC_FIT_SOLVER_GLOBAL = 1,    /* a global search: 3/2 the budget, polished by --polish */
+  GC_FIT_SOLVER_POLISHER = 2,  /* an NLopt local solver: --polish may name it */
+  GC_FIT_SOLVER_OWN_POINT = 4, /* its result is its own point: no polish from the best point */
+  GC_FIT_SOLVER_HISTORY = 8    /* its iteration history is printed unless -q */
+};
+typedef struct gc_fit_run_ctx gc_fit_run_ctx;
+typedef struct {
+  const char *name;
+  const char *description;
+  const char *aliases;   /* other names, space-separated, or NULL */
+  unsigned flags;        /* GC_FIT_SOLVER_* */
+  int variant;           /* the runner's algorithm code (NLopt's nlopt_algorithm) */
+  /* options and problem fit for this solver: GC_SUCCESS, else GC_EINVAL and a message */
+  int (*check)(const gc_fit_problem *pb, const gc_fit_options *o, char *msg, size_t n);
+  /* one start from p0 with budget evaluations */
+  void (*run)(gc_fit_run_ctx *c, const double *p0, long budget);
+} gc_fit_solver_type;
+int gc_fit_solver_count(void);
+const gc_fit_solver_type *gc_fit_solver_at(int alg); /* NULL out of range */
+/* The names of the solvers whose flags have every bit of need and none of refuse, as
+ * "a, b, c" into buf (truncated to n); returns the length of the whole list. */
+size_t gc_fit_solver_names(char *buf, size_t n, unsigned need, unsigned refuse);
 
 void gc_fit_options_default(gc_fit_options *o);
 

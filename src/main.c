@@ -14,16 +14,23 @@ static const struct {
   const char *name;
   int (*run)(int argc, char **argv);
   const char *what;
+  const gc_cli_opt *options; /* the command's option table, NULL while it parses by hand */
 } commands[] = {
-  { "contact", gc_cmd_contact, "drive one contact along a load path (force or displacement)" },
-  { "drop", gc_cmd_drop, "normal impact of a sphere on a rigid plane (drop test)" },
-  { "impact", gc_cmd_impact, "oblique impacts of spinning spheres on a frictional plane" },
-  { "fit", gc_cmd_fit, "calibrate a normal model (default ep) from compression, drop and path data" },
-  { "compare", gc_cmd_compare, "contact models against a reference curve (FEA, sec. 6.4)" },
-  { "chute", gc_cmd_chute, "flow of rigid particles down an inclined chute (ch. 9)" },
-  { "data", gc_cmd_data, "read a compression, drop or load-path CSV as fit reads it, in SI" },
-  { "export", gc_cmd_export, "write a LAMMPS deck of a chute card (pair style granucal plugin)" },
-  { "models", gc_cmd_models, "list the contact models" },
+  { "contact", gc_cmd_contact,
+    "drive one contact along a load path (force or displacement)", gc_contact_options },
+  { "drop", gc_cmd_drop, "normal impact of a sphere on a rigid plane (drop test)",
+    gc_drop_options },
+  { "impact", gc_cmd_impact, "oblique impacts of spinning spheres on a frictional plane", NULL },
+  { "fit", gc_cmd_fit,
+    "calibrate a normal model (default ep) from compression, drop and path data", NULL },
+  { "compare", gc_cmd_compare, "contact models against a reference curve (FEA, sec. 6.4)",
+    gc_compare_options },
+  { "chute", gc_cmd_chute, "flow of rigid particles down an inclined chute (ch. 9)",
+    gc_chute_options },
+  { "data", gc_cmd_data, "read a compression, drop or load-path CSV as fit reads it, in SI", NULL },
+  { "export", gc_cmd_export,
+    "write a LAMMPS deck of a chute card (pair style granucal plugin)", NULL },
+  { "models", gc_cmd_models, "list the contact models", NULL },
 };
 
 static void usage(FILE *f)
@@ -94,6 +101,26 @@ static int check_stdout(int rc)
   return rc;
 }
 
+/* `granucal --complete COMMAND` (the long options, one a line, for the bash completion) and
+ * `granucal --man-options COMMAND` (the header lines of the man page's OPTIONS), from the
+ * command's option table.  Status 1 for a command without one. */
+static int print_options(const char *what, const char *name)
+{
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    if (strcmp(name, commands[i].name) != 0)
+      continue;
+    if (!commands[i].options)
+      return 1;
+    if (strcmp(what, "--complete") == 0)
+      gc_cli_complete_options(stdout, commands[i].options);
+    else
+      gc_cli_man_options(stdout, commands[i].options);
+    return 0;
+  }
+  fprintf(stderr, "granucal: %s: unknown command '%s'\n", what, name);
+  return 2;
+}
+
 static int run(int argc, char **argv)
 {
   if (argc < 2) {
@@ -108,6 +135,9 @@ static int run(int argc, char **argv)
     printf("granucal %s\nbuilt with CFLAGS: %s\n", GC_VERSION, GC_BUILD_CFLAGS);
     return 0;
   }
+  if ((strcmp(argv[1], "--complete") == 0 || strcmp(argv[1], "--man-options") == 0) &&
+      argc == 3)
+    return print_options(argv[1], argv[2]);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(argv[1], commands[i].name) == 0)
       return commands[i].run(argc - 1, argv + 1);

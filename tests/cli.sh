@@ -512,6 +512,38 @@ touch "$tmp/fakeplugin.so"
 ! grep -q "warning" "$tmp/deck7.err" && ! grep -q "WARNING: the plugin" "$tmp/deck7/chute.in" &&
   ok "export: no warning when the plugin is there" || ko "export: warning with the plugin there"
 
+# the solver table, --help and the man page name the same solvers
+M=${GC_SRCDIR:-..}/man/granucal-fit.1
+"$G" fit --list-algorithms | sort >"$tmp/solvers.table"
+sed -n 's/^\.BR lm /lm /p' "$M" | tr -d '"(),.' | sed 's/default//' | tr -s ' ' '\n' |
+  grep . | sort >"$tmp/solvers.man"
+missing=""
+for a in $(cat "$tmp/solvers.table"); do
+  "$G" fit --help | grep -q "^  *$a  " || missing="$missing $a"
+done
+[ -z "$missing" ] && [ "$(grep -c . "$tmp/solvers.table")" -ge 7 ] &&
+  cmp -s "$tmp/solvers.table" "$tmp/solvers.man" &&
+  ok "fit solvers: --help and the man page list the table's $(grep -c . "$tmp/solvers.table")" ||
+  ko "fit solvers: not in --help:$missing; man: $(tr '\n' ' ' <"$tmp/solvers.man")"
+
+# a command's option table gives the man page's OPTIONS headers (the line after each .TP) and
+# the completion's options
+ntab=0
+for cmd in contact drop impact fit compare chute data export; do
+  "$G" --man-options "$cmd" >"$tmp/man-$cmd.got" 2>/dev/null || continue
+  ntab=$((ntab + 1))
+  sed -n '/^\.SH OPTIONS/,/^\.SH [A-Z]/{/^\.TP/{n;p}}' "${GC_SRCDIR:-..}/man/granucal-$cmd.1" \
+    >"$tmp/man-$cmd.want"
+  cmp -s "$tmp/man-$cmd.got" "$tmp/man-$cmd.want" &&
+    ok "man granucal-$cmd: OPTIONS as the option table ($(grep -c . "$tmp/man-$cmd.got") rows)" ||
+    ko "man granucal-$cmd: OPTIONS differ from the table: $(diff "$tmp/man-$cmd.want" \
+      "$tmp/man-$cmd.got" | head -4 | tr '\n' ' ')"
+  n_help=$("$G" "$cmd" --help | grep -c '^  -., --\|^      --')
+  [ "$n_help" = "$(grep -c . "$tmp/man-$cmd.got")" ] && ok "$cmd --help: one line per table row" ||
+    ko "$cmd --help: $n_help option lines"
+done
+[ "$ntab" -ge 1 ] && ok "option tables: $ntab commands" || ko "no command has an option table"
+
 # bash completion: -m offers the model names the program lists, nothing of the listing's text
 S=${GC_SRCDIR:-..}
 if command -v bash >/dev/null 2>&1; then
@@ -532,6 +564,16 @@ if command -v bash >/dev/null 2>&1; then
   { cat "$tmp/tangential.names"; echo none; } | sort >"$tmp/tfd.want"
   cmp -s "$tmp/tfd.comp" "$tmp/tfd.want" && ok "completion: --tfd offers the tangential names and none" ||
     ko "completion: --tfd offers: $(tr '\n' ' ' <"$tmp/tfd.comp" | head -c 300)"
+  "$G" fit --list-algorithms | sort >"$tmp/alg.names"
+  comp granucal fit -A '' >"$tmp/alg.comp"
+  [ "$(wc -l <"$tmp/alg.names")" -ge 7 ] && cmp -s "$tmp/alg.comp" "$tmp/alg.names" &&
+    ok "completion: -A offers the solver table's $(wc -l <"$tmp/alg.names") names" ||
+    ko "completion: -A offers: $(tr '\n' ' ' <"$tmp/alg.comp")"
+  [ "$(comp granucal fit --polish non)" = none ] && ok "completion: --polish none" ||
+    ko "completion: --polish non -> $(comp granucal fit --polish non | tr '\n' ' ')"
+  [ "$(comp granucal drop --v | tr '\n' ' ')" = "--verlet --vin " ] &&
+    ok "completion: drop --v from the option table" ||
+    ko "completion: drop --v -> $(comp granucal drop --v | tr '\n' ' ')"
   [ "$(comp granucal fit -m th)" = thornton ] && ok "completion: fit -m th -> thornton" ||
     ko "completion: fit -m th -> $(comp granucal fit -m th | tr '\n' ' ')"
 fi
