@@ -131,6 +131,27 @@ static inline size_t chunk_end(size_t b, size_t np)
 }
 
 /* Private workspace (c->work). */
+/* The thread count's probe (adapt_threads): on a machine whose cores are busy with other
+ * processes, a thread that waits for its core makes the others wait at every barrier, and
+ * several threads can then run slower than one.  So every PROBE_PERIOD steps the step runs
+ * PROBE_STEPS steps on one thread and PROBE_STEPS on all, each after one step to settle, and
+ * keeps until the next probe the faster by the median wall time of a step.  Results do not
+ * depend on it (nor on the thread count). */
+enum { PROBE_PERIOD = 1000, PROBE_STEPS = 8, PROBE_KEEP = 64 };
+typedef struct {
+  int one;                     /* 1: the loops run on one thread */
+  /* the threads' balanced shares (bnd, ndefer) while one thread runs, so that the return to
+   * all does not start again from equal shares (up to PROBE_KEEP threads) */
+  int keep_n;                  /* threads of the kept shares (0: none) */
+  size_t keep_bnd[PROBE_KEEP + 1];
+  size_t keep_defer[PROBE_KEEP];
+  int phase;                   /* 0 run, 1 probe one thread, 2 probe all */
+  long left;                   /* steps left in the phase */
+  int n;                       /* step times recorded in the probe's phase */
+  double t_last;               /* wall time at the start of the last step [s] (0: none) */
+  double times[2][PROBE_STEPS]; /* the probe's step times, one thread and all [s] */
+} thread_probe;
+
 typedef struct {
   size_t nrad;                 /* distinct radii among the shape's spheres */
   double rad[NSHAPE];          /* the distinct radii [m] */
@@ -253,6 +274,7 @@ typedef struct {
                                 * walls a sphere is far from need not touch their records */
   int placed;
   double g[3];                 /* gravity vector [m/s^2] */
+  thread_probe probe;          /* one thread or all: adapt_threads */
 } chute_work;
 
 struct pkey {
@@ -1987,6 +2009,8 @@ static int nthreads(const gc_chute *c, size_t work)
 #ifdef _OPENMP
   const chute_work *w = c->work;
   const int n = c->cfg.threads > 0 ? c->cfg.threads : work < 1000 ? 1 : omp_get_max_threads();
+  if (w->probe.one)
+    return 1;
   return n < w->maxthreads ? n : w->maxthreads;
 #else
   (void)c;
@@ -2473,6 +2497,88 @@ static inline void move_queued(gc_chute *c, chute_work *w, const gc_nlist_frame 
     move_lanes(c, w, fr, q, early, dmax2, bad_p);
 }
 
+#ifdef _OPENMP
+static int cmp_double(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median_of(double *t, int n)
+{
+  qsort(t, (size_t)n, sizeof *t, cmp_double);
+  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+#endif
+
+/* one thread from this step on; the shares of the threads before it kept */
+static void probe_to_one(chute_work *w)
+{
+  thread_probe *pr = &w->probe;
+  if (!pr->one && w->nbnd > 1 && w->nbnd <= PROBE_KEEP) {
+    pr->keep_n = w->nbnd;
+    memcpy(pr->keep_bnd, w->bnd, (size_t)(w->nbnd + 1) * sizeof *w->bnd);
+    memcpy(pr->keep_defer, w->ndefer, (size_t)w->nbnd * sizeof *w->ndefer);
+  }
+  pr->one = 1;
+}
+
+/* all threads from this step on, with their kept shares */
+static void probe_to_all(chute_work *w)
+{
+  thread_probe *pr = &w->probe;
+  if (pr->one && pr->keep_n > 1) {
+    memcpy(w->bnd, pr->keep_bnd, (size_t)(pr->keep_n + 1) * sizeof *w->bnd);
+    memcpy(w->ndefer, pr->keep_defer, (size_t)pr->keep_n * sizeof *w->ndefer);
+    for (int t = 0; t < pr->keep_n; t++)
+      w->tsum[t] = 0.0;
+    w->nsum = 0;
+    w->nbnd = pr->keep_n;
+  }
+  pr->one = 0;
+}
+
+/* At the start of a step: the wall time of the last one into the thread probe (thread_probe),
+ * which then sets probe.one for this step.  Only where more than one thread would run. */
+static void adapt_threads(gc_chute *c)
+{
+#ifdef _OPENMP
+  chute_work *w = c->work;
+  thread_probe *pr = &w->probe;
+  const int n = c->cfg.threads > 0 ? c->cfg.threads : omp_get_max_threads();
+  if (w->maxthreads < 2 || n < 2) {
+    pr->one = 0;
+    return;
+  }
+  const double now = omp_get_wtime(), dt = pr->t_last > 0 ? now - pr->t_last : -1.0;
+  pr->t_last = now;
+  if (pr->phase > 0 && dt >= 0 && pr->left < PROBE_STEPS)
+    pr->times[pr->phase - 1][pr->n++] = dt; /* the first step of a phase settles */
+  if (pr->left > 0) {
+    pr->left--;
+    return;
+  }
+  if (pr->phase == 1) { /* one thread measured: now all */
+    pr->phase = 2;
+    probe_to_all(w);
+    pr->n = 0;
+    pr->left = PROBE_STEPS;
+  } else if (pr->phase == 2) { /* both measured: keep the faster until the next probe */
+    if (median_of(pr->times[0], PROBE_STEPS) < median_of(pr->times[1], PROBE_STEPS))
+      probe_to_one(w);
+    pr->phase = 0;
+    pr->left = PROBE_PERIOD;
+  } else { /* a probe: one thread first */
+    pr->phase = 1;
+    probe_to_one(w);
+    pr->n = 0;
+    pr->left = PROBE_STEPS;
+  }
+#else
+  (void)c;
+#endif
+}
+
 int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
 {
   chute_work *w = c->work;
@@ -2481,6 +2587,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
              "gc_chute_place_random)");
     return GC_EINVAL;
   }
+  adapt_threads(c);
   const long np = (long)c->np;
   const int nt = nthreads(c, gc_nlist_npairs(c->nl) + c->np);
   const long npr = (long)gc_nlist_npairs(c->nl);
