@@ -201,12 +201,11 @@ void PairGranucal::compute(int eflag, int vflag)
     for (int jj = 0; jj < jnum; jj++) {
       int j = jlist[jj] & NEIGHMASK;
       double *state = &allstate[state_size * jj];
-      /* body 1 (b1) and body 2 (b2) by type, then atom ID */
-      int swap = type[i] > type[j] || (type[i] == type[j] && tag[i] > tag[j]);
-      int b1 = swap ? j : i, b2 = swap ? i : j;
-      double d[3] = {x[b2][0] - x[b1][0], x[b2][1] - x[b1][1], x[b2][2] - x[b1][2]};
-      double r1 = radius[b1], r2 = radius[b2], rsum = r1 + r2;
-      double rsq = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+      /* the distance first, in the list's order: most neighbours do not touch (the same
+       * numbers as in the bodies' order below: a negation and sums that commute) */
+      const double dji[3] = {x[j][0] - x[i][0], x[j][1] - x[i][1], x[j][2] - x[i][2]};
+      const double rsum = radius[i] + radius[j];
+      const double rsq = dji[0] * dji[0] + dji[1] * dji[1] + dji[2] * dji[2];
       if (rsq >= rsum * rsum && !models.keep_history) {
         /* apart: the contact is virgin again (granucal's default, src/chute.c).  A state is
          * only written where touch is set (below, and FixNeighHistory restores both
@@ -217,6 +216,12 @@ void PairGranucal::compute(int eflag, int vflag)
         }
         continue;
       }
+      /* body 1 (b1) and body 2 (b2) by type, then atom ID */
+      const int swap = type[i] > type[j] || (type[i] == type[j] && tag[i] > tag[j]);
+      const int b1 = swap ? j : i, b2 = swap ? i : j;
+      const double d[3] = {swap ? -dji[0] : dji[0], swap ? -dji[1] : dji[1],
+                           swap ? -dji[2] : dji[2]};
+      const double r1 = radius[b1], r2 = radius[b2];
       double dist = sqrt(rsq);
       if (!(dist > 0)) rank_error(lmp, FLERR, "pair granucal: atoms {} and {} at the same place", tag[i], tag[j]);
       double n[3] = {d[0] / dist, d[1] / dist, d[2] / dist}; /* eq. 4.9 */
