@@ -166,6 +166,68 @@ static int restitution(const gc_chute_cfg *cfg, const gc_params *p, double R1, d
   return GC_SUCCESS;
 }
 
+/* The masses of the spheres of shape sh as LAMMPS atoms (m[k], sum sh->mass) whose centroid
+ * is the particle's centre of mass, the origin of the body axes: fix gravity acts on each atom
+ * at its position, so any other centroid would give the body a torque in free fall.  Equal
+ * masses when they have it (symmetric shapes); else the equal masses plus the least-squares
+ * correction that puts the centroid there (the constraints sum m = M, sum m pos = 0 in the
+ * normal equations, a direction along which every sphere sits at 0 left out).  GC_EINVAL if a
+ * mass would not be positive. */
+static int sphere_masses(const gc_shape *sh, double m[GC_SHAPE_MAX_SPHERES])
+{
+  const size_t n = sh->nsph;
+  double c[3] = { 0, 0, 0 }, ext = sh->bound_radius > 0 ? sh->bound_radius : 1.0;
+  for (size_t k = 0; k < n; k++) {
+    m[k] = sh->mass / (double)n;
+    for (int d = 0; d < 3; d++)
+      c[d] += sh->pos[k][d] / (double)n;
+  }
+  if (fabs(c[0]) + fabs(c[1]) + fabs(c[2]) <= 1e-12 * ext)
+    return GC_SUCCESS;
+  /* rows of A: 1, x, y, z; m += A^T y with (A A^T) y = b - A m (b = M, 0, 0, 0) */
+  double G[4][5] = { { 0 } };
+  for (int a = 0; a < 4; a++) {
+    for (int b = 0; b < 4; b++)
+      for (size_t k = 0; k < n; k++)
+        G[a][b] += (a ? sh->pos[k][a - 1] : 1.0) * (b ? sh->pos[k][b - 1] : 1.0);
+    double r = a ? 0.0 : sh->mass;
+    for (size_t k = 0; k < n; k++)
+      r -= (a ? sh->pos[k][a - 1] : 1.0) * m[k];
+    G[a][4] = r;
+  }
+  int used[4] = { 0, 0, 0, 0 };
+  double y[4] = { 0, 0, 0, 0 };
+  int piv[4];
+  for (int col = 0; col < 4; col++) {
+    int best = -1;
+    for (int a = 0; a < 4; a++)
+      if (!used[a] && (best < 0 || fabs(G[a][col]) > fabs(G[best][col])))
+        best = a;
+    piv[col] = -1;
+    /* a direction without extent: its constraint holds for any masses */
+    if (fabs(G[best][col]) <= 1e-12 * (col ? ext * ext * (double)n : (double)n))
+      continue;
+    used[best] = 1;
+    piv[col] = best;
+    for (int a = 0; a < 4; a++) {
+      if (a == best)
+        continue;
+      const double f = G[a][col] / G[best][col];
+      for (int b = col; b < 5; b++)
+        G[a][b] -= f * G[best][b];
+    }
+  }
+  for (int col = 0; col < 4; col++)
+    if (piv[col] >= 0)
+      y[col] = G[piv[col]][4] / G[piv[col]][col];
+  for (size_t k = 0; k < n; k++) {
+    m[k] += y[0] + y[1] * sh->pos[k][0] + y[2] * sh->pos[k][1] + y[3] * sh->pos[k][2];
+    if (!(m[k] > 0))
+      return GC_EINVAL;
+  }
+  return GC_SUCCESS;
+}
+
 static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const char *plugin,
                          int argc, char **argv, const char *card)
 {
@@ -209,6 +271,17 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
   fprintf(o.f, "# %zu particles of %zu spheres (granucal's state at t = %.9g s)\n", c->np,
           sh->nsph, c->t);
   long id = (long)c->nbeads;
+  double msph[GC_SHAPE_MAX_SPHERES];
+  if (sphere_masses(sh, msph)) {
+    snprintf(x->msg, sizeof x->msg,
+             "the cluster's spheres cannot carry its mass with their centroid at its centre "
+             "of mass (a sphere would get a mass <= 0)");
+    gc_outfile_abort(&o);
+    return GC_EINVAL;
+  }
+  int equal = 1;
+  for (size_t k = 1; k < sh->nsph; k++)
+    equal &= msph[k] == msph[0];
   for (size_t n = 0; n < c->np; n++) {
     const size_t p = c->index_of[n];
     double M[9];
@@ -233,8 +306,11 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
     fprintf(o.f, "set atom %ld*%ld mol %zu\n", id + 1, id + (long)sh->nsph, n + 1);
     for (size_t k = 0; k < sh->nsph; k++)
       fprintf(o.f, "set atom %ld diameter %.17g\n", id + 1 + (long)k, 2 * sh->radius[k]);
-    fprintf(o.f, "set atom %ld*%ld mass %.17g\n", id + 1, id + (long)sh->nsph,
-            sh->mass / (double)sh->nsph);
+    if (equal)
+      fprintf(o.f, "set atom %ld*%ld mass %.17g\n", id + 1, id + (long)sh->nsph, msph[0]);
+    else
+      for (size_t k = 0; k < sh->nsph; k++)
+        fprintf(o.f, "set atom %ld mass %.17g\n", id + 1 + (long)k, msph[k]);
     id += (long)sh->nsph;
   }
   if ((st = xclose(x, &o)))

@@ -29,7 +29,10 @@
 #     the rolling-resistance couple on a wall as granucal impact;
 #  11. the twisting couple on a wall against its closed form, on x, y and z walls;
 #  12. a rigid body's mass as m_eff on a wall (Tsuji damping gives e = e_n);
-#  13. the pair style from a static overlap: its twisting couple against the closed form.
+#  13. the pair style from a static overlap: its twisting couple against the closed form;
+#  14. compute pair/local (the pair style's single()) against the force of the run;
+#  15. a polydisperse deck of `granucal export lammps` (clusters of four radii) against
+#      granucal chute.
 set -u
 lmp=${GC_LAMMPS:-}
 plugin=${GC_LAMMPS_PLUGIN:-}
@@ -128,11 +131,20 @@ timestep $dt
 variable a equal $(echo "$R" | awk '{ printf "%.17g", 2 * $1 }')-(x[2]-x[1])
 variable P equal -fx[1]
 variable u equal vx[1]-vx[2]
-fix out all print 1 "\$(step) \$(v_a:%.17g) \$(v_P:%.17g) \$(v_u:%.17g)" file headon.txt screen no
+compute pl all pair/local p7
+compute plsum all reduce sum c_pl
+fix out all print 1 "\$(step) \$(v_a:%.17g) \$(v_P:%.17g) \$(v_u:%.17g) \$(c_plsum:%.17g)" file headon.txt screen no
 run 1600
 EOF
 if run_lmp 1 headon.in headon.log; then
   against_drop headon "head-on impact"
+  # compute pair/local (the pair style's single()): its P each step is the force on atom 1,
+  # which section 1 compares with granucal drop's
+  awk '$1 >= 1 { if ($3 > 0) n++; d = $5 - $3; if (d < 0) d = -d; if (d > m) m = d
+                 if ($3 > pm) pm = $3 }
+    END { printf "  compute pair/local P against the force on atom 1: %d steps in contact, max |dP|/P_max %.1e\n", n, m / pm
+          exit !(n > 100 && m <= 1e-12 * pm) }' "$tmp/headon.txt" ||
+    fail "compute pair/local: P differs from the pair force of the run"
 else
   fail "LAMMPS head-on run failed"
 fi
@@ -604,6 +616,90 @@ else
   fail "LAMMPS twisting run of the pair style failed"
 fi
 
+# ---- 14. compute pair/local (single()) in an oblique impact of two equal spheres with spin:
+# each step, its force on atom i (p1-p3) is the force on atom 1 of the run (or on atom 2, by
+# which atom holds the pair: the opposite), to 1e-12 of the largest force; the normal force
+# ("force") is P (p7) to 1e-6 (Q is perpendicular to n up to the turn of n in one step); the
+# overlap (p8) is 2R - |x2 - x1|; the tangential force (p9) is not zero
+cat >"$tmp/single.in" <<EOF
+$head
+boundary f f f
+region box block -0.01 0.02 -0.01 0.01 -0.01 0.01
+create_box 1 box
+create_atoms 1 single 0 0 0
+create_atoms 1 single $(awk -v r=$R 'BEGIN { printf "%.17g", 2 * r }') 1e-3 0
+set atom * diameter $(awk -v r=$R 'BEGIN { printf "%.17g", 2 * r }')
+set atom * mass $m
+velocity all set 0 0 0
+set atom 1 vx 1 vy 0.3
+set atom 1 omega 0 0 100
+pair_style granucal
+pair_coeff * * soy.params
+neighbor 1e-3 bin
+neigh_modify every 1 delay 0 check yes
+fix 1 all nve/sphere
+timestep $dt
+compute pl all pair/local p1 p2 p3 force p7 p8 p9
+compute s all reduce sum c_pl[1] c_pl[2] c_pl[3] c_pl[4] c_pl[5] c_pl[6] c_pl[7]
+variable d equal sqrt((x[2]-x[1])^2+(y[2]-y[1])^2+(z[2]-z[1])^2)
+fix out all print 1 "\$(step) \$(fx[1]:%.17g) \$(fy[1]:%.17g) \$(fz[1]:%.17g) \$(c_s[1]:%.17g) \$(c_s[2]:%.17g) \$(c_s[3]:%.17g) \$(c_s[4]:%.17g) \$(c_s[5]:%.17g) \$(c_s[6]:%.17g) \$(c_s[7]:%.17g) \$(v_d:%.17g)" file single.txt screen no
+run 2500
+EOF
+if run_lmp 1 single.in single.log; then
+  awk -v R=$R '$1 >= 1 && $8 > 0 { n++
+      for (e = 0; e < 3; e++) { f = $(2 + e); p = $(5 + e)
+        a = p - f; if (a < 0) a = -a; if (a > ep) ep = a
+        b = p + f; if (b < 0) b = -b; if (b > em) em = b
+        if (f * f > fm) fm = f * f }
+      d = $8 - $9; if (d < 0) d = -d; if (d > en) en = d; if ($9 > pm) pm = $9
+      d = $10 - (2 * R - $12); if (d < 0) d = -d; if (d > ea) ea = d
+      if ($11 > qm) qm = $11 }
+    END { fm = sqrt(fm); e = ep < em ? ep : em
+      printf "  compute pair/local, oblique: %d steps in contact, max |F - f_1|/F_max %.1e, |force - P|/P_max %.1e, |d alpha| %.1e m, Q_max/P_max %.2f\n", n, e / fm, en / pm, ea, qm / pm
+      exit !(n > 100 && e <= 1e-12 * fm && en <= 1e-6 * pm && ea <= 1e-12 * R && qm > 1e-2 * pm) }' \
+    "$tmp/single.txt" || fail "compute pair/local differs from the pair force of the run"
+else
+  fail "LAMMPS run with compute pair/local failed"
+fi
+
+# ---- 15. a polydisperse deck: tiny.chute with 16 clusters of four spheres of four radii (2.2 to
+# 3.1 mm), exported and run to 0.03 s: in free fall (until the first wall contact at ~0.0095 s)
+# its mean velocity equals granucal chute's to 1e-6 (the masses of the unequal spheres, whose
+# centroid must be the cluster's centre of mass, and the inertia), the first series time with
+# pair contacts (0.018 s) is granucal's (the radii), at 0.03 s, after some fifty contacts, the
+# mean velocities differ by less than 0.1 (seen 1.9e-2: the two codes' integrators), and the
+# pair style built a law per pair of radii met (at least the four particle-bead pairs)
+printf '%s\n' "x [m],y [m],z [m],r [m]" "-2.9e-3,0,0,2.2e-3" "-0.5e-3,0.4e-3,0,2.5e-3" \
+  "2.0e-3,-0.3e-3,0.6e-3,2.8e-3" "0.4e-3,0.2e-3,-2.9e-3,3.1e-3" >"$tmp/poly.csv"
+sed -e '/^shape/d' -e '/^particle_[LWH]/d' -e "s|^params = .*|params = $data/chute/soybean.params|" \
+  -e "s|^wall = ../|wall = $data/|" -e "s|^bead = ../|bead = $data/|" -e "s|^n_particles = .*|n_particles = 16|" \
+  "$data/chute/tiny.chute" >"$tmp/poly.chute"
+printf '%s\n' "shape = cluster" "cluster_file = $tmp/poly.csv" "particle_density = 1150" >>"$tmp/poly.chute"
+if "$g" chute -q -o "$tmp/poly-g" -s t_end=0.03 "$tmp/poly.chute" &&
+  "$g" export lammps --plugin "$plugin" -o "$tmp/poly" -s t_end=0.03 "$tmp/poly.chute" 2>/dev/null; then
+  echo "run 0 post no" >>"$tmp/poly/chute.in"
+  if (cd "$tmp/poly" && "$lmp" -nocite -log log.poly -in chute.in >chute.out 2>&1); then
+    radii=$(awk '$1 == "set" && $4 == "diameter" { print $5 }' "$tmp/poly/particles.lmp" | sort -u | wc -l)
+    laws=$(awk '/^granucal: pair granucal holds/ { n = $5 } END { print n + 0 }' "$tmp/poly/log.poly")
+    awk -F, -v radii="$radii" -v laws="$laws" 'NR == FNR { if (FNR > 1) { t = sprintf("%.6f", $1)
+          v[t] = $2; if ($6 > 0 && g1 == "") g1 = t; last = t } ; next }
+      /^#/ { next }
+      { t = sprintf("%.6f", $1); if ($5 > 0 && l1 == "") l1 = t
+        if (t < 0.0095 && v[t] != 0) { n++
+          d = ($2 - v[t]) / v[t]; if (d < 0) d = -d; if (d > m) m = d }
+        if (t == last) { e = ($2 - v[t]) / v[t]; if (e < 0) e = -e } }
+      END { printf "  polydisperse deck: %d sphere diameters; free fall at %d series times, largest relative difference in vx %.1e; first pair contacts at t = %s s (granucal %s s); at %s s vx differs by %.1e; %d laws\n", radii, n, m, l1, g1, last, e, laws
+            exit !(radii >= 4 && n >= 5 && m < 1e-6 && l1 != "" && l1 == g1 && e < 0.1 && laws >= 4) }' \
+      "$tmp/poly-g/series.csv" FS=" " "$tmp/poly/series.txt" ||
+      fail "polydisperse deck: differs from granucal chute (free fall, first contact) or too few laws"
+  else
+    tail -n 5 "$tmp/poly/chute.out"
+    fail "LAMMPS run of the polydisperse deck failed"
+  fi
+else
+  fail "granucal chute / export lammps of the polydisperse card"
+fi
+
 # ---- 4. the decks of `granucal export lammps` (tiny.chute: 24 soybean clusters over beads
 # between walls, 0.012 s, before the first contact at ~0.016 s): both run; in this free fall the
 # mean velocity of the LAMMPS run (rigid bodies with granucal's mass and inertia) equals
@@ -627,5 +723,5 @@ for deck in chute.in chute-granular.in; do
   fi
 done
 
-[ "$fails" = 0 ] && echo "PASS lammps: plugin = granucal drop (head-on), = granucal impact (oblique), 1 = 2 ranks, exported decks run; wall = granucal drop, = granucal impact, 1 = 2 ranks, restart"
+[ "$fails" = 0 ] && echo "PASS lammps: plugin = granucal drop (head-on), = granucal impact (oblique), 1 = 2 ranks, exported decks run (polydisperse too), pair/local; wall = granucal drop, = granucal impact, 1 = 2 ranks, restart"
 exit $((fails > 0))

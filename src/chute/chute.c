@@ -116,6 +116,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
              "gc_chute_place_random)");
     return GC_EINVAL;
   }
+  chute_adapt_threads(c);
   const long np = (long)c->np;
   const int nt = chute_nthreads(c, gc_nlist_npairs(c->nl) + c->np);
   const long npr = (long)gc_nlist_npairs(c->nl);

@@ -46,6 +46,27 @@ enum { BALANCE_STEPS = 16 };
 enum { WALK_BATCH = 256 };
 
 /* Private workspace (c->work). */
+/* The thread count's probe (chute_adapt_threads): on a machine whose cores are busy with other
+ * processes, a thread that waits for its core makes the others wait at every barrier, and
+ * several threads can then run slower than one.  So every PROBE_PERIOD steps the step runs
+ * PROBE_STEPS steps on one thread and PROBE_STEPS on all, each after one step to settle, and
+ * keeps until the next probe the faster by the median wall time of a step.  Results do not
+ * depend on it (nor on the thread count). */
+enum { PROBE_PERIOD = 1000, PROBE_STEPS = 8, PROBE_KEEP = 64 };
+typedef struct {
+  int one;                     /* 1: the loops run on one thread */
+  /* the threads' balanced shares (bnd, ndefer) while one thread runs, so that the return to
+   * all does not start again from equal shares (up to PROBE_KEEP threads) */
+  int keep_n;                  /* threads of the kept shares (0: none) */
+  size_t keep_bnd[PROBE_KEEP + 1];
+  size_t keep_defer[PROBE_KEEP];
+  int phase;                   /* 0 run, 1 probe one thread, 2 probe all */
+  long left;                   /* steps left in the phase */
+  int n;                       /* step times recorded in the probe's phase */
+  double t_last;               /* wall time at the start of the last step [s] (0: none) */
+  double times[2][PROBE_STEPS]; /* the probe's step times, one thread and all [s] */
+} thread_probe;
+
 typedef struct {
   size_t nrad;                 /* distinct radii among the shape's spheres */
   double rad[NSHAPE];          /* the distinct radii [m] */
@@ -168,6 +189,7 @@ typedef struct {
                                 * walls a sphere is far from need not touch their records */
   int placed;
   double g[3];                 /* gravity vector [m/s^2] */
+  thread_probe probe;          /* one thread or all: chute_adapt_threads */
 } chute_work;
 
 struct pkey {
@@ -270,6 +292,7 @@ int chute_rebuild(gc_chute *c, chute_work *w, char *msg, size_t msglen);
 /* threads.c */
 int chute_nthreads(const gc_chute *c, size_t work);
 void chute_balance_shares(chute_work *w, size_t np);
+void chute_adapt_threads(gc_chute *c);
 
 /* walls.c */
 const gc_law *chute_wall_law(const chute_work *w, size_t ki, size_t k);

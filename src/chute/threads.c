@@ -12,6 +12,8 @@ int chute_nthreads(const gc_chute *c, size_t work)
 #ifdef _OPENMP
   const chute_work *w = c->work;
   const int n = c->cfg.threads > 0 ? c->cfg.threads : work < 1000 ? 1 : omp_get_max_threads();
+  if (w->probe.one)
+    return 1;
   return n < w->maxthreads ? n : w->maxthreads;
 #else
   (void)c;
@@ -60,4 +62,86 @@ void chute_balance_shares(chute_work *w, size_t np)
     else if (w->tpo[t] == longest && w->ndefer[t] >= LANES)
       w->ndefer[t] -= LANES;
   }
+}
+
+#ifdef _OPENMP
+static int cmp_double(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median_of(double *t, int n)
+{
+  qsort(t, (size_t)n, sizeof *t, cmp_double);
+  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+#endif
+
+/* one thread from this step on; the shares of the threads before it kept */
+static void probe_to_one(chute_work *w)
+{
+  thread_probe *pr = &w->probe;
+  if (!pr->one && w->nbnd > 1 && w->nbnd <= PROBE_KEEP) {
+    pr->keep_n = w->nbnd;
+    memcpy(pr->keep_bnd, w->bnd, (size_t)(w->nbnd + 1) * sizeof *w->bnd);
+    memcpy(pr->keep_defer, w->ndefer, (size_t)w->nbnd * sizeof *w->ndefer);
+  }
+  pr->one = 1;
+}
+
+/* all threads from this step on, with their kept shares */
+static void probe_to_all(chute_work *w)
+{
+  thread_probe *pr = &w->probe;
+  if (pr->one && pr->keep_n > 1) {
+    memcpy(w->bnd, pr->keep_bnd, (size_t)(pr->keep_n + 1) * sizeof *w->bnd);
+    memcpy(w->ndefer, pr->keep_defer, (size_t)pr->keep_n * sizeof *w->ndefer);
+    for (int t = 0; t < pr->keep_n; t++)
+      w->tsum[t] = 0.0;
+    w->nsum = 0;
+    w->nbnd = pr->keep_n;
+  }
+  pr->one = 0;
+}
+
+/* At the start of a step: the wall time of the last one into the thread probe (thread_probe),
+ * which then sets probe.one for this step.  Only where more than one thread would run. */
+void chute_adapt_threads(gc_chute *c)
+{
+#ifdef _OPENMP
+  chute_work *w = c->work;
+  thread_probe *pr = &w->probe;
+  const int n = c->cfg.threads > 0 ? c->cfg.threads : omp_get_max_threads();
+  if (w->maxthreads < 2 || n < 2) {
+    pr->one = 0;
+    return;
+  }
+  const double now = omp_get_wtime(), dt = pr->t_last > 0 ? now - pr->t_last : -1.0;
+  pr->t_last = now;
+  if (pr->phase > 0 && dt >= 0 && pr->left < PROBE_STEPS)
+    pr->times[pr->phase - 1][pr->n++] = dt; /* the first step of a phase settles */
+  if (pr->left > 0) {
+    pr->left--;
+    return;
+  }
+  if (pr->phase == 1) { /* one thread measured: now all */
+    pr->phase = 2;
+    probe_to_all(w);
+    pr->n = 0;
+    pr->left = PROBE_STEPS;
+  } else if (pr->phase == 2) { /* both measured: keep the faster until the next probe */
+    if (median_of(pr->times[0], PROBE_STEPS) < median_of(pr->times[1], PROBE_STEPS))
+      probe_to_one(w);
+    pr->phase = 0;
+    pr->left = PROBE_PERIOD;
+  } else { /* a probe: one thread first */
+    pr->phase = 1;
+    probe_to_one(w);
+    pr->n = 0;
+    pr->left = PROBE_STEPS;
+  }
+#else
+  (void)c;
+#endif
 }

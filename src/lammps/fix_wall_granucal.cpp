@@ -190,6 +190,12 @@ void FixWallGranucal::contacts(int advance)
       /* keep_history: the record is kept while the sphere is within the neighbour skin of the
        * wall (as granucal chute's wall records and a pair in the neighbour list), else reset */
       const int keep = models.keep_history && alpha > -neighbor->skin;
+      /* a sphere farther than a radius and two skins from the wall has a virgin record while
+       * a run goes on: the record was reset at the step it left the contact (or the skin),
+       * and no sphere travels that far in a step.  Skipping the scan of its record saves
+       * reading 2 state_size doubles per atom and step; the set-up scans every record
+       * (atoms may have been moved between runs) */
+      if (advance && alpha < -(r + 2.0 * neighbor->skin)) continue;
       if (!(alpha > 0.0)) {
         int used = 0;
         for (size_t m = 0; m < state_size; m++)

@@ -1,6 +1,7 @@
 /* granucal_lammps.cpp - what pair granucal and fix wall/granucal share (granucal_lammps.h). */
 #include "granucal_lammps.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 
@@ -108,35 +109,73 @@ int LAMMPS_NS::granucal_setup_force(const granucal_law *law, const double *state
   return GRANUCAL_SUCCESS;
 }
 
-granucal_law *GranucalLawCache::find(int itype, int jtype, double R1, double R2, double meff)
+/* splitmix64's finaliser over the key's bits: radii that differ in the last bit (a continuous
+ * distribution) land in different slots */
+size_t GranucalLawCache::hash(int itype, int jtype, double R1, double R2, double meff)
 {
-  auto same = [&](const Key &k) {
-    return k.itype == itype && k.jtype == jtype && k.R1 == R1 && k.R2 == R2 && k.meff == meff;
-  };
-  if (last_hit < laws.size() && same(laws[last_hit])) return laws[last_hit].law;
-  for (size_t q = 0; q < laws.size(); q++)
-    if (same(laws[q])) {
-      last_hit = q;
-      return laws[q].law;
+  uint64_t b[3];
+  memcpy(&b[0], &R1, sizeof R1);
+  memcpy(&b[1], &R2, sizeof R2);
+  memcpy(&b[2], &meff, sizeof meff);
+  uint64_t h = ((uint64_t) (uint32_t) itype << 32) ^ (uint32_t) jtype;
+  for (int k = 0; k < 3; k++) {
+    h ^= b[k] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebULL;
+    h ^= h >> 31;
+  }
+  return (size_t) h;
+}
+
+granucal_law *GranucalLawCache::find_slot(int itype, int jtype, double R1, double R2,
+                                          double meff)
+{
+  if (slots.empty()) return nullptr;
+  const size_t mask = slots.size() - 1;
+  for (size_t q = hash(itype, jtype, R1, R2, meff) & mask;; q = (q + 1) & mask) {
+    const Key &k = slots[q];
+    if (!k.law) return nullptr;
+    if (k.itype == itype && k.jtype == jtype && k.R1 == R1 && k.R2 == R2 && k.meff == meff) {
+      last = &k;
+      return k.law;
     }
-  return nullptr;
+  }
+}
+
+void GranucalLawCache::insert(const Key &k)
+{
+  const size_t mask = slots.size() - 1;
+  size_t q = hash(k.itype, k.jtype, k.R1, k.R2, k.meff) & mask;
+  while (slots[q].law) q = (q + 1) & mask;
+  slots[q] = k;
+  last = &slots[q];
 }
 
 void GranucalLawCache::add(int itype, int jtype, double R1, double R2, double meff,
                            granucal_law *law)
 {
-  laws.push_back({itype, jtype, R1, R2, meff, law});
-  last_hit = laws.size() - 1;
+  if (2 * (count + 1) > slots.size()) {
+    std::vector<Key> old;
+    old.swap(slots);
+    slots.assign(old.empty() ? 64 : 2 * old.size(), Key{0, 0, 0.0, 0.0, 0.0, nullptr});
+    for (const Key &k : old)
+      if (k.law) insert(k);
+  }
+  insert({itype, jtype, R1, R2, meff, law});
+  count++;
 }
 
 void GranucalLawCache::clear()
 {
-  for (auto &k : laws) granucal_law_free(k.law);
-  laws.clear();
-  last_hit = 0;
+  for (auto &k : slots) granucal_law_free(k.law);
+  slots.clear();
+  count = 0;
+  last = nullptr;
 }
 
 double GranucalLawCache::memory_usage() const
 {
-  return (double) laws.size() * sizeof(Key);
+  return (double) slots.size() * sizeof(Key); /* the laws themselves are libgranucal's */
 }

@@ -30,8 +30,10 @@ struct GranucalModels {
 };
 
 /* The laws a style has built, kept for its run: one per type pair, pair of radii and m_eff (0
- * when the models do not read it).  The last one found is tried first, since neighbouring
- * contacts mostly share it.  Owns the laws. */
+ * when the models do not read it), found through a hash table on the key's bits, so that a
+ * continuous distribution of radii (a law per contacting pair) costs one probe per contact.
+ * The last one found is tried first, since neighbouring contacts mostly share it.  Owns the
+ * laws. */
 class GranucalLawCache {
  public:
   GranucalLawCache() = default;
@@ -39,20 +41,32 @@ class GranucalLawCache {
   GranucalLawCache &operator=(const GranucalLawCache &) = delete;
   ~GranucalLawCache() { clear(); }
   /* the law of the key, or nullptr if none was added */
-  granucal_law *find(int itype, int jtype, double R1, double R2, double meff);
+  granucal_law *find(int itype, int jtype, double R1, double R2, double meff)
+  {
+    if (last && last->itype == itype && last->jtype == jtype && last->R1 == R1 &&
+        last->R2 == R2 && last->meff == meff)
+      return last->law;
+    return find_slot(itype, jtype, R1, R2, meff);
+  }
   void add(int itype, int jtype, double R1, double R2, double meff, granucal_law *law);
   /* frees every law (stale coefficients) */
   void clear();
+  size_t size() const { return count; }
   double memory_usage() const;
 
  private:
   struct Key {
     int itype, jtype;
     double R1, R2, meff;
-    granucal_law *law;
+    granucal_law *law; /* nullptr: an empty slot */
   };
-  std::vector<Key> laws;
-  size_t last_hit = 0;
+  /* open addressing, linear probing; the capacity a power of two, at most half full */
+  std::vector<Key> slots;
+  size_t count = 0;
+  const Key *last = nullptr;
+  static size_t hash(int itype, int jtype, double R1, double R2, double meff);
+  granucal_law *find_slot(int itype, int jtype, double R1, double R2, double meff);
+  void insert(const Key &k);
 };
 
 /* *p (new) from the parameter file path and the KEY VALUE overrides, in order; body 2 of body

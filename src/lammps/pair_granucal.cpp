@@ -48,7 +48,9 @@ using namespace LAMMPS_NS;
 
 PairGranucal::PairGranucal(LAMMPS *lmp) : PairGranHookeHistory(lmp)
 {
-  single_enable = 0;
+  single_enable = 1;
+  /* svector of single(): PairGranHookeHistory allocated 10 */
+  single_extra = 9;
   restartinfo = 0;
   nondefault_history_transfer = 1;
   state_size = 0;
@@ -139,6 +141,8 @@ void PairGranucal::init_style()
   if (!force->newton_pair)
     error->all(FLERR, "pair granucal requires newton pair on (each contact computed once)");
   PairGranHookeHistory::init_style();
+  if (comm->me == 0 && laws.size())
+    utils::logmesg(lmp, "granucal: pair granucal holds {} laws (rank 0)\n", laws.size());
 }
 
 /* The state is in the frame of body 1 chosen by type and atom ID, not by the list: copy. */
@@ -197,18 +201,27 @@ void PairGranucal::compute(int eflag, int vflag)
     for (int jj = 0; jj < jnum; jj++) {
       int j = jlist[jj] & NEIGHMASK;
       double *state = &allstate[state_size * jj];
-      /* body 1 (b1) and body 2 (b2) by type, then atom ID */
-      int swap = type[i] > type[j] || (type[i] == type[j] && tag[i] > tag[j]);
-      int b1 = swap ? j : i, b2 = swap ? i : j;
-      double d[3] = {x[b2][0] - x[b1][0], x[b2][1] - x[b1][1], x[b2][2] - x[b1][2]};
-      double r1 = radius[b1], r2 = radius[b2], rsum = r1 + r2;
-      double rsq = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+      /* the distance first, in the list's order: most neighbours do not touch (the same
+       * numbers as in the bodies' order below: a negation and sums that commute) */
+      const double dji[3] = {x[j][0] - x[i][0], x[j][1] - x[i][1], x[j][2] - x[i][2]};
+      const double rsum = radius[i] + radius[j];
+      const double rsq = dji[0] * dji[0] + dji[1] * dji[1] + dji[2] * dji[2];
       if (rsq >= rsum * rsum && !models.keep_history) {
-        /* apart: the contact is virgin again (granucal's default, src/chute.c) */
-        touch[jj] = 0;
-        for (size_t m = 0; m < state_size; m++) state[m] = 0.0;
+        /* apart: the contact is virgin again (granucal's default, src/chute.c).  A state is
+         * only written where touch is set (below, and FixNeighHistory restores both
+         * together), so an untouched one is already zero */
+        if (touch[jj]) {
+          touch[jj] = 0;
+          for (size_t m = 0; m < state_size; m++) state[m] = 0.0;
+        }
         continue;
       }
+      /* body 1 (b1) and body 2 (b2) by type, then atom ID */
+      const int swap = type[i] > type[j] || (type[i] == type[j] && tag[i] > tag[j]);
+      const int b1 = swap ? j : i, b2 = swap ? i : j;
+      const double d[3] = {swap ? -dji[0] : dji[0], swap ? -dji[1] : dji[1],
+                           swap ? -dji[2] : dji[2]};
+      const double r1 = radius[b1], r2 = radius[b2];
       double dist = sqrt(rsq);
       if (!(dist > 0)) rank_error(lmp, FLERR, "pair granucal: atoms {} and {} at the same place", tag[i], tag[j]);
       double n[3] = {d[0] / dist, d[1] / dist, d[2] / dist}; /* eq. 4.9 */
@@ -272,9 +285,57 @@ void PairGranucal::compute(int eflag, int vflag)
   if (vflag_fdotr) virial_fdotr_compute();
 }
 
-double PairGranucal::single(int, int, int, int, double, double, double, double &fforce)
+/* compute pair/local: the force the last step left in the contact of i and j, -P n + Q on
+ * body 1 (as the set-up, granucal_setup_force; exact when the positions are those of that
+ * step, as at the end of a step), without advancing the state.  fforce: the component of the
+ * force on i along x_i - x_j, over |x_i - x_j| (LAMMPS's convention: pair/local's "force" is
+ * the normal force, positive when repulsive).  svector (p1..p9): the force on i (3), its
+ * tangential part Q (3), P, the overlap alpha and |Q|.  A pair that does not touch, or whose
+ * history this rank's list does not hold, gives zeros.  No energy. */
+double PairGranucal::single(int i, int j, int, int, double rsq, double, double, double &fforce)
 {
   fforce = 0.0;
+  for (int m = 0; m < single_extra; m++) svector[m] = 0.0;
+  double *radius = atom->radius;
+  const double rsum = radius[i] + radius[j];
+  if (rsq >= rsum * rsum || !(rsq > 0.0) || !list) return 0.0;
+  /* the state: in i's list (neighbour j), else, i being the partner, in j's */
+  const double *state = nullptr;
+  for (int k = 0; k < 2 && !state; k++) {
+    const int owner = k ? j : i, partner = k ? i : j;
+    if (owner >= atom->nlocal || !list->numneigh || !list->firstneigh) continue; /* own atoms */
+    const int nneigh = list->numneigh[owner];
+    const int *neigh = list->firstneigh[owner];
+    if (!neigh || !fix_history->firstvalue[owner]) continue;
+    for (int jj = 0; jj < nneigh; jj++)
+      if ((neigh[jj] & NEIGHMASK) == partner) {
+        state = &fix_history->firstvalue[owner][state_size * jj];
+        break;
+      }
+  }
+  if (!state) return 0.0;
+  double **x = atom->x;
+  int *type = atom->type;
+  tagint *tag = atom->tag;
+  const int swap = type[i] > type[j] || (type[i] == type[j] && tag[i] > tag[j]);
+  const int b1 = swap ? j : i, b2 = swap ? i : j;
+  const double d[3] = {x[b2][0] - x[b1][0], x[b2][1] - x[b1][1], x[b2][2] - x[b1][2]};
+  const double dist = sqrt(rsq);
+  const double sign = swap ? -1.0 : 1.0; /* the force on i is that on body 1 or its opposite */
+  double Fi[3], Qi[3];
+  for (int e = 0; e < 3; e++) {
+    Qi[e] = sign * state[e];
+    Fi[e] = sign * (-state[3] * d[e] / dist + state[e]);
+  }
+  const double dij[3] = {x[i][0] - x[j][0], x[i][1] - x[j][1], x[i][2] - x[j][2]};
+  fforce = (Fi[0] * dij[0] + Fi[1] * dij[1] + Fi[2] * dij[2]) / rsq;
+  for (int e = 0; e < 3; e++) {
+    svector[e] = Fi[e];
+    svector[3 + e] = Qi[e];
+  }
+  svector[6] = state[3];
+  svector[7] = rsum - dist;
+  svector[8] = sqrt(Qi[0] * Qi[0] + Qi[1] * Qi[1] + Qi[2] * Qi[2]);
   return 0.0;
 }
 
