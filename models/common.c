@@ -94,9 +94,9 @@ int gc_yield_coefficient(double nu, double *A_Y)
     return GC_EINVAL;
   struct ay_args args = { nu };
   /* The largest value on a grid of 400 points x = 3 i / 400 (stack state only: no allocation,
-   * no error handler).  This is exactly what granucal has always used: its former GSL Brent
-   * refinement asked for a 1e-12 absolute bracket, which a flat maximum never reaches (the
-   * attainable resolution is ~sqrt(eps) x), so it always returned the grid value.  The true
+   * no error handler).  A Brent refinement to a 1e-12 absolute bracket would return the grid
+   * value too: a flat maximum never reaches it (the attainable resolution is ~sqrt(eps) x).
+   * The true
    * maximum (golden section) is larger: A_Y is high by 1.3e-6 relative at nu = 0.3 (P_Y, ~A_Y^3,
    * by 4e-6), by up to 1.6e-5 at nu = 0.49; tests/test_models.c pins that gap.  Refining would
    * change every P_Y derived from sY in its fifth or sixth digit, and the pinned results with

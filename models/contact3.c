@@ -289,9 +289,9 @@ typedef struct {
  * tangential and hm_tangential written out with every test a select, each row's operations
  * those of the scalar step in its order; the scalar's early returns on a non-finite number
  * become the row's flag ok) on each row.  gc_hm_rows_step's loop, and gc_contact3_step_lanes'
- * with n = CL and its rows in an hm_lanes (inlined there, as the lanes' loop was before it
- * took rows; there the rows' offsets are constants, where an array of 37 row pointers cost the
- * step 2-4 %).  The rows in restrict locals, each its own part of the block. */
+ * with n = CL and its rows in an hm_lanes (inlined there, so that the rows' offsets are
+ * constants: an array of 37 row pointers costs the step 2-4 %).  The rows in restrict locals,
+ * each its own part of the block. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif

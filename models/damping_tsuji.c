@@ -7,9 +7,9 @@
  * The restitution of that law depends on eta only (models/restitution.c), so beta is set
  * from e_n by inverting the exact e(eta) of the Hertz + dashpot impact, once per pair, with the
  * same tension rule as the force (tension = 0: P clipped at 0, the default; 1: the dashpot may
- * pull).  The linear-spring relation beta = ln e / sqrt(ln^2 e + pi^2) used before (and by
- * several codes) delivered e = 0.325 / 0.472 / 0.632 / 0.808 for e_n = 0.2 / 0.4 / 0.6 / 0.8
- * with the clipped force (issue 9).  Provided for comparison with other DEM codes, not from the
+ * pull).  The linear-spring relation beta = ln e / sqrt(ln^2 e + pi^2) that several codes use
+ * would deliver e = 0.325 / 0.472 / 0.632 / 0.808 for e_n = 0.2 / 0.4 / 0.6 / 0.8 with the
+ * clipped force.  Provided for comparison with other DEM codes, not from the
  * dissertation. */
 #include "gc_internal.h"
 

@@ -1,5 +1,5 @@
 /* ep_nfd.c - normal sub-model "ep": Vu-Quoc & Zhang elasto-plastic normal force-displacement model
- * (dissertation ch. 6, Algorithms 6.1 and 6.2; MODELS.md), for two spheres of possibly
+ * (dissertation ch. 6, Algorithms 6.1 and 6.2; granucal-models(7)), for two spheres of possibly
  * different materials or a sphere on a plane: R*, E* of the pair replace R, E/(1-nu^2).
  *
  *   a_ep = a_e + a_p,  a_e = C P^(1/3),  a_p = C_a <P - P_Y>         (eq. 6.2-6.3, 3.6)
@@ -269,9 +269,10 @@ static int ep_normal_step(const gc_pair *pair, double *h, double alpha, double a
       s->loading = 0;
     }
   } else {
-    /* Default (MODELS.md): time-independent and path-independent given the largest
-     * displacement reached: beyond alpha_max the virgin curve, below it the elastic curve of
-     * the last turning point (continuous at alpha_max, no ratcheting). */
+    /* Default (reload = continuous, granucal-models(7)): time-independent and
+     * path-independent given the largest displacement reached: beyond alpha_max the virgin
+     * curve, below it the elastic curve of the last turning point (continuous at alpha_max,
+     * no ratcheting). */
     virgin = alpha > s->alpha_max;
     if (virgin) {
       st = ep_virgin_force(pair, s, alpha, &P, &ae);

@@ -9,14 +9,14 @@
  * yield force they reduce to eq. 3.25 (Alg. 8.1 lines 17-18, 39-40, 73-74).  "The shape of the
  * TFD curves obtained from elasto-plastic FEA is similar to that obtained from [MD] and from the
  * [VQZ 1998a] TFD model; we employ the same procedure as described in Chapter 5" (sec. 8.2), so
- * the bookkeeping is that of vqz (MODELS.md: "same bookkeeping as the improved TFD"): the
+ * the bookkeeping is that of vqz (the same bookkeeping as the improved TFD of ch. 5): the
  * turning point, the transitions of eq. 3.26-3.64 when P varies, non-simple steps, the friction
  * limit and the rolling correction with a = a_ep.
  *
  * Ambiguity: Algorithm 8.1 cites eq. 3.24 for the steps with P constant (lines 25, 32), while
- * ch. 5 (and MODELS.md) uses the Walton-Braun stiffness eq. 4.7 there.  We follow MODELS.md
- * (eq. 4.7), which keeps ep identical to vqz for an elastic contact with constant P; the seed
- * states that both give similar results for constant P (sec. 4.2.2).  With tfd_transitions = 0
+ * ch. 5 uses the Walton-Braun stiffness eq. 4.7 there.  We follow ch. 5 (eq. 4.7), which keeps
+ * ep identical to vqz for an elastic contact with constant P; the seed states that both give
+ * similar results for constant P (sec. 4.2.2).  With tfd_transitions = 0
  * the constant-P stiffness of eq. 3.24 is used without transitions, as the parameter documents. */
 #include "tfd_core.h"
 

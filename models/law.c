@@ -38,7 +38,7 @@ int gc_law_init(gc_law *law, const gc_submodel *const sub[GC_NKINDS], const gc_p
                        law->sub[GC_KIND_TANGENTIAL] == &gc_tangential_tsuji &&
                        (law->sub[GC_KIND_ROLLING]->flags & GC_SUB_NONE) &&
                        (law->sub[GC_KIND_TWISTING]->flags & GC_SUB_NONE);
-  /* kt_ratio is read by every K_T0 (eq. 3.25, 4.8, 8.5): checked first, as it always was */
+  /* kt_ratio is read by every K_T0 (eq. 3.25, 4.8, 8.5): checked first */
   int st = gc_param_check(p, GC_PAR_KT_RATIO, msg, n);
   for (int k = 0; !st && k < GC_NKINDS; k++)
     st = gc_submodel_check(law->sub[k], p, msg, n);

@@ -62,14 +62,14 @@ static const gc_param_def table[GC_NPAR] = {
                         "K_T0 / (2 E* a) (K_T0 / K1 for wb); 0: 2(1-nu)/(2-nu); 2/7: special "
                         "material" },
   [GC_PAR_RELOAD] = { "reload", "reload", I(reload), "-", 0, 1, 0, 0,
-                      "0 (continuous), 1 (literal)", "eq. 6.16-6.18, MODELS.md",
+                      "0 (continuous), 1 (literal)", "eq. 6.16-6.18, granucal-models(7)",
                       "EP reloading rule: continuous (default) | literal" },
   [GC_PAR_ALPHA_C] = { "alpha_c", "alpha_c", D(alpha_c), "s/m", 0, INF, 0, 1, NULL,
                        "Hunt & Crossley 1975; seed 000 eq. 3",
                        "Hunt-Crossley damping P = P_el (1 + 3/2 alpha_c alpha_dot); "
                        "e ~ 1 - alpha_c v" },
   [GC_PAR_TENSION] = { "tension", "tension", I(tension), "-", 0, 1, 0, 0,
-                       "0 (clipped, default), 1 (allowed)", "issue 9; Chung & Ooi 2011",
+                       "0 (clipped, default), 1 (allowed)", "Chung & Ooi 2011",
                        "damping: 0 the normal force is clipped at 0; 1 the dashpot may pull" },
   [GC_PAR_TFD_TRANSITIONS] = { "tfd_transitions", "tfd_transitions", I(tfd_transitions), "-",
                                0, 1, 0, 0, NULL, "ch. 5, eq. 3.26-3.64",

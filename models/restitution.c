@@ -1,5 +1,5 @@
 /* restitution.c - the exact restitution coefficient of the damped normal contacts and its
- * inverse (issue 9, part 2), computed once per pair in the damping sub-models' setup().
+ * inverse, computed once per pair in the damping sub-models' setup().
  *
  * Hertz spring with the Tsuji-form dashpot, P = k alpha^(3/2) + eta sqrt(m k) alpha^(1/4)
  * alpha_dot (k = (4/3) E* sqrt(R*), m = m*).  With alpha = L X, t = (L / v0) T and
@@ -138,8 +138,8 @@ typedef int (*restitution_fn)(double x, int tension, double *e);
 /* The x >= 0 with f(x) = e_target; f decreases from f(0) = 1.  Relative accuracy ~1e-12 in x. */
 static int invert(restitution_fn f, double e_target, int tension, double *x)
 {
-  /* set on every path, NaN on an error: with -flto GCC no longer saw that the callers read it
-   * only after a success, and -Werror stopped the build (maybe-uninitialized) */
+  /* set on every path, NaN on an error: with -flto GCC cannot see that the callers read it
+   * only after a success and warns (maybe-uninitialized) */
   *x = NAN;
   if (!(e_target > 0 && e_target <= 1))
     return GC_EINVAL;

@@ -1,4 +1,5 @@
-/* thornton.c - normal sub-model "thornton": Thornton [1997] elastic-perfectly-plastic normal contact (sec. 4.3, MODELS.md).
+/* thornton.c - normal sub-model "thornton": Thornton [1997] elastic-perfectly-plastic normal
+ * contact (sec. 4.3).
  * Hertz up to alpha_Y; then a linear P(alpha) at the contact yield pressure p_y = A_Y(nu) sY
  * (Thornton used 1.61 sY, A_Y(0.3) ~= 1.61); unloading on a Hertz curve with an enlarged
  * curvature radius R*_p and a residual displacement alpha_p. */

@@ -1,5 +1,5 @@
 /* bench_contact.c - cost of one contact step of a contact law in 3-D (gc_contact3_step), per
- * law, on the soybean parameters (issue 15: ep/ep within 1.5x of Hertz-Mindlin per contact).
+ * law, on the soybean parameters (the target: ep/ep within 1.5x of Hertz-Mindlin per contact).
  *
  * Many independent oblique impacts of two equal spheres: each pair has a fixed contact normal
  * n (a random direction), starts touching (alpha = 0) with a random approach speed v_n and a

@@ -1,7 +1,7 @@
 /* bench_kernel.c - a purpose-built step of bench-chute's matched case: what this machine gives
- * that case's work when a code does nothing else (issue 15's measure of how far "granucal at
- * 2x LAMMPS" is).  Not granucal's step and not a test: scripts/bench-chute runs it next to
- * granucal and LAMMPS on the same input.
+ * that case's work when a code does nothing else (the measure of how far granucal's step is
+ * from the fastest step of the same physics).  Not granucal's step and not a test:
+ * scripts/bench-chute runs it next to granucal and LAMMPS on the same input.
  *
  * It reads the LAMMPS input that bench-chute writes (and the data file that input names) and
  * steps the same physics as LAMMPS 2022's pair_style granular (hertz, damping tsuji, tangential
@@ -18,10 +18,10 @@
  * others' histories cleared by a product), (B) their numbers gathered into rows, (C) the force
  * law in one loop over the rows that the compiler vectorises, (D) the sums scattered.  The
  * rows come from one block in which each starts 192 bytes further into a 4 KiB page than the
- * one before.  In the experiment this kernel grew from (issue 15, stop 43), rows allocated one
- * by one all began at the same offset in a page, the processor took the loads of one row for
- * stores to another (4K aliasing), and the step took 1.75x as long; with the histories of the
- * pairs apart cleared behind a branch, which went either way at random, 1.28x.
+ * one before: rows allocated one by one all begin at the same offset in a page, the processor
+ * takes the loads of one row for stores to another (4K aliasing), and the step takes 1.75x as
+ * long; with the histories of the pairs apart cleared behind a branch, which goes either way
+ * at random, 1.28x.
  *
  * With -g the same passes step granucal's Hertz-Mindlin law instead: its chute's contact
  * geometry (the contact point at r - alpha / 2 from each centre), the law's loop itself

@@ -876,10 +876,10 @@ static void test_free_cluster(void)
 /* 3. A resting packed bed stays at rest.  60 soybean-sized spheres (R = 2.75 mm, 0.149 g, ep/ep
  * laws of table 9.1) settle on the bead bottom of a 2.4 x 2.4 cm chute with side walls, gravity
  * 9.81, angle 0, for 0.7 s (about three layers; on the exact hexagonal lattice of touching beads
- * (chute_bottom.c) the last sphere came to rest at ~0.45 s; on the former stretched lattice
- * 0.25 s sufficed.  The random packing is chaotic: the last-bit changes of issue 15 (a_e from
- * sqrt instead of C cbrt(P), the EP Newton in P^(1/3), K_T0 = kt0_c a E_t) gave a packing whose last sphere still
- * moved at 0.55 s and was at rest at 0.6 s (E_k 4e-7 m g R); 0.7 s leaves a margin).  Reference: a static bed.  Then over a further
+ * (chute_bottom.c) the last sphere comes to rest at ~0.45 s.  The random packing is chaotic:
+ * last-bit changes of a_e, of the EP Newton or of K_T0 give a packing whose last sphere still
+ * moves at 0.55 s and is at rest at 0.6 s (E_k 4e-7 m g R); 0.7 s leaves a margin).
+ * Reference: a static bed.  Then over a further
  * 0.05 s: kinetic energy per particle <= 1e-5 m g R (measured 3e-7) at 50 sampled instants, and
  * no centre moves by more than 5e-4 R = 1.4 micrometres (measured 4e-5 R). */
 static void test_resting_bed(void)
@@ -1766,8 +1766,8 @@ static void test_checkpoint_text(void)
 }
 
 /* Every single-bit flip of a small checkpoint is refused, or leaves the continued run
- * bitwise unchanged (issue 11: before the CRC-32, 29 of 40 sampled flips were accepted and
- * changed the result).  Two soybean spheres in a periodic box without bottom and walls, 20
+ * bitwise unchanged (the CRC-32's purpose: without it, 29 of 40 sampled flips are accepted
+ * and change the result).  Two soybean spheres in a periodic box without bottom and walls, 20
  * steps, then every bit of the file flipped in turn and the run continued 20 steps. */
 static void test_checkpoint_bitflips(void)
 {

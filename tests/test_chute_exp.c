@@ -1,4 +1,4 @@
-/* test_chute_exp.c - the chute as an experiment (issue 14): the bottom as built, the
+/* test_chute_exp.c - the chute as an experiment: the bottom as built, the
  * steady-state diagnostic and the energy budget. */
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -45,8 +45,7 @@ static double bead_min_distance(const gc_chute *c)
 /* The hexagonal lattice tiles the period exactly with the spacing length / n nearest to the
  * requested one, and its true nearest-neighbour distance (brute force over all bead pairs with
  * periodic images) equals the reported one to 1e-12 relative.  Reference: geometry (a regular
- * hexagonal lattice has six neighbours at the spacing).  The issue's finding is checked too:
- * the old stretched lattice's "3.5 mm" was 3.78 mm; now 41.6 mm / 12 = 3.4667 mm. */
+ * hexagonal lattice has six neighbours at the spacing), here 41.6 mm / 12 = 3.4667 mm. */
 static void test_bottom_lattice(void)
 {
   const double req[] = { 3.0e-3, 3.5e-3, 4.0e-3, 4.5e-3 };
@@ -286,8 +285,8 @@ static void test_energy_budget(void)
     CU_ASSERT(b20.d_normal[k] >= -1e-3 * b20.gravity);
     CU_ASSERT(b20.d_tangential[k] >= -1e-3 * b20.gravity);
   }
-  /* with rolling resistance the couples' work is in the budget too (before it was not: the
-   * residual was 9 % of the gravity work over 0.3 s, 0.055 % with it) */
+  /* with rolling resistance the couples' work is in the budget too (without it the residual
+   * would be 9 % of the gravity work over 0.3 s; 0.055 % with it) */
   gc_chute_budget br;
   budget_run(20, 1, &br);
   CU_ASSERT(fabs(br.residual) <= 3e-3 * br.gravity);

@@ -251,7 +251,7 @@ static void test_path_recovery(void)
   free(path);
 }
 
-/* The acceptance of issue 10: C_a and K_c from the three bundled aluminium FEA curves (E, nu,
+/* C_a and K_c from the three bundled aluminium FEA curves (E, nu,
  * P_Y of sY = 100 MPa known), jointly, against the seed's C_a = 2.33e-7 m/N (sec. 6.2.1) and
  * K_c = 2.69e-4 1/N (eq. 6.13), which the seed took from the FEA's contact radius and
  * curvature rather than from its force curve.  Ours from the force curves of the bundled
@@ -303,7 +303,7 @@ static void test_fea_fit(void)
 
 int gc_test_add_compare(void)
 {
-  CU_pSuite s = CU_add_suite("compare and path fit (sec. 6.4, issue 10)", NULL, NULL);
+  CU_pSuite s = CU_add_suite("compare and path fit (sec. 6.4)", NULL, NULL);
   if (!s)
     return -1;
   if (!CU_add_test(s, "Hertz closed form through the comparison", test_hertz_closed_form) ||

@@ -1,4 +1,4 @@
-/* test_damping.c - the damping and tangential sub-models of issue 9 part 2 against closed forms
+/* test_damping.c - the damping and tangential sub-models against closed forms
  * and simulated impacts: the exact e -> damping mapping of tsuji (Hertz) and linear_e (linear
  * spring), with and without tension; the Hunt-Crossley e(v) law; the Mindlin no-slip spring
  * (eq. 3.25); Brendel-Dippel stick/slip of a block on an incline (seed 000, sec. 6). */
@@ -55,11 +55,11 @@ static double drop_e(const gc_law *law, double m, double v, double t_c)
   return r.e_vel;
 }
 
-/* Issue 9: asked e = 0.2/0.4/0.6/0.8, the linear-spring beta on a clipped Hertz contact gave
- * 0.325/0.472/0.632/0.808 in drop simulations (and Chung & Ooi test 3 with granucal 0.x).
+/* Asked e = 0.2/0.4/0.6/0.8, the linear-spring beta = ln e / sqrt(ln^2 e + pi^2) on a clipped
+ * Hertz contact gives 0.325/0.472/0.632/0.808 in independent drop simulations.
  * The dimensionless integration of models/restitution.c must reproduce those independent
  * numbers (3-digit values: tolerance 0.0015), which validates it before it is inverted. */
-static void test_restitution_old_mapping(void)
+static void test_restitution_linear_beta(void)
 {
   const double asked[] = { 0.2, 0.4, 0.6, 0.8 }, got[] = { 0.325, 0.472, 0.632, 0.808 };
   gc_params p;
@@ -69,7 +69,7 @@ static void test_restitution_old_mapping(void)
     p.e_n = asked[i];
     gc_law law;
     CU_ASSERT_EQUAL_FATAL(law_of(&law, "hertz", "tsuji", NULL, &p), GC_SUCCESS);
-    gc_tsuji_set_beta(&law.pair, beta); /* the former mapping, on the same force law */
+    gc_tsuji_set_beta(&law.pair, beta); /* the linear-spring mapping, same force law */
     double tc;
     CU_ASSERT_EQUAL_FATAL(gc_law_contact_time(&law, p.m_eff, 3.9, &tc), GC_SUCCESS);
     double e = drop_e(&law, p.m_eff, 3.9, tc);
@@ -78,7 +78,7 @@ static void test_restitution_old_mapping(void)
 }
 
 /* The exact mappings: e delivered by a simulated impact equals e_n within 0.1 % for e_n in
- * [0.05, 1] (issue 9 acceptance), for the Hertz (tsuji) and the linear (linear_e) dashpots,
+ * [0.05, 1], for the Hertz (tsuji) and the linear (linear_e) dashpots,
  * clipped and with tension, at two impact speeds (the Hertz e(eta) does not depend on it). */
 static void test_restitution_exact(void)
 {
@@ -710,11 +710,11 @@ static void test_hertz_mindlin_rows(void)
 
 int gc_test_add_damping(void)
 {
-  CU_pSuite s = CU_add_suite("damping and tangential sub-models (issue 9 part 2)", NULL, NULL);
+  CU_pSuite s = CU_add_suite("damping and tangential sub-models", NULL, NULL);
   if (!s)
     return CU_get_error();
-  if (!CU_add_test(s, "restitution integration reproduces the former mapping",
-                   test_restitution_old_mapping) ||
+  if (!CU_add_test(s, "restitution integration reproduces the linear-spring beta",
+                   test_restitution_linear_beta) ||
       !CU_add_test(s, "exact e mapping, tsuji and linear_e (0.1 %)", test_restitution_exact) ||
       !CU_add_test(s, "linear closed forms", test_linear_closed_form) ||
       !CU_add_test(s, "tension option", test_tension_option) ||

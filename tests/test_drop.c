@@ -45,7 +45,7 @@ static gc_drop_result drop(const gc_law *law, double mass, double v, double dt, 
   return r;
 }
 
-/* Aluminium sphere, EP model, dt = 1e-6 s (sec. 6.5.2, fig. 6.18-6.20, MODELS.md):
+/* Aluminium sphere, EP model, dt = 1e-6 s (sec. 6.5.2, fig. 6.18-6.20):
  * v_in = 0.02 / 0.04 / 0.10 m/s -> e = 0.8382 / - / 0.6143 (1.5 %), P_max = 635.7 / 1435 / 4404 N
  * (2 %), v_out(0.10) = 0.0617 m/s (1.5 %).  The two definitions of e (eq. 6.42, 6.43) agree
  * (the seed: "both yield the same numerical result"; here within 1e-4). */

@@ -24,7 +24,7 @@
 
 #define SOY GC_DATADIR "/soybean/"
 
-/* The seed's result (appendix E, eq. E.18-E.20; MODELS.md) */
+/* The seed's result (appendix E, eq. E.18-E.20) */
 static const double seed_p[GC_FIT_NPAR] = { 128.8e6, 0.4134, 0.3952, 2.202e-5, 2.970e-6 };
 static const double seed_e[3] = { 0.7457, 0.7009, 0.6615 };
 /* table E.1 */
@@ -364,7 +364,7 @@ static void test_law_matches(void)
 }
 
 /* eq. E.5-E.7: F(trial) = w_a + w_e exactly; F = |r|^2; F_a, F_e are the raw sums.  At the
- * seed's result the simulated e are MODELS.md's independent values 0.7466 / 0.7020 / 0.6627
+ * seed's result the simulated e are an independent simulation's 0.7466 / 0.7020 / 0.6627
  * (0.05 %) and within 0.002 of the seed's 0.7457 / 0.7009 / 0.6615.  A non-physical point gives
  * a finite penalty, never NaN. */
 static void test_objective(void)
@@ -821,7 +821,7 @@ static void test_report(void)
   gc_fit_data_free(&d);
 }
 
-/* Issue 13: the objective history of every start is kept (res.all, start after start; the best
+/* The objective history of every start is kept (res.all, start after start; the best
  * start's equals res.trace) and the report's convergence.csv holds one block per start, the
  * chosen one flagged, which plot-fit.gp draws as one line each. */
 static void test_all_starts_history(void)
@@ -909,7 +909,7 @@ static void test_all_starts_history(void)
 
 /* ------------------------------------------------------------------ other models */
 
-/* Closed-loop recovery for the models other than 'ep' (issue 10, part 3): synthetic data made by
+/* Closed-loop recovery for the models other than 'ep': synthetic data made by
  * the model's own law through the simulators (the loading step for the ten compression
  * displacements of the soybean file, 3 to 30 um; gc_drop_run for drops at v_in = 1.705, 2.381,
  * 3.156 m/s, leap-frog dt = 1e-6 s) from known parameters, then `granucal fit`'s default solver
@@ -1098,7 +1098,7 @@ int gc_test_add_fit(void)
       !CU_add_test(s, "identifiability: E and nu through E*", test_identify) ||
       !CU_add_test(s, "parameter file reads back", test_params_file) ||
       !CU_add_test(s, "--report directory", test_report) ||
-      !CU_add_test(s, "every start's history (issue 13)", test_all_starts_history) ||
+      !CU_add_test(s, "every start's history", test_all_starts_history) ||
       !CU_add_test(s, "other models: closed-loop recovery", test_model_recovery) ||
       !CU_add_test(s, "other models: load-path recovery (wb)", test_model_path_recovery) ||
       !CU_add_test(s, "other models: parameter sets", test_model_params))

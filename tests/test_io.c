@@ -85,7 +85,7 @@ static void test_loadpath_errors(void)
   expect_path_error("t [s],alpha [in]\n0,0\n",
                     ":1:2: column 'alpha' is in [in]; accepted units: m");
   expect_path_error("t [h],P [N]\n0,0\n", ":1:1: column 't' is in [h]; accepted units: s, ms");
-  /* a dimensioned column without its unit, and an unknown column (Q was taken as 0) */
+  /* a dimensioned column without its unit, and an unknown column (not to be taken as Q = 0) */
   expect_path_error("t,P\n0,0\n1,5\n", ":1:1: column 't' has no unit; expected a header like "
                     "'t [s],P [N]'");
   expect_path_error("t [s],alpha [m],delta\n0,0,0\n", ":1:3: column 'delta' has no unit");
@@ -352,7 +352,7 @@ static void test_outfile(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "/nonexistent-dir/x.csv"));
 }
 
-/* The strict number parser (issue 11): what strtod alone would take but the man pages refuse. */
+/* The strict number parser: what strtod alone would take but the man pages refuse. */
 static void test_numbers(void)
 {
   static const struct {
@@ -405,14 +405,14 @@ static void test_lines(void)
   remove(p);
   free(p);
   expect_table_error("t [s],P [N],t [ms]\n0,0,0\n", "1:3: column name 't' repeats column 1");
-  /* a NUL-led row was silently dropped before */
+  /* a NUL-led row is an error, not silently dropped */
   p = gc_test_write_tmp("");
   FILE *f = fopen(p, "wb");
   fwrite("t,P\n0,0\n\0,1\n", 1, 13, f);
   fclose(f);
   CU_ASSERT_NOT_EQUAL(gc_table_read(p, &t, msg, sizeof msg), GC_SUCCESS);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, ":3:1: NUL byte"));
-  /* 'E = 1\0999' read as E = 1 before */
+  /* 'E = 1\0999' is an error, not E = 1 */
   f = fopen(p, "wb");
   fwrite("R = 0.1\nE = 1\0" "999\n", 1, 17, f);
   fclose(f);

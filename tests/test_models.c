@@ -1,7 +1,7 @@
 /* test_models.c - the contact-model library's architecture: the sub-model registry, the
  * composition of a law and its history layout, the parameter table, the contact times the
- * normal sub-models state, and that the presets (the historical model names) compute what the
- * former monolithic models computed, bit for bit. */
+ * normal sub-models state, and that the presets (the model names of the dissertation) compute
+ * what the monolithic formulas written out in the test compute, bit for bit. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -419,11 +419,11 @@ static void test_contact_times(void)
 
 /* ------------------------------------------------------------------ presets, bit for bit */
 
-/* The presets split the former monolithic models into sub-models; the floating-point
- * operations and their order must be unchanged.  Reference: the former formulas, written out
+/* The presets compose the monolithic models from sub-models; the floating-point
+ * operations and their order must be theirs.  Reference: the monolithic formulas, written out
  * here (lsd: P = K_N alpha + C_N alpha_dot, eq. 4.1, clipped at 0; tsuji: P = (4/3) E* sqrt(R*)
- * alpha^(3/2) + 2 sqrt(5/6) (-beta) sqrt(2 E* a m*) alpha_dot, clipped at 0; beta is now the exact
- * Hertz inversion of e_n, no longer ln e / sqrt(ln^2 e + pi^2)), compared with ==
+ * alpha^(3/2) + 2 sqrt(5/6) (-beta) sqrt(2 E* a m*) alpha_dot, clipped at 0; beta the exact
+ * Hertz inversion of e_n), compared with ==
  * along a path with loading, unloading and separation. */
 static void test_presets_bit_for_bit(void)
 {
@@ -437,8 +437,8 @@ static void test_presets_bit_for_bit(void)
                         GC_SUCCESS);
   CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&tsuji, gc_preset_lookup("tsuji"), NULL, &p, msg,
                                            sizeof msg), GC_SUCCESS);
-  /* beta: since issue 9 part 2 from the exact Hertz inversion of e_n (tests/test_damping.c
-   * checks the restitution it delivers); the force law it enters is unchanged */
+  /* beta: from the exact Hertz inversion of e_n (tests/test_damping.c checks the restitution
+   * it delivers); what is tested here is the force law it enters */
   double beta = tsuji.pair.beta_damp;
   double hl[GC_HIST_MAX], ht[GC_HIST_MAX];
   gc_law_history_init(&lsd, hl);
@@ -458,7 +458,7 @@ static void test_presets_bit_for_bit(void)
     double Ph = pr->k_hertz * x * sqrt(x);
     if (a > 0) {
       double S_n = 2.0 * pr->E_star * ae;
-      /* issue 15: sqrt(m*) is taken once per pair, 2 sqrt(5/6) (-beta) sqrt(m*) sqrt(S_n), which
+      /* sqrt(m*) is taken once per pair, 2 sqrt(5/6) (-beta) sqrt(m*) sqrt(S_n), which
        * differs from sqrt(S_n m*) in the last bit only */
       Ph = Ph + 2.0 * sqrt(5.0 / 6.0) * (-beta) * sqrt(p.m_eff) * sqrt(S_n) * ad;
       Ph = Ph > 0 ? Ph : 0.0;
@@ -474,8 +474,8 @@ static void test_presets_bit_for_bit(void)
 /* gc_yield_coefficient keeps the grid value that granucal has always used (see models/common.c);
  * the true maximum of sqrt(3 J2)/p_m on the axis (eq. 3.11-3.14), found here independently by a
  * fine golden-section search, is larger, so A_Y is high by 7.6e-8 (nu = 0.23) .. 1.6e-5
- * (nu = 0.49) relative, 1.3e-6 at nu = 0.3: bound 2e-5.  A_Y(0.3) = 1.61 (Thornton's 1.61 sY,
- * MODELS.md; three digits) to 2e-3. */
+ * (nu = 0.49) relative, 1.3e-6 at nu = 0.3: bound 2e-5.  A_Y(0.3) = 1.61 (Thornton's 1.61 sY;
+ * three digits) to 2e-3. */
 static double mises(double nu, double x)
 {
   double sr = -(1.0 + nu) * (1.0 - x * atan(1.0 / x)) + 0.5 / (1.0 + x * x);
@@ -517,7 +517,8 @@ int gc_test_add_models(void)
       !CU_add_test(s, "parameter table and its messages", test_param_table) ||
       !CU_add_test(s, "fit parameters from the table", test_fit_params_from_table) ||
       !CU_add_test(s, "contact times (eq. 3.22, linear half period)", test_contact_times) ||
-      !CU_add_test(s, "presets equal the former formulas bit for bit", test_presets_bit_for_bit) ||
+      !CU_add_test(s, "presets equal the monolithic formulas bit for bit",
+                   test_presets_bit_for_bit) ||
       !CU_add_test(s, "A_Y grid value vs the true maximum", test_yield_coefficient_grid))
     return CU_get_error();
   return CUE_SUCCESS;

@@ -10,7 +10,7 @@
 #include "gc_model.h"
 #include "gc_test.h"
 
-/* Aluminium sphere on a rigid plane, dissertation sec. 6.1 / MODELS.md. */
+/* Aluminium sphere on a rigid plane, dissertation sec. 6.1. */
 static void aluminium(gc_params *p)
 {
   gc_params_default(p);
@@ -45,8 +45,8 @@ static double step_P(const gc_law *law, double *s, double alpha)
 /* ------------------------------------------------------------------ yield */
 
 /* A_Y(nu) from the Hertz axis stresses (eq. 3.11-3.20).  Sources: seed fig. 3.3 and sec. 3.1
- * (A_Y(0.3) ~= 1.613, A_Y(0.4) ~= 1.738) and MODELS.md's independent implementation
- * (1.6128, 1.7385).  Tolerance 2e-4 relative to MODELS.md, 2e-3 to the seed's rounded values.
+ * (A_Y(0.3) ~= 1.613, A_Y(0.4) ~= 1.738) and an independent implementation's 1.6128, 1.7385.
+ * Tolerance 2e-4 relative to the latter, 2e-3 to the seed's rounded values.
  * Johnson (1985, p. 155): p_0 = 1.60 sY at nu = 0.3 for Tresca, and the von Mises value is
  * larger; the depth of the maximum is 0.48 a (seed fig. 3.3: z/a = 0.48086). */
 static void test_yield_coefficient(void)
@@ -68,8 +68,8 @@ static void test_yield_coefficient(void)
 }
 
 /* P_Y of the aluminium sphere: seed sec. 6.1 gives 36.4 N (with A_Y rounded to 1.61);
- * MODELS.md's independent computation 36.6 N.  Tolerance 1 % of 36.4, 0.2 % of 36.6.
- * Two identical spheres (R* = R/2, E* = E/(2(1-nu^2))) give the same P_Y (MODELS.md). */
+ * an independent computation gives 36.6 N.  Tolerance 1 % of 36.4, 0.2 % of 36.6.
+ * Two identical spheres (R* = R/2, E* = E/(2(1-nu^2))) give the same P_Y (eq. 6.19-6.21). */
 static void test_yield_force(void)
 {
   gc_params p;
@@ -284,10 +284,11 @@ static void test_ep_unloading(void)
   GC_ASSERT_REL(step_P(&law, s, a), aeh * aeh * aeh / pow(law.pair.C, 3), 1e-12);
 }
 
-/* Default reloading (MODELS.md): reload along the unloading curve, back on the virgin curve
- * beyond alpha_max.  Repeated cycles to the same alpha_max do not ratchet alpha_res (exactly
- * to round-off, 1e-12), and the force at alpha_max is the same every cycle.  The literal rule of eq. 6.16-6.18
- * instead drops the force at the start of reloading and increases alpha_res every cycle. */
+/* Default reloading (reload = continuous): reload along the unloading curve, back on the
+ * virgin curve beyond alpha_max.  Repeated cycles to the same alpha_max do not ratchet
+ * alpha_res (exactly to round-off, 1e-12), and the force at alpha_max is the same every cycle.
+ * The literal rule of eq. 6.16-6.18 instead drops the force at the start of reloading and
+ * increases alpha_res every cycle. */
 static void test_ep_reloading(void)
 {
   gc_params p;
@@ -327,8 +328,8 @@ static void test_ep_reloading(void)
 
 /* Force-driven FEA-like paths ABC/ADE/AFG (fig. 6.2) with the seed's aluminium parameters.
  * The seed's model values (fig. 6.14-6.16) are e = 0.8620 / 0.7994 / 0.7541 at the FEA
- * displacement paths; force-driven to P_max = 500/1000/1500 N the tolerance is 2 % (issue 2;
- * the seed's own model P_max were 468.1/962.1/1495 N, the FEA's 500/1000/1500 N). */
+ * displacement paths; force-driven to P_max = 500/1000/1500 N the tolerance is 2 % (the
+ * seed's own model P_max are 468.1/962.1/1495 N, the FEA's 500/1000/1500 N). */
 static void run_path(const char *nfd, const char *file, gc_contact_summary *sum)
 {
   gc_params p;
@@ -365,8 +366,8 @@ static void test_ep_force_paths(void)
  * 1.56e-5 m, sec. 6.4), as the seed computed fig. 6.14-6.16:
  *   EP model:  e = 0.8620 / 0.7994 / 0.7541, P_max = 468.1 / 962.1 / 1495 N;
  *   Thornton:  e = 0.6929 / 0.6091 / 0.5641, P_max = 325.2 / 559.6 / 770.5 N.
- * Tolerances: EP 1 % on e and P_max (MODELS.md: the seed's numbers are reachable to well
- * under 1 %); Thornton 3 % on e (issue 2) and 1 % on P_max. */
+ * Tolerances: EP 1 % on e and P_max (an independent implementation reaches the seed's numbers
+ * to well under 1 %); Thornton 3 % on e and 1 % on P_max. */
 static void test_disp_paths(void)
 {
   const char *files[] = { "ABC_disp.csv", "ADE_disp.csv", "AFG_disp.csv" };
@@ -386,7 +387,7 @@ static void test_disp_paths(void)
 }
 
 /* Thornton [1997] unloading: continuous at the turning point and zero at alpha_p
- * (MODELS.md formulas for R*_p and alpha_p). */
+ * (R*_p and alpha_p of Thornton 1997, sec. 4.3). */
 static void test_thornton_unloading(void)
 {
   gc_params p;

@@ -168,7 +168,7 @@ static void extents(const gc_shape *s, double ext[3])
   }
 }
 
-/* The seed's soybean (MODELS.md, ch. 9: L, W, H = 7.3, 6.1, 5.5 mm, m = 0.149 g, R_c = H/2 =
+/* The seed's soybean (ch. 9: L, W, H = 7.3, 6.1, 5.5 mm, m = 0.149 g, R_c = H/2 =
  * 2.75 mm): the cluster's extents along x, y, z are L, W, H (to rounding, 4 DBL_EPSILON), the
  * sphere radius is H/2 exactly, the centre of mass is at the origin (exactly, by symmetry), the
  * moments are eq. 2.13 (1e-15) and the bound radius is L/2.  Bad input: each error message names
@@ -229,7 +229,7 @@ static void test_shape_ellipsoid4(void)
 
 /* One sphere of radius R at an arbitrary place: mass rho 4/3 pi R^3 and I = 2/5 m R^2 (closed
  * form, the control variate: 1e-12), centre moved to the origin (1e-12 R), bound radius R.  The
- * same sphere given twice, and with a smaller sphere inside it, is the same union: now the
+ * same sphere given twice, and with a smaller sphere inside it, is the same union: there the
  * overlap is sampled, QMC_TOL on the mass and moments and on |pos of the outer sphere| / R. */
 static void test_cluster_one(void)
 {
