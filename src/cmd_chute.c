@@ -182,6 +182,8 @@ int gc_cmd_chute(int argc, char **argv)
   /* the command line as typed, for the provenance record (getopt_long permutes argv) */
   char *cmdline[argc + 1];
   memcpy(cmdline, argv, (size_t)(argc + 1) * sizeof *argv);
+  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
+  argc = gc_cli_law_args(argc, argv, opts, &lawbuf);
   while ((c = getopt_long(argc, argv, ":o:s:qh", opts, NULL)) != -1) {
     switch (c) {
     case 'o': outdir = optarg; break;

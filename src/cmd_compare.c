@@ -163,6 +163,8 @@ int gc_cmd_compare(int argc, char **argv)
   }
   optind = 1;
   opterr = 0;
+  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
+  argc = gc_cli_law_args(argc, argv, opts, &lawbuf);
   while ((c = getopt_long(argc, argv, ":m:c:s:o:qh", opts, NULL)) != -1) {
     switch (c) {
     case 'm': models = optarg; break;

@@ -79,6 +79,8 @@ int gc_cmd_contact(int argc, char **argv)
   }
   optind = 1;
   opterr = 0;
+  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
+  argc = gc_cli_law_args(argc, argv, opts, &lawbuf);
   while ((c = getopt_long(argc, argv, ":m:t:c:s:p:n:o:qh", opts, NULL)) != -1) {
     switch (c) {
     case 'm': nfd_name = optarg; break;

@@ -179,6 +179,8 @@ int gc_cmd_fit(int argc, char **argv)
   /* the command line as typed, for the provenance record (getopt_long permutes argv) */
   char *cmdline[argc + 1];
   memcpy(cmdline, argv, (size_t)(argc + 1) * sizeof *argv);
+  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
+  argc = gc_cli_law_args(argc, argv, opts, &lawbuf);
   while ((c = getopt_long(argc, argv, ":c:m:s:o:A:vqh", opts, NULL)) != -1) {
     double v;
     switch (c) {
@@ -384,6 +386,16 @@ int gc_cmd_fit(int argc, char **argv)
         fprintf(stderr, " %s", gc_preset_at(i)->name);
     fprintf(stderr, "\n");
     rc = 2;
+    goto done;
+  }
+  const char *names[GC_NKINDS];
+  const gc_submodel *no_rolling = NULL, *no_twisting = NULL;
+  gc_card_law_names(&x, names);
+  if (gc_law_compose(names, &model, &no_tfd, &no_rolling, &no_twisting, &bad_kind)) {
+    char m[512];
+    gc_law_key_check(bad_kind, gc_kind_name(bad_kind), names[bad_kind], m, sizeof m);
+    fprintf(stderr, "%s: %s\n", prog, m);
+    rc = 1;
     goto done;
   }
   double mass = gc_cli_mass(&p, &x);
