@@ -4,8 +4,10 @@
  * and the fit of the damping parameter from low drops. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "chute_io.h"
 #include "drop_sim.h"
 #include "fit.h"
 #include "gc_io.h"
@@ -333,6 +335,35 @@ static void test_bad_names(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "did you mean 'hertz'"));
 }
 
+/* The chute card's keys: damping = tsuji composes with the default ep law of the parameter
+ * file (data/chute/soybean.params: model = ep), tangential = none makes it frictionless, a bad
+ * name is refused naming where it came from, the allowed names and the nearest one. */
+static void test_chute_card_keys(void)
+{
+  gc_chute_run *run = calloc(1, sizeof *run); /* large: paths, the effective card */
+  CU_ASSERT_PTR_NOT_NULL_FATAL(run);
+  char msg[512] = "";
+  char damping[] = "damping=tsuji", none[] = "tangential=none", bad[] = "damping=tsuj";
+  char *sets[] = { damping, none };
+  int st = gc_chute_run_load(GC_DATADIR "/chute/tiny.chute", sets, 1, run, msg, sizeof msg);
+  if (st)
+    fprintf(stderr, "\n  %s", msg);
+  CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
+  CU_ASSERT_PTR_EQUAL(run->sim.nfd, gc_preset_lookup("ep+tsuji"));
+  CU_ASSERT_PTR_EQUAL(run->sim.tfd, gc_preset_lookup("ep"));
+  memset(run, 0, sizeof *run);
+  st = gc_chute_run_load(GC_DATADIR "/chute/tiny.chute", sets, 2, run, msg, sizeof msg);
+  CU_ASSERT_EQUAL(st, GC_SUCCESS);
+  CU_ASSERT_PTR_NULL(run->sim.tfd);
+  memset(run, 0, sizeof *run);
+  char *bad_sets[] = { bad };
+  st = gc_chute_run_load(GC_DATADIR "/chute/tiny.chute", bad_sets, 1, run, msg, sizeof msg);
+  CU_ASSERT_EQUAL(st, GC_EINVAL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "damping = 'tsuj' is not a damping sub-model"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "did you mean 'tsuji'"));
+  free(run);
+}
+
 /* The registry generated from the source list: its rows grouped by kind; every composition's
  * parts are registered rows (a sub-model's name is its identifier's suffix); the compositions
  * and the tangential rows are found by name. */
@@ -443,6 +474,7 @@ int gc_test_add_compose(void)
       !CU_add_test(s, "ep+damping never creates energy", test_ep_damping_energy) ||
       !CU_add_test(s, "ep+tsuji keeps the undamped ep state", test_ep_state_undamped) ||
       !CU_add_test(s, "bad names: kind, allowed names, suggestion", test_bad_names) ||
+      !CU_add_test(s, "chute card keys", test_chute_card_keys) ||
       !CU_add_test(s, "registry generated from the source list", test_generated_registry) ||
       !CU_add_test(s, "fit recovers e_n of ep+tsuji from low drops",
                    test_fit_damping_from_low_drops))
