@@ -299,6 +299,7 @@ static int ep_normal_step(const gc_pair *pair, double *h, double alpha, double a
 const gc_submodel gc_normal_ep = {
   .name = "ep",
   .kind = GC_KIND_NORMAL,
+  .flags = GC_SUB_HIST_DRIVEN,
   .description = "Vu-Quoc-Zhang elasto-plastic NFD (ch. 6, Alg. 6.1/6.2)",
   .hist_size = sizeof(ep_hist) / sizeof(double),
   .params = { GC_PARAMS_ELASTIC, GC_PAR_SY1, GC_PAR_SY2, GC_PAR_P_Y, GC_PAR_C_A, GC_PAR_K_C,

@@ -4,12 +4,14 @@
  * kind: normal, damping, tangential, rolling, twisting (a kind may be "none").  Every
  * sub-model is a const table (gc_submodel): name, kind, description, history size, the
  * parameters it reads, check, setup and a kind-specific step; it lives in ONE file of
- * models/ and has ONE row in models/registry.c.  Adding a sub-model = one file + one registry
- * row + one line in models/Makefile.am.  The historical model names (hertz, lsd, tsuji, wb,
- * thornton, md, vqz, ep) are presets, i.e. compositions (models/registry.c).  Sub-models are
- * displacement driven and keep their loading history in one block of doubles per contact
- * owned by the caller; the law assigns each sub-model its slice.  Every parameter is described
- * once, in models/params.c.
+ * models/, defined as "const gc_submodel gc_KIND_NAME = {", and the registry's rows are
+ * generated from the source list of models/Makefile.am (registry_rows.awk).  Adding a
+ * sub-model = one file + one line in models/Makefile.am.  The historical model names (hertz,
+ * lsd, tsuji, wb, thornton, md, vqz, ep) are presets, i.e. compositions (models/registry.c),
+ * and any normal sub-model composes with any damping ("ep+tsuji", gc_law_compose).
+ * Sub-models are displacement driven and keep their loading history in one block of doubles
+ * per contact owned by the caller; the law assigns each sub-model its slice.  Every parameter
+ * is described once, in models/params.c.
  * Models never print, allocate or touch global state; every function that can fail returns a
  * GC_* status code.  All quantities are SI: m, N, Pa, kg, s.
  *
@@ -254,7 +256,12 @@ const char *gc_kind_name(gc_kind k); /* "normal", "damping", ... */
 /* Sub-model flags. */
 enum {
   GC_SUB_NONE = 1u,   /* the "none" row of its kind: does nothing, adds no force */
-  GC_SUB_LINEAR = 2u  /* normal: the force is linear in alpha (contact time = linear half period) */
+  GC_SUB_LINEAR = 2u, /* normal: the force is linear in alpha (contact time = linear half period) */
+  /* normal: the force depends on the history header (turning point, last force: ep, thornton,
+   * wb); a damping composed with it adds its force to the step's result but records into a
+   * copy of the header, so that the header keeps the elastic-plastic state and the normal
+   * force of the next step is the one of the undamped curve */
+  GC_SUB_HIST_DRIVEN = 4u
 };
 
 #define GC_SUB_MAXPAR 16
@@ -339,6 +346,8 @@ typedef struct {
 
 size_t gc_preset_count(void);
 const gc_preset *gc_preset_at(size_t i);
+/* A preset by name, or a composition of a normal and a damping sub-model by its name
+ * "NORMAL+DAMPING" (gc_preset_compose); NULL if neither. */
 const gc_preset *gc_preset_lookup(const char *name);
 /* The registered sub-model of kind k that preset ps names (NULL if it has no such part; the
  * "none" row for a missing damping). */
@@ -352,6 +361,25 @@ const gc_submodel *gc_preset_part(const gc_preset *ps, gc_kind k);
 int gc_preset_resolve(const char *normal, const char *tangential, const char *file_normal,
                       const char *file_tangential, const gc_preset **nfd, const gc_preset **tfd,
                       const char **bad, gc_kind *bad_kind);
+
+/* Composition by keys (normal =, damping =, tangential =, rolling =, twisting =, or --normal
+ * ... on a command line).  gc_preset_compose: the static preset "NORMAL+DAMPING" of those two
+ * sub-models (no tangential part), NULL if either is not registered.  gc_preset_of_tangential:
+ * the static preset with just that tangential sub-model, NULL if it is not registered. */
+const gc_preset *gc_preset_compose(const char *normal, const char *damping);
+const gc_preset *gc_preset_of_tangential(const char *tangential);
+/* Apply the sub-models named per kind (sub[k], NULL: not given) to a law resolved from presets
+ * (gc_preset_resolve; *rolling, *twisting as chosen before, NULL: none).  A kind not named
+ * keeps the preset's part: the normal and damping parts come from *nfd ("model ="), so
+ * "damping = tsuji" alone gives ep+tsuji; "tangential = none" is frictionless (*tfd = NULL).
+ * Names repeating *nfd's parts leave *nfd as it is.  GC_EINVAL with *bad_kind the kind whose
+ * name sub[*bad_kind] is not a registered sub-model of that kind. */
+int gc_law_compose(const char *const sub[GC_NKINDS], const gc_preset **nfd,
+                   const gc_preset **tfd, const gc_submodel **rolling,
+                   const gc_submodel **twisting, gc_kind *bad_kind);
+/* The names of the sub-models of kind, "a, b, c", into buf (truncated to n); returns the
+ * length of the full list. */
+size_t gc_submodel_names(gc_kind kind, char *buf, size_t n);
 
 /* ------------------------------------------------------------------ the contact law
  *

@@ -116,9 +116,15 @@ int gc_law_normal(const gc_law *law, double *h, double alpha, double alpha_dot, 
   const gc_submodel *d = law->sub[GC_KIND_DAMPING];
   double *hn = h + law->off[GC_KIND_NORMAL];
   int st = law->sub[GC_KIND_NORMAL]->normal(&law->pair, hn, alpha, alpha_dot, out);
-  if (!st && !(d->flags & GC_SUB_NONE))
-    st = d->damping(&law->pair, (gc_hist_normal *)hn, h + law->off[GC_KIND_DAMPING], alpha,
-                    alpha_dot, out);
+  if (!st && !(d->flags & GC_SUB_NONE)) {
+    /* a history-driven normal sub-model keeps its header: the damping records into a copy */
+    gc_hist_normal scratch, *rec = (gc_hist_normal *)hn;
+    if (law->sub[GC_KIND_NORMAL]->flags & GC_SUB_HIST_DRIVEN) {
+      scratch = *rec;
+      rec = &scratch;
+    }
+    st = d->damping(&law->pair, rec, h + law->off[GC_KIND_DAMPING], alpha, alpha_dot, out);
+  }
   if (!st && !gc_normal_finite(out))
     return GC_ENAN;
   return st;

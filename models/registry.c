@@ -1,24 +1,30 @@
-/* registry.c - every sub-model (one row each) and the presets, i.e. the historical model names
- * as compositions of sub-models.  Adding a sub-model: its file, one row here, one line in
- * models/Makefile.am. */
+/* registry.c - every sub-model (one row each), the compositions of a normal with a damping
+ * sub-model, and the presets, i.e. the historical model names as compositions of sub-models.
+ * The rows are generated at build time (registry_rows.h, by registry_rows.awk) from the
+ * definitions "const gc_submodel gc_KIND_NAME = {" in the files of models/Makefile.am's source
+ * list: adding a sub-model is its file plus its line in that list. */
 #include "gc_model.h"
 
+#include <stdio.h>
 #include <string.h>
 
-static const gc_submodel *const rows[] = {
-  /* normal */
-  &gc_normal_hertz, &gc_normal_lsd, &gc_normal_wb, &gc_normal_thornton, &gc_normal_ep,
-  /* damping */
-  &gc_damping_none, &gc_damping_linear, &gc_damping_tsuji, &gc_damping_linear_e,
-  &gc_damping_hunt_crossley,
-  /* tangential */
-  &gc_tangential_none, &gc_tangential_lsd, &gc_tangential_tsuji, &gc_tangential_wb,
-  &gc_tangential_md, &gc_tangential_vqz, &gc_tangential_ep, &gc_tangential_mindlin,
-  &gc_tangential_brendel_dippel,
-  /* rolling, twisting */
-  &gc_rolling_none, &gc_rolling_spring, &gc_rolling_const,
-  &gc_twisting_none, &gc_twisting_spring, &gc_twisting_const,
-};
+#include "registry_rows.h"
+
+static const gc_submodel *const rows[] = { GC_REGISTRY_ROWS };
+
+/* Every normal sub-model with every damping sub-model, "NORMAL+DAMPING" (e.g. "ep+tsuji"), as a
+ * preset without a tangential part: the normal part of a law whose sub-models were named one
+ * by one.  Static and constant, so that a law chosen by keys is carried exactly as a preset. */
+#define GC_COMPOSED_ND(normal, damping)                                                       \
+  { #normal "+" #damping, "normal " #normal " with damping " #damping, #normal, #damping, NULL },
+#define GC_COMPOSED_N(unused, normal) GC_DAMPING_NAMES(GC_COMPOSED_ND, normal)
+static const gc_preset composed_normal[] = { GC_NORMAL_NAMES(GC_COMPOSED_N, ~) };
+
+/* Every tangential sub-model as a preset with only that part (the row of "none" stands for
+ * frictionless and is never a law's tangential preset). */
+#define GC_COMPOSED_T(unused, tangential)                                                     \
+  { #tangential, "tangential " #tangential, NULL, NULL, #tangential },
+static const gc_preset composed_tangential[] = { GC_TANGENTIAL_NAMES(GC_COMPOSED_T, ~) };
 
 size_t gc_submodel_count(void) { return sizeof rows / sizeof rows[0]; }
 
@@ -89,6 +95,10 @@ const gc_preset *gc_preset_lookup(const char *name)
   for (size_t i = 0; i < gc_preset_count(); i++)
     if (strcmp(presets[i].name, name) == 0)
       return &presets[i];
+  /* a composition by its name, "NORMAL+DAMPING" (as a fitted parameter file names it) */
+  for (size_t i = 0; i < sizeof composed_normal / sizeof composed_normal[0]; i++)
+    if (strcmp(composed_normal[i].name, name) == 0)
+      return &composed_normal[i];
   return NULL;
 }
 
@@ -133,4 +143,75 @@ const gc_submodel *gc_preset_part(const gc_preset *ps, gc_kind k)
   case GC_KIND_TANGENTIAL: return ps->tangential ? gc_submodel_lookup(k, ps->tangential) : NULL;
   default: return NULL;
   }
+}
+
+const gc_preset *gc_preset_compose(const char *normal, const char *damping)
+{
+  if (!normal || !damping)
+    return NULL;
+  for (size_t i = 0; i < sizeof composed_normal / sizeof composed_normal[0]; i++)
+    if (strcmp(composed_normal[i].normal, normal) == 0 &&
+        strcmp(composed_normal[i].damping, damping) == 0)
+      return &composed_normal[i];
+  return NULL;
+}
+
+const gc_preset *gc_preset_of_tangential(const char *tangential)
+{
+  if (!tangential)
+    return NULL;
+  for (size_t i = 0; i < sizeof composed_tangential / sizeof composed_tangential[0]; i++)
+    if (strcmp(composed_tangential[i].tangential, tangential) == 0)
+      return &composed_tangential[i];
+  return NULL;
+}
+
+int gc_law_compose(const char *const sub[GC_NKINDS], const gc_preset **nfd,
+                   const gc_preset **tfd, const gc_submodel **rolling,
+                   const gc_submodel **twisting, gc_kind *bad_kind)
+{
+  for (int k = 0; k < GC_NKINDS; k++)
+    if (sub[k] && !gc_submodel_lookup((gc_kind)k, sub[k])) {
+      *bad_kind = (gc_kind)k;
+      return GC_EINVAL;
+    }
+  const char *nn = sub[GC_KIND_NORMAL], *dn = sub[GC_KIND_DAMPING];
+  if (nn || dn) {
+    const gc_preset *base = *nfd;
+    const char *base_n = base ? base->normal : NULL;
+    const char *base_d = base && base->damping ? base->damping : "none";
+    const char *n = nn ? nn : base_n, *d = dn ? dn : base_d;
+    if (!n) {
+      *bad_kind = GC_KIND_NORMAL;
+      return GC_EINVAL;
+    }
+    /* the preset itself when the keys repeat its parts: its name stays the law's name */
+    if (!base || strcmp(n, base_n) != 0 || strcmp(d, base_d) != 0)
+      *nfd = gc_preset_compose(n, d);
+  }
+  const char *tn = sub[GC_KIND_TANGENTIAL];
+  if (tn && strcmp(tn, "none") == 0)
+    *tfd = NULL;
+  else if (tn && !(*tfd && strcmp((*tfd)->tangential, tn) == 0))
+    *tfd = gc_preset_of_tangential(tn);
+  if (sub[GC_KIND_ROLLING])
+    *rolling = gc_submodel_lookup(GC_KIND_ROLLING, sub[GC_KIND_ROLLING]);
+  if (sub[GC_KIND_TWISTING])
+    *twisting = gc_submodel_lookup(GC_KIND_TWISTING, sub[GC_KIND_TWISTING]);
+  return GC_SUCCESS;
+}
+
+size_t gc_submodel_names(gc_kind kind, char *buf, size_t n)
+{
+  size_t len = 0;
+  if (n)
+    buf[0] = 0;
+  for (size_t i = 0; i < gc_submodel_count(); i++) {
+    if (rows[i]->kind != kind)
+      continue;
+    int w = snprintf(buf + (len < n ? len : n), len < n ? n - len : 0, "%s%s", len ? ", " : "",
+                     rows[i]->name);
+    len += w > 0 ? (size_t)w : 0;
+  }
+  return len;
 }

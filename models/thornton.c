@@ -94,6 +94,7 @@ static int thornton_normal_step(const gc_pair *pair, double *h, double alpha, do
 const gc_submodel gc_normal_thornton = {
   .name = "thornton",
   .kind = GC_KIND_NORMAL,
+  .flags = GC_SUB_HIST_DRIVEN,
   .description = "Thornton [1997] elastic-perfectly-plastic normal contact (sec. 4.3)",
   .hist_size = sizeof(thornton_hist) / sizeof(double),
   .params = { GC_PARAMS_ELASTIC, GC_PAR_SY1, GC_PAR_SY2, GC_PAR_P_Y, GC_NPAR },

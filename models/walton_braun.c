@@ -78,7 +78,7 @@ const gc_submodel gc_normal_wb = {
   .kind = GC_KIND_NORMAL,
   .description = "Walton-Braun [1986] latching spring K1 / K2 = K1/e^2 (sec. 4.2, eq. 4.3-4.5, "
                  "K_T0 eq. 4.8)",
-  .flags = GC_SUB_LINEAR,
+  .flags = GC_SUB_LINEAR | GC_SUB_HIST_DRIVEN,
   .hist_size = GC_HIST_NORMAL_SIZE,
   .params = { GC_PAR_K_N, GC_PAR_E_N, GC_PAR_NU1, GC_PAR_MU, GC_PAR_KT_RATIO, GC_NPAR },
   .setup = gc_wb_setup,

@@ -86,12 +86,72 @@ int gc_cli_law(const char *prog, const char *nfd_name, const char *tfd_name,
             bad_kind == GC_KIND_NORMAL ? "normal" : "tangential");
     return 2;
   }
+  const char *names[GC_NKINDS];
+  const gc_submodel *rolling = NULL, *twisting = NULL;
+  gc_card_law_names(x, names);
   char msg[512];
-  if (gc_law_init_preset(law, nfd, tfd, p, msg, sizeof msg)) {
-    fprintf(stderr, "%s: %s%s%s\n", prog, card ? card : "", card ? ": " : "", msg);
+  if (gc_law_compose(names, &nfd, &tfd, &rolling, &twisting, &bad_kind)) {
+    gc_law_key_check(bad_kind, gc_kind_name(bad_kind), names[bad_kind] ? names[bad_kind] : "",
+                     msg, sizeof msg);
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    return 1;
+  }
+  if (gc_law_init_full(law, nfd, tfd, rolling, twisting, p, msg, sizeof msg)) {
+    /* a sub-model named by a key: say which key's choice needs the parameter */
+    char why[512];
+    const char *key = "", *name = "";
+    for (int k = 0; k < GC_NKINDS && !key[0]; k++)
+      if (names[k] && law->sub[k] && gc_submodel_check(law->sub[k], p, why, sizeof why)) {
+        key = gc_kind_name((gc_kind)k);
+        name = law->sub[k]->name;
+      }
+    fprintf(stderr, "%s: %s%s%s%s%s%s%s\n", prog, card ? card : "", card ? ": " : "", key,
+            key[0] ? " = " : "", name, key[0] ? " needs " : "", msg);
     return 1;
   }
   return 0;
+}
+
+int gc_cli_law_args(int argc, char **argv, const struct option *own, gc_cli_law_argbuf *buf)
+{
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--") == 0)
+      break;
+    if (a[0] != '-' || a[1] != '-')
+      continue;
+    size_t kl = strcspn(a + 2, "=");
+    char key[32];
+    if (kl >= sizeof key)
+      continue;
+    memcpy(key, a + 2, kl);
+    key[kl] = 0;
+    int own_option = 0;
+    for (const struct option *o = own; o && o->name; o++)
+      own_option |= strcmp(o->name, key) == 0;
+    for (char *c = key; *c; c++)
+      if (*c == '-')
+        *c = '_';
+    int kind = gc_law_key_kind(key);
+    if (kind < 0 || own_option) /* e.g. impact's own --rolling switch and --rolling-model */
+      continue;
+    const char *value = a[2 + kl] == '=' ? a + 3 + kl : i + 1 < argc ? argv[i + 1] : NULL;
+    if (!value)
+      continue; /* the command's own parser reports the missing value */
+    /* a name too long for the buffer is cut and then refused as no sub-model's name */
+    snprintf(buf->text[kind], sizeof buf->text[kind], "-s%s=%s", key, value);
+    if (a[2 + kl] == '=') {
+      argv[i] = buf->text[kind];
+    } else {
+      argv[i] = buf->text[kind];
+      /* the value's word becomes an empty --set that the option parser skips: drop it */
+      for (int j = i + 1; j + 1 < argc; j++)
+        argv[j] = argv[j + 1];
+      argv[argc - 1] = NULL;
+      argc--;
+    }
+  }
+  return argc;
 }
 
 /* The argument getopt_long was reading when it failed: a long option always advances optind
@@ -227,6 +287,19 @@ void gc_models_print(FILE *f)
             ps->normal ? (ps->damping ? ps->damping : "none") : "-",
             ps->tangential ? ps->tangential : "-", "", ps->description);
   }
+  fprintf(f, "\nComposing a law: name one sub-model per kind; a kind not named keeps the part "
+             "of the model\n(preset, default ep):\n"
+             "  card or parameter file   normal = ep   damping = tsuji   tangential = ep\n"
+             "                           rolling = spring   twisting = none\n"
+             "  chute card               normal =, damping =, tangential =, rolling_model =, "
+             "twisting_model =\n"
+             "  command line             --normal ep --damping tsuji --tangential ep "
+             "--rolling-model spring\n"
+             "                           (or -s damping=tsuji); -m ep+tsuji names the same "
+             "normal part\n"
+             "  LAMMPS plugin            pair_style granucal normal ep damping tsuji ...\n"
+             "Any normal sub-model takes any damping; the damping reads its own parameters "
+             "(tsuji: e_n,\nm_eff).  See granucal-models(7).\n");
   fprintf(f, "\nParameters (card key [unit]: meaning; allowed range (equation)):\n");
   gc_card_print_keys(f);
 }

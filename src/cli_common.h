@@ -23,15 +23,27 @@ double gc_cli_reduced_mass(const gc_params *p, const gc_card_extra *x);
 void gc_cli_fill_effective_mass(gc_params *p, const gc_card_extra *x);
 /* Normal model: nfd_name, else the card's 'model', else ep.  Tangential: tfd_name ('none' for
  * none), else the card's 'tfd', else the normal model's own tangential part if it has one. */
+/* Then the sub-models the card or --set names one by one (normal =, damping =, tangential =,
+ * rolling =, twisting =; gc_law_compose): e.g. "damping = tsuji" gives ep+tsuji. */
 int gc_cli_law(const char *prog, const char *nfd_name, const char *tfd_name,
                const gc_card_extra *x, const gc_params *p, const char *card, gc_law *law);
+/* The law options every command that builds a law takes: --normal NAME, --damping NAME,
+ * --tangential NAME, --rolling[-model] NAME, --twisting[-model] NAME (also --KIND=NAME) become
+ * "-sKIND=NAME", the --set of the command's card (a material card's or a chute card's key
+ * of that name), written into buf; the value's own word is removed.  An option of the
+ * command's own table (own, as getopt_long's; may be NULL) is left to the command.  Call
+ * before the command's option parser; returns the new argc. */
+struct option;
+typedef struct {
+  char text[GC_NKINDS][96];
+} gc_cli_law_argbuf;
+int gc_cli_law_args(int argc, char **argv, const struct option *own, gc_cli_law_argbuf *buf);
 
 /* getopt_long (opterr = 0, optstring starting with ':') returned c = ':' (an option without
  * its value) or '?' (an unknown option); next is getopt's optind, opts the long options.  Print
  * the argument at fault as typed ("-fix", "--vni", "--quiet=1"), with the long option it
  * probably meant (--fix for -fix; the nearest name by gc_suggest; the candidates of an
  * ambiguous abbreviation), naming prog; return the usage exit status 2. */
-struct option;
 int gc_cli_bad_option(const char *prog, int c, int argc, char **argv, int next,
                       const struct option *opts);
 

@@ -200,6 +200,8 @@ int gc_cmd_chute(int argc, char **argv)
   /* the command line as typed, for the provenance record (getopt_long permutes argv) */
   char *cmdline[argc + 1];
   memcpy(cmdline, argv, (size_t)(argc + 1) * sizeof *argv);
+  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
+  argc = gc_cli_law_args(argc, argv, NULL, &lawbuf);
   int seen[ROW_COUNT] = { 0 }, first_operand = 1;
   int bad = gc_cli_parse(prog, gc_chute_options, argc, argv, &o, seen, &first_operand);
   if (bad == GC_CLI_HELP)

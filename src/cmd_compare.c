@@ -176,6 +176,8 @@ int gc_cmd_compare(int argc, char **argv)
     fprintf(stderr, PROG ": out of memory\n");
     return 1;
   }
+  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
+  argc = gc_cli_law_args(argc, argv, NULL, &lawbuf);
   int first_operand = 1;
   int rc = gc_cli_parse(PROG, gc_compare_options, argc, argv, &o, NULL, &first_operand);
   if (rc == GC_CLI_HELP)

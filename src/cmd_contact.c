@@ -96,6 +96,8 @@ int gc_cmd_contact(int argc, char **argv)
     fprintf(stderr, "granucal contact: out of memory\n");
     return 1;
   }
+  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
+  argc = gc_cli_law_args(argc, argv, NULL, &lawbuf);
   int first_operand = 1;
   int bad = gc_cli_parse("granucal contact", gc_contact_options, argc, argv, &o, NULL,
                          &first_operand);

@@ -110,6 +110,8 @@ int gc_cmd_drop(int argc, char **argv)
   int have_dt = seen[ROW_DT], have_ntcol = seen[ROW_NTCOL];
   gc_drop_cfg cfg;
   gc_drop_cfg_default(&cfg);
+  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
+  argc = gc_cli_law_args(argc, argv, NULL, &lawbuf);
   if (have_dt)
     cfg.dt = o.dt;
   if (have_ntcol)

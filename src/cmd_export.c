@@ -555,6 +555,8 @@ int gc_cmd_export(int argc, char **argv)
   int ch;
   optind = 1;
   opterr = 0;
+  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
+  argc = gc_cli_law_args(argc, argv, opts, &lawbuf);
   while ((ch = getopt_long(argc, argv, ":o:s:h", opts, NULL)) != -1) {
     switch (ch) {
     case 'o': dir = optarg; break;

@@ -141,7 +141,8 @@ typedef struct {
 
 /* One run of `granucal fit`: the command line, the data, the problem and its result. */
 typedef struct {
-  int argc;
+  int argc;   /* as typed (cmdline) */
+  int nargs;  /* of argv after the law options became --set (fit_parse) */
   char **argv, **cmdline;
   const char *card, *out, *report, *model_name;
   /* every compression and drop file given (options or by header) is used */
@@ -167,6 +168,7 @@ typedef struct {
   gc_fit_ident id;
   int have_id, have_verdict;
   gc_fit_verdict *verdict;
+  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
 } fit_job;
 
 /* a parse that ends the command with status 0 (--help, --list-algorithms) */
@@ -212,6 +214,7 @@ static int fit_parse(fit_job *job)
   char **argv = job->argv;
   optind = 1;
   opterr = 0;
+  argc = job->nargs = gc_cli_law_args(argc, argv, fit_long_opts, &job->lawbuf);
   while ((c = getopt_long(argc, argv, ":c:m:s:o:A:vqh", fit_long_opts, NULL)) != -1) {
     double v;
     switch (c) {
@@ -325,7 +328,7 @@ static int fit_parse(fit_job *job)
 /* The operands: the card and the data files, each by the kind its header tells. */
 static int fit_operands(fit_job *job)
 {
-  int argc = job->argc;
+  int argc = job->nargs;
   char **argv = job->argv;
   /* positional data files: the kind from the header */
   char msg[1024];
@@ -438,6 +441,15 @@ static int fit_load(fit_job *job)
         fprintf(stderr, " %s", gc_preset_at(i)->name);
     fprintf(stderr, "\n");
     return 2;
+  }
+  const char *names[GC_NKINDS];
+  const gc_submodel *no_rolling = NULL, *no_twisting = NULL;
+  gc_card_law_names(&job->x, names);
+  if (gc_law_compose(names, &job->model, &no_tfd, &no_rolling, &no_twisting, &bad_kind)) {
+    char m[512];
+    gc_law_key_check(bad_kind, gc_kind_name(bad_kind), names[bad_kind], m, sizeof m);
+    fprintf(stderr, "%s: %s\n", prog, m);
+    return 1;
   }
   job->mass = gc_cli_mass(&job->p, &job->x);
   if (!(job->p.R1 > 0)) {

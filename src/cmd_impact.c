@@ -85,6 +85,8 @@ int gc_cmd_impact(int argc, char **argv)
   optind = 1;
   opterr = 0;
   int have_dt = 0, have_ntcol = 0;
+  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
+  argc = gc_cli_law_args(argc, argv, opts, &lawbuf);
   while ((c = getopt_long(argc, argv, ":m:t:c:s:o:qh", opts, NULL)) != -1) {
     long l = 0;
     int bad = 0;

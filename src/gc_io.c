@@ -591,6 +591,39 @@ void gc_table_free(gc_table *t)
 
 void gc_card_extra_default(gc_card_extra *x) { memset(x, 0, sizeof *x); }
 
+int gc_law_key_kind(const char *key)
+{
+  for (int k = 0; k < GC_NKINDS; k++) {
+    const char *kn = gc_kind_name((gc_kind)k);
+    size_t l = strlen(kn);
+    if (strncmp(key, kn, l) == 0 && (key[l] == 0 || strcmp(key + l, "_model") == 0))
+      return k;
+  }
+  return -1;
+}
+
+int gc_law_key_check(gc_kind kind, const char *key, const char *value, char *msg, size_t n)
+{
+  if (gc_submodel_lookup(kind, value))
+    return GC_SUCCESS;
+  char names[256], dym[96];
+  gc_submodel_names(kind, names, sizeof names);
+  gc_suggest sg;
+  gc_suggest_init(&sg, value);
+  for (size_t i = 0; i < gc_submodel_count(); i++)
+    if (gc_submodel_at(i)->kind == kind)
+      gc_suggest_add(&sg, gc_submodel_at(i)->name);
+  snprintf(msg, n, "%s = '%s' is not a %s sub-model; allowed: %s%s (see 'granucal models')", key,
+           value, gc_kind_name(kind), names, gc_suggest_text(&sg, dym, sizeof dym));
+  return GC_EINVAL;
+}
+
+void gc_card_law_names(const gc_card_extra *x, const char *names[GC_NKINDS])
+{
+  for (int k = 0; k < GC_NKINDS; k++)
+    names[k] = x && x->sub[k][0] ? x->sub[k] : NULL;
+}
+
 static int set_fail(char *msg, size_t n, const char *key, const char *value, const char *why)
 {
   snprintf(msg, n, "parameter '%s': '%s' %s", key, value, why);
@@ -606,6 +639,15 @@ int gc_param_set(gc_params *p, gc_card_extra *x, const char *key, const char *va
     if (strlen(value) >= sizeof x->nfd || !*value)
       return set_fail(msg, n, key, value, "is not a model name");
     strcpy(dst, value);
+    return GC_SUCCESS;
+  }
+  int kind = gc_law_key_kind(key);
+  if (kind >= 0) {
+    if (strlen(value) >= sizeof x->sub[kind] || !*value)
+      return set_fail(msg, n, key, value, "is not a sub-model name");
+    if (gc_law_key_check((gc_kind)kind, key, value, msg, n))
+      return GC_EINVAL;
+    strcpy(x->sub[kind], value);
     return GC_SUCCESS;
   }
   if (strcmp(key, "reload") == 0) {
@@ -666,7 +708,9 @@ int gc_param_set(gc_params *p, gc_card_extra *x, const char *key, const char *va
   gc_suggest_init(&sg, key);
   for (int i = 0; i < GC_NPAR; i++)
     gc_suggest_add(&sg, gc_param_def_at((gc_param_id)i)->key);
-  static const char *const extra[] = { "rho", "m", "m2", "model", "tfd" };
+  static const char *const extra[] = { "rho",     "m",          "m2",      "model", "tfd",
+                                        "normal",  "damping",    "tangential", "rolling",
+                                        "twisting" };
   for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
     gc_suggest_add(&sg, extra[i]);
   char dym[96];
@@ -694,6 +738,9 @@ void gc_card_print_keys(FILE *f)
   fprintf(f, "  %-16s 0 (default) | 1: damping force clipped at 0 | may pull (tension)\n",
           "tension");
   fprintf(f, "  %-16s normal model name;  tfd: tangential model name\n", "model");
+  fprintf(f, "  %-16s sub-models one by one (override model / tfd): normal, damping,\n",
+          "KIND");
+  fprintf(f, "  %-16s tangential, rolling, twisting (e.g. damping = tsuji)\n", "");
 }
 
 int gc_kv_read(const char *path, gc_kv_fn fn, void *ctx, char *msg, size_t n)
@@ -794,6 +841,9 @@ int gc_card_write(FILE *f, const gc_params *p, const gc_card_extra *x)
     fprintf(f, "model = %s\n", x->nfd);
   if (x && x->tfd[0])
     fprintf(f, "tfd = %s\n", x->tfd);
+  for (int k = 0; x && k < GC_NKINDS; k++)
+    if (x->sub[k][0])
+      fprintf(f, "%s = %s\n", gc_kind_name((gc_kind)k), x->sub[k]);
   for (int i = 0; i < GC_NPAR; i++) {
     const gc_param_def *d = gc_param_def_at((gc_param_id)i);
     double v = gc_param_get(p, (gc_param_id)i);

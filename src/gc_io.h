@@ -39,6 +39,9 @@ void gc_table_free(gc_table *t);
 typedef struct {
   char nfd[32];     /* "model" key: normal model name, "" if not given */
   char tfd[32];     /* "tfd" key: tangential model name, "" if not given */
+  /* sub-models named one by one, per gc_kind ("normal", "damping", "tangential", "rolling",
+   * "twisting" keys; gc_law_compose applies them to model / tfd), "" if not given */
+  char sub[GC_NKINDS][32];
   double rho;       /* density of body 1 [kg/m^3], 0 if not given */
   double mass;      /* mass of body 1 [kg], 0 if not given */
   double mass2;     /* mass of body 2 when it is a sphere [kg], 0 if not given */
@@ -46,6 +49,15 @@ typedef struct {
 } gc_card_extra;
 
 void gc_card_extra_default(gc_card_extra *x);
+/* The keys that name a law's sub-models: the kind's name (gc_kind_name: "normal", "damping",
+ * "tangential", "rolling", "twisting") or KIND_model ("rolling_model", as the chute card
+ * spells the rolling and twisting ones).  The kind, or -1 if key is none of them. */
+int gc_law_key_kind(const char *key);
+/* GC_SUCCESS if value names a registered sub-model of kind, else GC_EINVAL with msg
+ * "KEY = 'VALUE' is not a KIND sub-model; allowed: a, b, c; did you mean 'b'?". */
+int gc_law_key_check(gc_kind kind, const char *key, const char *value, char *msg, size_t n);
+/* The sub-model names of x (NULL where not given) in the form gc_law_compose takes. */
+void gc_card_law_names(const gc_card_extra *x, const char *names[GC_NKINDS]);
 /* Read "key = value" lines ('#' starts a comment) into p and x.  Unknown keys, missing '=',
  * non-numeric or non-finite values are errors naming file:line:column.
  * "key = 0" for a parameter whose range excludes 0 (k_n, e_n, m_eff, ...) is read as "not

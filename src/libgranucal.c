@@ -162,13 +162,38 @@ int granucal_law_new(granucal_law **out, const granucal_params *p, const char *n
   const gc_preset *nfd, *tfd;
   const char *bad;
   gc_kind bad_kind;
+  /* "NAME+DAMPING": NAME's normal part with that damping sub-model ("+DAMPING": the file's
+   * model's) */
+  char base[64] = "";
+  const char *damping = normal ? strchr(normal, '+') : NULL;
+  if (damping && !gc_preset_lookup(normal)) {
+    snprintf(base, sizeof base, "%.*s", (int)(damping - normal), normal);
+    normal = base[0] ? base : NULL;
+    damping++;
+  } else {
+    damping = NULL;
+  }
   if (gc_preset_resolve(normal, tangential, p->x.nfd, p->x.tfd, &nfd, &tfd, &bad, &bad_kind))
     return fail(msg, n, GRANUCAL_EINVAL,
                 bad_kind == GC_KIND_NORMAL ? "'%s' is not a normal model (see `granucal models`)"
                                            : "'%s' is not a tangential model (see `granucal models`)",
                 bad);
-  const gc_submodel *rs = submodel(GC_KIND_ROLLING, rolling);
-  const gc_submodel *ts = submodel(GC_KIND_TWISTING, twisting);
+  /* the sub-models the file names one by one (normal =, damping = ...), then the damping */
+  const char *names[GC_NKINDS];
+  const gc_submodel *file_rs = NULL, *file_ts = NULL;
+  gc_card_law_names(&p->x, names);
+  if (normal)
+    names[GC_KIND_NORMAL] = NULL; /* the caller's normal model replaces the file's */
+  if (tangential)
+    names[GC_KIND_TANGENTIAL] = NULL;
+  if (damping)
+    names[GC_KIND_DAMPING] = damping;
+  if (gc_law_compose(names, &nfd, &tfd, &file_rs, &file_ts, &bad_kind)) {
+    gc_law_key_check(bad_kind, gc_kind_name(bad_kind), names[bad_kind], buf, sizeof buf);
+    return fail(msg, n, GRANUCAL_EINVAL, "%s", buf);
+  }
+  const gc_submodel *rs = rolling || !file_rs ? submodel(GC_KIND_ROLLING, rolling) : file_rs;
+  const gc_submodel *ts = twisting || !file_ts ? submodel(GC_KIND_TWISTING, twisting) : file_ts;
   if (!rs)
     return fail(msg, n, GRANUCAL_EINVAL, "'%s' is not a rolling model (none, spring, const)",
                 rolling);

@@ -20,6 +20,7 @@ int gc_test_add_compare(void);
 int gc_test_add_rolling(void);
 int gc_test_add_damping(void);
 int gc_test_add_slope(void);
+int gc_test_add_compose(void);
 
 /* Write text to a new temporary file and return its malloc'ed path (tests/gc_test.c). */
 char *gc_test_write_tmp(const char *text);

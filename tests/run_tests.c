@@ -15,7 +15,7 @@ int main(int argc, char **argv)
                             gc_test_add_fit, gc_test_add_rigid, gc_test_add_nlist,
                             gc_test_add_chute, gc_test_add_models, gc_test_add_chute_exp,
                             gc_test_add_compare, gc_test_add_rolling, gc_test_add_damping,
-                            gc_test_add_slope };
+                            gc_test_add_slope, gc_test_add_compose };
   for (size_t i = 0; i < sizeof adders / sizeof adders[0]; i++) {
     if (adders[i]() != CUE_SUCCESS) {
       fprintf(stderr, "run_tests: cannot register suite %zu: %s\n", i, CU_get_error_msg());

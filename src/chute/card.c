@@ -31,6 +31,7 @@ enum {
   K_PARAMS, K_SHAPE, K_PL, K_PW, K_PH, K_PR, K_PMASS, K_CLUSTER, K_PDENS, K_NP,
   K_LENGTH, K_WIDTH, K_FILL, K_ANGLE, K_GRAV, K_BOTTOM, K_BEADR, K_BEADS, K_SIDEW,
   K_WALL, K_BEAD, K_MUPP, K_MUWALL, K_MUBEAD, K_MODEL, K_TFD, K_RMODEL, K_TMODEL,
+  K_NORMAL, K_DAMPING, K_TANGENTIAL,
   K_DT, K_NTCOL, K_VREF, K_SKIN, K_SEED, K_THREADS, K_LDAMP, K_TEND,
   K_SERIES, K_VTK, K_CKPT, K_PSTART, K_PEND, K_PINT, K_PCELL, K_PHEIGHT, K_WALLBAND,
   K_CENTREBAND, K_SURFLO, K_SURFHI, K_BOTLO, K_BOTHI, K_FTIME, K_FSTEPS, K_FMAX, K_FBINS,
@@ -114,6 +115,12 @@ static const ckey keys[K_COUNT] = {
                  "rolling resistance: none | spring | const (params mu_r, beta_r, w_reg)", PHYS },
   [K_TMODEL] = { "twisting_model", T_WORD, 0, 0, 0, 0, "", "none",
                  "twisting resistance: none | spring | const (params mu, w_reg)", PHYS },
+  [K_NORMAL] = { "normal", T_WORD, 0, 0, 0, 0, "", NULL,
+                 "normal sub-model (default: the part of model; granucal-models(7))", PHYS },
+  [K_DAMPING] = { "damping", T_WORD, 0, 0, 0, 0, "", NULL,
+                  "damping sub-model, e.g. tsuji (default: the part of model)", PHYS },
+  [K_TANGENTIAL] = { "tangential", T_WORD, 0, 0, 0, 0, "", NULL,
+                     "tangential sub-model or none (default: the part of tfd)", PHYS },
   [K_DT] = { "dt", T_DBL, 0, INF, 1, 1, "s", NULL, "time step (default: from ntcol)", PHYS },
   [K_NTCOL] = { "ntcol", T_INT, GC_DT_REFUSE_NTCOL, 1e6, 0, 0, "", "40",
                 "dt = shortest Hertz contact duration (eq. 3.22) / ntcol", PHYS },
@@ -276,6 +283,13 @@ static int raw_set(raw_card *r, const char *base, const char *key, const char *v
     if (!*value) {
       snprintf(msg, n, "%s: %s: empty value", vwhere, key);
       return GC_EFORMAT;
+    }
+    if ((i == K_NORMAL || i == K_DAMPING || i == K_TANGENTIAL) &&
+        gc_law_key_check((gc_kind)gc_law_key_kind(key), key, value, msg, n)) {
+      char why[512];
+      snprintf(why, sizeof why, "%s", msg);
+      snprintf(msg, n, "%s: %s", vwhere, why);
+      return GC_EINVAL;
     }
     if (k->type == T_WORD && !allowed_word(i, value)) {
       snprintf(msg, n, "%s: %s = '%s' %s", vwhere, key, value, word_choices(i));
@@ -566,6 +580,18 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   }
   cfg->rolling_model = gc_submodel_lookup(GC_KIND_ROLLING, word(r, K_RMODEL));
   cfg->twisting_model = gc_submodel_lookup(GC_KIND_TWISTING, word(r, K_TMODEL));
+  /* sub-models named one by one: the card's keys, else the parameter file's */
+  const char *names[GC_NKINDS] = { NULL };
+  gc_card_law_names(px, names);
+  names[GC_KIND_ROLLING] = names[GC_KIND_TWISTING] = NULL; /* rolling_model, twisting_model */
+  static const int law_key[3] = { K_NORMAL, K_DAMPING, K_TANGENTIAL };
+  for (int k = 0; k < 3; k++)
+    names[k] = r->s[law_key[k]] ? r->s[law_key[k]] : names[k];
+  if (gc_law_compose(names, &cfg->nfd, &cfg->tfd, &cfg->rolling_model, &cfg->twisting_model,
+                     &bad_kind)) {
+    gc_law_key_check(bad_kind, gc_kind_name(bad_kind), names[bad_kind], msg, n);
+    return GC_EINVAL;
+  }
   /* particle-particle: both bodies of the particle material */
   cfg->pp = *pp;
   cfg->pp.R1 = cfg->pp.R2 = 0;

@@ -1,7 +1,7 @@
 /* fix_wall_granucal.cpp - flat walls with granucal's contact laws (see fix_wall_granucal.h).
  *
- *   fix ID group wall/granucal PARAMFILE [KEY VALUE]... [normal M] [tangential M] [rolling M]
- *       [twisting M] [keep_history yes|no] xplane|yplane|zplane LO HI
+ *   fix ID group wall/granucal PARAMFILE [KEY VALUE]... [normal M] [damping M] [tangential M]
+ *       [rolling M] [twisting M] [keep_history yes|no] xplane|yplane|zplane LO HI
  *
  * LO or HI may be NULL (no wall there).  Body 1 is the sphere, body 2 the wall: a plane (R2 = 0)
  * at rest, of the file's E2, nu2, sY2 (or the sphere's material when the file gives no E2, as
@@ -34,8 +34,9 @@ FixWallGranucal::FixWallGranucal(LAMMPS *lmp, int narg, char **arg)
     : Fix(lmp, narg, arg), axis(-1), has_lo(0), has_hi(0), lo(0.0), hi(0.0), params(nullptr),
       state_size(0), reads_meff(0), history(nullptr), fix_rigid(nullptr), force_flag(0)
 {
-  const char *usage = "fix wall/granucal PARAMFILE [KEY VALUE]... [normal M] [tangential M] "
-                      "[rolling M] [twisting M] [keep_history yes|no] xplane|yplane|zplane LO HI";
+  const char *usage = "fix wall/granucal PARAMFILE [KEY VALUE]... [normal M] [damping M] "
+                      "[tangential M] [rolling M] [twisting M] [keep_history yes|no] "
+                      "xplane|yplane|zplane LO HI";
   if (narg < 7) error->all(FLERR, "Illegal fix wall/granucal command: {}", usage);
   if (!atom->sphere_flag) error->all(FLERR, "fix wall/granucal requires atom style sphere");
 

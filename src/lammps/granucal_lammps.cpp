@@ -11,6 +11,8 @@ int GranucalModels::set(const std::string &key, const std::string &value, std::s
 {
   if (key == "normal")
     normal = value;
+  else if (key == "damping")
+    damping = value;
   else if (key == "tangential")
     tangential = value;
   else if (key == "rolling")
@@ -41,8 +43,10 @@ int GranucalModels::build(const granucal_params *p, double R1, double R2, double
   if (!st) st = granucal_params_set(q, "R2", R2, msg, msglen);
   if (!st && meff > 0) st = granucal_params_set(q, "m_eff", meff, msg, msglen);
   auto name = [](const std::string &s) { return s.empty() ? nullptr : s.c_str(); };
+  /* a damping composes with the normal model as "NORMAL+DAMPING" (granucal_law_new) */
+  std::string composed = damping.empty() ? normal : normal + "+" + damping;
   if (!st)
-    st = granucal_law_new(law, q, name(normal), name(tangential), name(rolling), name(twisting),
+    st = granucal_law_new(law, q, name(composed), name(tangential), name(rolling), name(twisting),
                           msg, msglen);
   granucal_params_free(q);
   return st;

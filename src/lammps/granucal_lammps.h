@@ -18,10 +18,11 @@ namespace LAMMPS_NS
 /* The sub-models of a law ("": the parameter file's "model" / "tfd", else ep / ep) and whether
  * a contact keeps its history on separation. */
 struct GranucalModels {
-  std::string normal, tangential, rolling, twisting;
+  std::string normal, damping, tangential, rolling, twisting;
   int keep_history = 0;
-  /* KEY VALUE if KEY is one of the models' keywords (normal, tangential, rolling, twisting,
-   * keep_history): 1, or -1 with why set when VALUE is not allowed; 0 if KEY is not one. */
+  /* KEY VALUE if KEY is one of the models' keywords (normal, damping, tangential, rolling,
+   * twisting, keep_history; a damping composes with the normal model): 1, or -1 with why set
+   * when VALUE is not allowed; 0 if KEY is not one. */
   int set(const std::string &key, const std::string &value, std::string &why);
   /* The law of parameters p between radii R1 and R2 (0: a plane), with m_eff = meff if
    * meff > 0.  A granucal status; msg says why. */

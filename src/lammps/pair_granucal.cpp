@@ -1,7 +1,7 @@
 /* pair_granucal.cpp - the LAMMPS pair style "granucal" (see pair_granucal.h).
  *
- *   pair_style granucal [normal NAME] [tangential NAME|none] [rolling NAME] [twisting NAME]
- *                       [keep_history yes|no]
+ *   pair_style granucal [normal NAME] [damping NAME] [tangential NAME|none] [rolling NAME]
+ *                       [twisting NAME] [keep_history yes|no]
  *   pair_coeff I J PARAMFILE [KEY VALUE]...
  *
  * PARAMFILE is a granucal parameter file (granucal-params(5), as `granucal fit -o` writes it):
@@ -78,8 +78,8 @@ void PairGranucal::settings(int narg, char **arg)
     if (known < 0) error->all(FLERR, "pair_style granucal: {}", why);
     if (!known)
       error->all(FLERR,
-                 "pair_style granucal: unknown keyword '{}' (normal, tangential, rolling, "
-                 "twisting, keep_history)",
+                 "pair_style granucal: unknown keyword '{}' (normal, damping, tangential, "
+                 "rolling, twisting, keep_history)",
                  arg[a]);
   }
 }
