@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 const char *gc_strerror(int status)
 {
   switch (status) {
@@ -34,8 +33,8 @@ void gc_params_default(gc_params *p)
  * body 2 is rigid: a Poisson ratio is in (-1, 0.5) whatever reads it). */
 int gc_check_elastic(const gc_params *p, char *msg, size_t n)
 {
-  static const gc_param_id ids[] = { GC_PAR_R1, GC_PAR_E1, GC_PAR_NU1, GC_PAR_R2, GC_PAR_E2,
-                                     GC_PAR_NU2, GC_PAR_MU };
+  static const gc_param_id ids[] = { GC_PAR_R1, GC_PAR_E1,  GC_PAR_NU1, GC_PAR_R2,
+                                     GC_PAR_E2, GC_PAR_NU2, GC_PAR_MU };
   for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
     int st = gc_param_check(p, ids[i], msg, n);
     if (st)
@@ -77,7 +76,9 @@ int gc_pair_setup(gc_pair *pair, const gc_params *p, char *msg, size_t n)
 /* (sigma_z - sigma_r) / p_m on the axis of a Hertz contact at depth x = z/a (eq. 3.11-3.12):
  *   sigma_r/p_m = -(1+nu) (1 - x atan(1/x)) + 1 / (2 (1 + x^2)),  sigma_z/p_m = -1/(1 + x^2).
  * With two equal principal stresses, sqrt(3 J2) = |sigma_r - sigma_z| (eq. 3.14). */
-struct ay_args { double nu; };
+struct ay_args {
+  double nu;
+};
 
 static double mises_on_axis(double x, void *vp)
 {

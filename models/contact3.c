@@ -31,13 +31,13 @@ static inline int hm_normal(const gc_law *law, double *h, double alpha, double a
   return st;
 }
 
-static inline int hm_tangential(const gc_law *law, double *h, const gc_normal *n,
-                                double d_delta, double delta_dot, gc_tangential *out)
+static inline int hm_tangential(const gc_law *law, double *h, const gc_normal *n, double d_delta,
+                                double delta_dot, gc_tangential *out)
 {
   gc_normal clipped;
-  int st = gc_tsuji_tangential_step(
-      &law->pair, (gc_hist_tangential *)(h + law->off[GC_KIND_TANGENTIAL]),
-      gc_friction_normal(n, &clipped), d_delta, delta_dot, out);
+  int st =
+      gc_tsuji_tangential_step(&law->pair, (gc_hist_tangential *)(h + law->off[GC_KIND_TANGENTIAL]),
+                               gc_friction_normal(n, &clipped), d_delta, delta_dot, out);
   if (!st && !gc_tangential_finite(out))
     return GC_ENAN;
   return st;
@@ -166,10 +166,10 @@ static inline int tangential(const gc_law *law, gc_contact3 *ct, const gc_normal
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline int contact3_step(const gc_law *law, gc_contact3 *ct, double alpha,
-                                const double n[3], const double vrel[3], const double wrel[3],
-                                double dt, double ds_roll, int keep, double F[3], double M[3],
-                                int *active, double work[2], const int hm)
+static inline int
+contact3_step(const gc_law *law, gc_contact3 *ct, double alpha, const double n[3],
+              const double vrel[3], const double wrel[3], double dt, double ds_roll, int keep,
+              double F[3], double M[3], int *active, double work[2], const int hm)
 {
   M[0] = M[1] = M[2] = 0.0;
   *active = 0;
@@ -201,8 +201,7 @@ static inline int contact3_step(const gc_law *law, gc_contact3 *ct, double alpha
   const double P0 = ct->P, a0 = ct->alpha, Q0[3] = { ct->Q[0], ct->Q[1], ct->Q[2] };
   double vn = dot3(vrel, n);
   gc_normal no;
-  int st = hm ? hm_normal(law, ct->h, alpha, -vn, &no)
-              : gc_law_normal(law, ct->h, alpha, -vn, &no);
+  int st = hm ? hm_normal(law, ct->h, alpha, -vn, &no) : gc_law_normal(law, ct->h, alpha, -vn, &no);
   if (st)
     return st;
   ct->P = no.P;
@@ -251,17 +250,16 @@ static inline int contact3_step(const gc_law *law, gc_contact3 *ct, double alpha
 #endif
 static GC_JUMP_TARGET int contact3_table(const gc_law *law, gc_contact3 *ct, double alpha,
                                          const double n[3], const double vrel[3],
-                                         const double wrel[3], double dt, double ds_roll,
-                                         int keep, double F[3], double M[3], int *active,
-                                         double work[2])
+                                         const double wrel[3], double dt, double ds_roll, int keep,
+                                         double F[3], double M[3], int *active, double work[2])
 {
   return contact3_step(law, ct, alpha, n, vrel, wrel, dt, ds_roll, keep, F, M, active, work, 0);
 }
 
 static GC_JUMP_TARGET int contact3_hm(const gc_law *law, gc_contact3 *ct, double alpha,
-                                      const double n[3], const double vrel[3],
-                                      const double wrel[3], double dt, double ds_roll, int keep,
-                                      double F[3], double M[3], int *active, double work[2])
+                                      const double n[3], const double vrel[3], const double wrel[3],
+                                      double dt, double ds_roll, int keep, double F[3], double M[3],
+                                      int *active, double work[2])
 {
   return contact3_step(law, ct, alpha, n, vrel, wrel, dt, ds_roll, keep, F, M, active, work, 1);
 }
@@ -295,7 +293,8 @@ typedef struct {
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void hm_rows_step(double *rows, size_t stride, size_t n, double dt)
+static inline void
+hm_rows_step(double *rows, size_t stride, size_t n, double dt)
 {
   const double *restrict r_alpha = rows + GC_HM_ALPHA * stride;
   const double *restrict r_n0 = rows + GC_HM_N0 * stride;
@@ -338,10 +337,10 @@ static inline void hm_rows_step(double *rows, size_t stride, size_t n, double dt
 #pragma GCC ivdep
 #endif
   for (size_t l = 0; l < n; l++) {
-    const gc_hm_consts k = { r_R_star[l], r_k_hertz[l], r_E_star[l], r_kt0_c[l],
+    const gc_hm_consts k = { r_R_star[l],  r_k_hertz[l], r_E_star[l], r_kt0_c[l],
                              r_tsuji_c[l], r_mu[l],      r_tension[l] };
-    gc_hm_record s = { r_P[l],  r_P_max[l], r_alpha_max[l], r_tQ[l],
-                       r_Q_star[l], r_delta[l], r_q_dir[l],  r_n_steps[l] };
+    gc_hm_record s = { r_P[l],      r_P_max[l], r_alpha_max[l], r_tQ[l],
+                       r_Q_star[l], r_delta[l], r_q_dir[l],     r_n_steps[l] };
     gc_hm_result o;
     gc_hm_step(r_alpha[l], r_n0[l], r_n1[l], r_n2[l], r_vrel0[l], r_vrel1[l], r_vrel2[l], &k,
                r_Q0[l], r_Q1[l], r_Q2[l], r_a[l], dt, &s, &o);
@@ -367,7 +366,8 @@ int gc_hm_rows_step(double *rows, size_t stride, size_t n, double dt)
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void hm_lanes_step(hm_lanes *z, double dt)
+static inline void
+hm_lanes_step(hm_lanes *z, double dt)
 {
   hm_rows_step(z->r, CL, CL, dt);
 }
@@ -417,9 +417,9 @@ void gc_contact3_step_lanes(gc_contact3_lanes *b, int n, double dt, int keep)
     const gc_law *law = b->law[l];
     gc_contact3 *ct = b->ct[l];
     if (!law->hertz_mindlin || !(b->alpha[l] > 0.0)) {
-      b->status[l] = gc_contact3_step(law, ct, b->alpha[l], b->nvec[l], b->vrel[l], b->wrel[l],
-                                      dt, b->ds_roll[l], keep, b->F[l], b->M[l],
-                                      &b->active[l], b->work[l]);
+      b->status[l] =
+          gc_contact3_step(law, ct, b->alpha[l], b->nvec[l], b->vrel[l], b->wrel[l], dt,
+                           b->ds_roll[l], keep, b->F[l], b->M[l], &b->active[l], b->work[l]);
       continue;
     }
     first_touch(law, ct, gc_law_hist_normal(law, ct->h));

@@ -13,8 +13,8 @@
 
 #include <math.h>
 
-static int hunt_crossley_damping(const gc_pair *pair, gc_hist_normal *hn, double *h,
-                                 double alpha, double alpha_dot, gc_normal *out)
+static int hunt_crossley_damping(const gc_pair *pair, gc_hist_normal *hn, double *h, double alpha,
+                                 double alpha_dot, gc_normal *out)
 {
   (void)h;
   if (!isfinite(alpha_dot))

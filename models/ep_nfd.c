@@ -41,7 +41,10 @@ static int ep_setup(gc_pair *pair, char *msg, size_t n)
   return gc_yield_setup(pair, msg, n);
 }
 
-static double macaulay(double x) { return x > 0 ? x : 0.0; }
+static double macaulay(double x)
+{
+  return x > 0 ? x : 0.0;
+}
 
 /* The unknown of the plastic loading curve is s = P^(1/3), so that a_e = C s (eq. 3.6) and
  * P = s^3.  Eq. 6.29 times C_a (so that C_a = 0, no plastic growth of the contact radius, stays
@@ -163,14 +166,15 @@ static int ep_virgin_force(const gc_pair *pair, const ep_hist *s, double x, doub
   /* predictor of eq. 6.32 from the two previous states when both are on this curve */
   double guess = s->P;
   if (s->alpha > s->alpha_prev2 && s->P_prev2 > 0)
-    guess = s->P + (s->P - s->P_prev2) / (s->alpha - s->alpha_prev2) * (x + s->alpha_shift - s->alpha);
+    guess =
+        s->P + (s->P - s->P_prev2) / (s->alpha - s->alpha_prev2) * (x + s->alpha_shift - s->alpha);
   return ep_virgin_plastic_force(pair, x, guess, P, ae);
 }
 
 /* Unloading curve through the turning point (alpha_max, P_max): eq. 6.33 for alpha_res.
  * ae: C P_max^(1/3) when the caller has it, else < 0. */
-static void ep_set_turning_point(const gc_pair *pair, ep_hist *s, double alpha_max,
-                                 double P_max, double ae)
+static void ep_set_turning_point(const gc_pair *pair, ep_hist *s, double alpha_max, double P_max,
+                                 double ae)
 {
   if (ae < 0)
     ae = pair->C * cbrt(P_max);
@@ -184,7 +188,8 @@ static void ep_set_turning_point(const gc_pair *pair, ep_hist *s, double alpha_m
 
 /* eq. 6.35-6.36: elastic unloading/reloading along the curve of the last turning point; also
  * a_e (eq. 6.35), which is C P^(1/3). */
-static double ep_unloading_force(const gc_pair *pair, const ep_hist *s, double alpha, double *ae_out)
+static double ep_unloading_force(const gc_pair *pair, const ep_hist *s, double alpha,
+                                 double *ae_out)
 {
   double x = alpha - s->alpha_res;
   if (x <= 0) {
@@ -204,9 +209,9 @@ static void ep_fill(const gc_pair *pair, const ep_hist *s, double P, int virgin,
   double ap, cr;
   int plastic_loading = virgin && P > pair->P_Y;
   if (plastic_loading) {
-    ap = p->C_a * (P - pair->P_Y);      /* eq. 6.3 */
+    ap = p->C_a * (P - pair->P_Y);       /* eq. 6.3 */
     cr = 1.0 + p->K_c * (P - pair->P_Y); /* eq. 6.13 */
-  } else if (virgin) { /* Hertz below yield (eq. 6.24) */
+  } else if (virgin) {                   /* Hertz below yield (eq. 6.24) */
     ap = 0.0;
     cr = 1.0;
   } else {

@@ -59,7 +59,7 @@ int gc_contact_time_linear(const gc_params *p, double m_eff, double v, double *t
 
 /* The elastic parameters every Hertz-type normal sub-model reads, in the order they are
  * checked (R1, E1, nu1, R2, E2, nu2, mu, kt_ratio). */
-#define GC_PARAMS_ELASTIC                                                                     \
+#define GC_PARAMS_ELASTIC                                                                          \
   GC_PAR_R1, GC_PAR_E1, GC_PAR_NU1, GC_PAR_R2, GC_PAR_E2, GC_PAR_NU2, GC_PAR_MU, GC_PAR_KT_RATIO
 
 /* Tsuji damping (models/damping_tsuji.c), shared with the tangential sub-model "tsuji":
@@ -175,11 +175,11 @@ static inline int gc_spring_dashpot_step(gc_hist_tangential *s, double limit, do
 /* The Mindlin no-slip spring K_T0 = 8 G* a with Tsuji damping and a Coulomb limit (see
  * tsuji_tangential.c) */
 static inline int gc_tsuji_tangential_step(const gc_pair *pair, gc_hist_tangential *s,
-                                           const gc_normal *n, double d_delta,
-                                           double delta_dot, gc_tangential *out)
+                                           const gc_normal *n, double d_delta, double delta_dot,
+                                           gc_tangential *out)
 {
-  return gc_spring_dashpot_step(s, pair->p.mu * n->P, n->k_t0,
-                                gc_tsuji_coefficient(pair, n->k_t0), d_delta, delta_dot, out);
+  return gc_spring_dashpot_step(s, pair->p.mu * n->P, n->k_t0, gc_tsuji_coefficient(pair, n->k_t0),
+                                d_delta, delta_dot, out);
 }
 
 /* Rolling and twisting sub-models (models/rolling_*.c, twisting_*.c). */

@@ -26,14 +26,14 @@
 /* Status codes (GSL style: 0 is success). */
 enum {
   GC_SUCCESS = 0,
-  GC_EINVAL = 1,   /* a parameter or an input is out of its allowed range */
-  GC_ENOCONV = 2,  /* an iterative solver did not converge */
-  GC_ENOMEM = 3,   /* allocation failed */
-  GC_EIO = 4,      /* file could not be read or written */
-  GC_EFORMAT = 5,  /* malformed input file */
-  GC_ENOTSUP = 6,  /* operation not supported by this model */
-  GC_ENAN = 7,     /* a non-finite number appeared */
-  GC_EPHYS = 8     /* the result breaks physics (energy created) or leaves the model's validity
+  GC_EINVAL = 1,  /* a parameter or an input is out of its allowed range */
+  GC_ENOCONV = 2, /* an iterative solver did not converge */
+  GC_ENOMEM = 3,  /* allocation failed */
+  GC_EIO = 4,     /* file could not be read or written */
+  GC_EFORMAT = 5, /* malformed input file */
+  GC_ENOTSUP = 6, /* operation not supported by this model */
+  GC_ENAN = 7,    /* a non-finite number appeared */
+  GC_EPHYS = 8    /* the result breaks physics (energy created) or leaves the model's validity
                     * (an overlap beyond GC_ALPHA_R_MAX R*) */
 };
 
@@ -63,32 +63,32 @@ enum {
  * the fields it needs and its check() rejects the ones it needs when they are out of range.
  * Use gc_params_default() to initialise: unused fields are then 0. */
 typedef struct {
-  double R1, R2;     /* sphere radii [m]; R2 = 0: flat (1/R2 = 0) */
-  double E1, E2;     /* Young's moduli [Pa]; E2 = 0: rigid */
-  double nu1, nu2;   /* Poisson's ratios [-], in (-1, 0.5) */
-  double sY1, sY2;   /* uniaxial yield stresses [Pa]; sY2 <= 0: body 2 does not yield */
-  double P_Y;        /* incipient yield force [N]; > 0 overrides the value derived from sY */
-  double C_a;        /* plastic contact-radius coefficient [m/N] (eq. 6.3) */
-  double K_c;        /* curvature-correction coefficient [1/N] (eq. 6.13) */
-  double mu;         /* Coulomb friction coefficient [-] */
-  double k_n, c_n;   /* linear spring-dashpot normal stiffness [N/m] and damping [N s/m] (eq. 4.1) */
-  double k_t, c_t;   /* linear spring-dashpot tangential stiffness [N/m], damping [N s/m] (eq. 4.2) */
-  double e_n;        /* normal restitution coefficient [-] in (0, 1] (Walton-Braun K2, Tsuji damping) */
-  double m_eff;      /* effective mass of the pair [kg] (Tsuji damping) */
-  double alpha_c;    /* Hunt-Crossley damping factor [s/m]: P = P_el (1 + 3/2 alpha_c alpha_dot) */
-  int tension;       /* damping: 0 (default) the normal force is clipped at 0 (no tension);
+  double R1, R2;   /* sphere radii [m]; R2 = 0: flat (1/R2 = 0) */
+  double E1, E2;   /* Young's moduli [Pa]; E2 = 0: rigid */
+  double nu1, nu2; /* Poisson's ratios [-], in (-1, 0.5) */
+  double sY1, sY2; /* uniaxial yield stresses [Pa]; sY2 <= 0: body 2 does not yield */
+  double P_Y;      /* incipient yield force [N]; > 0 overrides the value derived from sY */
+  double C_a;      /* plastic contact-radius coefficient [m/N] (eq. 6.3) */
+  double K_c;      /* curvature-correction coefficient [1/N] (eq. 6.13) */
+  double mu;       /* Coulomb friction coefficient [-] */
+  double k_n, c_n; /* linear spring-dashpot normal stiffness [N/m] and damping [N s/m] (eq. 4.1) */
+  double k_t, c_t; /* linear spring-dashpot tangential stiffness [N/m], damping [N s/m] (eq. 4.2) */
+  double e_n;   /* normal restitution coefficient [-] in (0, 1] (Walton-Braun K2, Tsuji damping) */
+  double m_eff; /* effective mass of the pair [kg] (Tsuji damping) */
+  double alpha_c; /* Hunt-Crossley damping factor [s/m]: P = P_el (1 + 3/2 alpha_c alpha_dot) */
+  int tension;    /* damping: 0 (default) the normal force is clipped at 0 (no tension);
                       * 1 the dashpot may pull (P < 0) until the overlap vanishes */
-  int reload;        /* GC_RELOAD_* (elasto-plastic NFD) */
+  int reload;     /* GC_RELOAD_* (elasto-plastic NFD) */
   int tfd_transitions; /* 1: Vu-Quoc-Zhang varying-P transitions (ch. 5); 0: Mindlin-Deresiewicz
                         * constant-P stiffness only (eq. 3.24) */
-  double kt_ratio;   /* K_T0 / (2 E* a), the ratio of the initial tangential stiffness to the
+  double kt_ratio;     /* K_T0 / (2 E* a), the ratio of the initial tangential stiffness to the
                       * tangent normal stiffness dP/dalpha = 2 E* a (K_T0 / K1 for Walton-Braun);
                       * 0 (default): derived from nu, 2(1-nu)/(2-nu) for like materials
                       * (eq. 3.25, 4.8, 8.5).  2/7 gives the "special material" of app. C
                       * (eq. C.32-C.33) without the unphysical nu = 0.8333 of sec. 5.5.1/8.4.2. */
-  double mu_r;       /* rolling resistance coefficient [-]: |M_r| <= mu_r R* P (seed 004's eta) */
-  double beta_r;     /* rolling stiffness coefficient [-]: K_r = beta_r R*^2 K_T0 (seed 004's beta) */
-  double w_reg;      /* regularisation angular speed of the constant-torque rolling / twisting
+  double mu_r;         /* rolling resistance coefficient [-]: |M_r| <= mu_r R* P (seed 004's eta) */
+  double beta_r; /* rolling stiffness coefficient [-]: K_r = beta_r R*^2 K_T0 (seed 004's beta) */
+  double w_reg;  /* regularisation angular speed of the constant-torque rolling / twisting
                       * models [rad/s]: the torque grows linearly up to its limit over |w| < w_reg */
 } gc_params;
 
@@ -96,53 +96,53 @@ void gc_params_default(gc_params *p);
 
 /* Derived constants of a pair, computed once by gc_pair_setup (and the model's setup()). */
 typedef struct {
-  gc_params p;        /* copy of the parameters */
-  double E_star;      /* eq. 3.1 [Pa] */
-  double R_star;      /* eq. 3.2 [m] */
-  double G_star;      /* [(2-nu1)/G1 + (2-nu2)/G2]^-1 [Pa] (eq. 3.25 without the 8a) */
-  double nu_t;        /* Poisson ratio used in K_T0 = 4 a E* (1-nu)/(2-nu) (eq. 8.5): nu1 */
-  double A_Y;         /* A_Y(nu) of the body that yields first (eq. 3.20) */
-  double P_Y;         /* incipient yield force [N] (eq. 6.19-6.21) */
-  double p_y;         /* contact yield pressure A_Y sY [Pa] (Thornton's p_y) */
-  double alpha_Y;     /* displacement at incipient yield [m] */
-  double s_Y, a_Y;    /* P_Y^(1/3) [N^1/3] and the Hertz contact radius at yield C P_Y^(1/3) [m]
+  gc_params p;      /* copy of the parameters */
+  double E_star;    /* eq. 3.1 [Pa] */
+  double R_star;    /* eq. 3.2 [m] */
+  double G_star;    /* [(2-nu1)/G1 + (2-nu2)/G2]^-1 [Pa] (eq. 3.25 without the 8a) */
+  double nu_t;      /* Poisson ratio used in K_T0 = 4 a E* (1-nu)/(2-nu) (eq. 8.5): nu1 */
+  double A_Y;       /* A_Y(nu) of the body that yields first (eq. 3.20) */
+  double P_Y;       /* incipient yield force [N] (eq. 6.19-6.21) */
+  double p_y;       /* contact yield pressure A_Y sY [Pa] (Thornton's p_y) */
+  double alpha_Y;   /* displacement at incipient yield [m] */
+  double s_Y, a_Y;  /* P_Y^(1/3) [N^1/3] and the Hertz contact radius at yield C P_Y^(1/3) [m]
                        * (eq. 6.23), kept so that the elasto-plastic step needs no cube root of P_Y */
-  double C;           /* Hertz a = C P^(1/3) constant, (3 R* / (4 E*))^(1/3) [m N^-1/3] (eq. 6.28) */
-  double k_hertz;     /* P = k_hertz alpha^(3/2): (4/3) E* sqrt(R*) [N m^-3/2] */
-  double K2;          /* Walton-Braun unloading stiffness K1 / e^2 [N/m] (eq. 4.5) */
-  double beta_damp;   /* Tsuji: -eta / sqrt(5), eta = the exact Hertz inversion of e_n
+  double C;         /* Hertz a = C P^(1/3) constant, (3 R* / (4 E*))^(1/3) [m N^-1/3] (eq. 6.28) */
+  double k_hertz;   /* P = k_hertz alpha^(3/2): (4/3) E* sqrt(R*) [N m^-3/2] */
+  double K2;        /* Walton-Braun unloading stiffness K1 / e^2 [N/m] (eq. 4.5) */
+  double beta_damp; /* Tsuji: -eta / sqrt(5), eta = the exact Hertz inversion of e_n
                        * (models/restitution.c), so that 2 sqrt(5/6) (-beta) sqrt(2 E* a m*) =
                        * eta sqrt(m* k_hertz) alpha^(1/4); ln e / sqrt(ln^2 e + pi^2) before */
-  double c_damp;      /* linear_e: dashpot 2 zeta sqrt(m* k_n) from the exact e(zeta) [N s/m] */
+  double c_damp;    /* linear_e: dashpot 2 zeta sqrt(m* k_n) from the exact e(zeta) [N s/m] */
   /* Per-pair factors of per-contact formulas, set with the quantities they are made of, so that
    * a step multiplies instead of recomputing them: */
-  double kt0_c;       /* K_T0 / (a E_t) = 8 G* / E* (eq. 3.25, 8.5), or 2 kt_ratio (gc_k_t0) */
-  double tsuji_c;     /* 2 sqrt(5/6) (-beta_damp) sqrt(m*): the Tsuji dashpot of a spring of
+  double kt0_c;   /* K_T0 / (a E_t) = 8 G* / E* (eq. 3.25, 8.5), or 2 kt_ratio (gc_k_t0) */
+  double tsuji_c; /* 2 sqrt(5/6) (-beta_damp) sqrt(m*): the Tsuji dashpot of a spring of
                        * stiffness k is tsuji_c sqrt(k) [N s/m] (gc_tsuji_coefficient) */
 } gc_pair;
 
 /* Normal step result: everything a TFD model may need from the NFD model. */
 typedef struct {
-  double P;        /* normal force [N], >= 0 */
-  double a_e;      /* elastic contact radius [m] (eq. 3.6 / 6.35) */
-  double a_p;      /* plastic contact radius [m] (eq. 6.3) */
-  double a;        /* total contact radius a_ep = a_e + a_p [m] (eq. 6.2) */
-  double E_t;      /* modulus for the tangential stiffness: E* or (E*)_ep (eq. 8.3, 8.6) [Pa] */
-  double k_n;      /* current tangent normal stiffness dP/dalpha [N/m] */
-  double k_t0;     /* initial tangential stiffness K_T0 this NFD model implies [N/m]:
+  double P;    /* normal force [N], >= 0 */
+  double a_e;  /* elastic contact radius [m] (eq. 3.6 / 6.35) */
+  double a_p;  /* plastic contact radius [m] (eq. 6.3) */
+  double a;    /* total contact radius a_ep = a_e + a_p [m] (eq. 6.2) */
+  double E_t;  /* modulus for the tangential stiffness: E* or (E*)_ep (eq. 8.3, 8.6) [Pa] */
+  double k_n;  /* current tangent normal stiffness dP/dalpha [N/m] */
+  double k_t0; /* initial tangential stiffness K_T0 this NFD model implies [N/m]:
                     * 8 a G* (eq. 3.25) for Hertz-based models, K1 2(1-nu)/(2-nu) (eq. 4.8) for
                     * Walton-Braun, 4 a_ep (E*)_ep (1-nu)/(2-nu) (eq. 8.5) for the EP model */
-  int plastic;     /* 1 if the contact has yielded */
-  int loading;     /* 1 on a loading branch */
+  int plastic; /* 1 if the contact has yielded */
+  int loading; /* 1 on a loading branch */
 } gc_normal;
 
 /* Tangential step result. */
 typedef struct {
-  double Q;        /* tangential force [N], |Q| <= mu P */
-  double K_T;      /* tangential stiffness used in the step [N/m] */
-  double delta;    /* tangential displacement after the step [m] */
-  int nonsimple;   /* 1 if this step was a non-simple loading step */
-  int sliding;     /* 1 if |Q| = mu P */
+  double Q;      /* tangential force [N], |Q| <= mu P */
+  double K_T;    /* tangential stiffness used in the step [N/m] */
+  double delta;  /* tangential displacement after the step [m] */
+  int nonsimple; /* 1 if this step was a non-simple loading step */
+  int sliding;   /* 1 if |Q| = mu P */
 } gc_tangential;
 
 /* ------------------------------------------------------------------ per-contact history
@@ -158,16 +158,18 @@ typedef struct {
  * Every normal sub-model's slice begins with gc_hist_normal and every tangential sub-model's
  * with gc_hist_tangential: these are the fields a simulator may read (and, for the 3-D
  * projection of the chute, mirror); the rest of a slice is private to its sub-model. */
-#define GC_HIST_NORMAL_FIELDS                                                                 \
-  double alpha;     /* last accepted normal displacement [m] */                              \
-  double P;         /* last normal force [N] (after damping) */                              \
-  double alpha_max; /* displacement at the last turning point [m] */                         \
-  double P_max;     /* largest force of the force-displacement curve [N] */                  \
-  double alpha_res; /* residual displacement of the current unloading curve [m] */           \
-  double loading;   /* 1 while P increases (P_inc of Algorithm 6.1) */                       \
+#define GC_HIST_NORMAL_FIELDS                                                                      \
+  double alpha;     /* last accepted normal displacement [m] */                                    \
+  double P;         /* last normal force [N] (after damping) */                                    \
+  double alpha_max; /* displacement at the last turning point [m] */                               \
+  double P_max;     /* largest force of the force-displacement curve [N] */                        \
+  double alpha_res; /* residual displacement of the current unloading curve [m] */                 \
+  double loading;   /* 1 while P increases (P_inc of Algorithm 6.1) */                             \
   double in_contact /* 1 after a step with alpha > 0 */
 
-typedef struct { GC_HIST_NORMAL_FIELDS; } gc_hist_normal;
+typedef struct {
+  GC_HIST_NORMAL_FIELDS;
+} gc_hist_normal;
 
 typedef struct {
   double delta;       /* tangential displacement [m] */
@@ -200,25 +202,46 @@ typedef struct {
  * from nu"; a NEGATIVE value of any of them is out of range and refused by every reader (drop,
  * impact, contact, chute, fit) with the table's message. */
 typedef enum {
-  GC_PAR_R1, GC_PAR_R2, GC_PAR_E1, GC_PAR_E2, GC_PAR_NU1, GC_PAR_NU2, GC_PAR_SY1, GC_PAR_SY2,
-  GC_PAR_P_Y, GC_PAR_C_A, GC_PAR_K_C, GC_PAR_MU, GC_PAR_K_N, GC_PAR_C_N, GC_PAR_K_T,
-  GC_PAR_C_T, GC_PAR_E_N, GC_PAR_M_EFF, GC_PAR_KT_RATIO, GC_PAR_RELOAD, GC_PAR_TFD_TRANSITIONS,
-  GC_PAR_MU_R, GC_PAR_BETA_R, GC_PAR_W_REG,
-  GC_PAR_ALPHA_C, GC_PAR_TENSION,
+  GC_PAR_R1,
+  GC_PAR_R2,
+  GC_PAR_E1,
+  GC_PAR_E2,
+  GC_PAR_NU1,
+  GC_PAR_NU2,
+  GC_PAR_SY1,
+  GC_PAR_SY2,
+  GC_PAR_P_Y,
+  GC_PAR_C_A,
+  GC_PAR_K_C,
+  GC_PAR_MU,
+  GC_PAR_K_N,
+  GC_PAR_C_N,
+  GC_PAR_K_T,
+  GC_PAR_C_T,
+  GC_PAR_E_N,
+  GC_PAR_M_EFF,
+  GC_PAR_KT_RATIO,
+  GC_PAR_RELOAD,
+  GC_PAR_TFD_TRANSITIONS,
+  GC_PAR_MU_R,
+  GC_PAR_BETA_R,
+  GC_PAR_W_REG,
+  GC_PAR_ALPHA_C,
+  GC_PAR_TENSION,
   GC_NPAR
 } gc_param_id;
 
 typedef struct {
-  const char *name;     /* name in gc_params and in messages, e.g. "nu1" */
-  const char *key;      /* card / --set key, e.g. "nu" (name is accepted too) */
-  size_t offset;        /* offsetof(gc_params, ...) */
-  int is_int;           /* 1: an int field (reload, tfd_transitions) */
-  const char *unit;     /* SI unit, "-" for none */
-  double lo, hi;        /* allowed range (finite values only) */
-  int lo_open, hi_open; /* 1: the end is excluded */
+  const char *name;       /* name in gc_params and in messages, e.g. "nu1" */
+  const char *key;        /* card / --set key, e.g. "nu" (name is accepted too) */
+  size_t offset;          /* offsetof(gc_params, ...) */
+  int is_int;             /* 1: an int field (reload, tfd_transitions) */
+  const char *unit;       /* SI unit, "-" for none */
+  double lo, hi;          /* allowed range (finite values only) */
+  int lo_open, hi_open;   /* 1: the end is excluded */
   const char *range_note; /* what the special end value means, or NULL, e.g. "0: plane" */
-  const char *equation; /* the dissertation's equation, or the source */
-  const char *help;     /* one line */
+  const char *equation;   /* the dissertation's equation, or the source */
+  const char *help;       /* one line */
 } gc_param_def;
 
 const gc_param_def *gc_param_def_at(gc_param_id id); /* NULL if id >= GC_NPAR */
@@ -229,8 +252,8 @@ double gc_param_get(const gc_params *p, gc_param_id id);
 void gc_param_put(gc_params *p, gc_param_id id, double v);
 /* "(0, inf) m" / "(-1, 0.5)" / "an integer in [1, 100]" / "{0, 1}": a range and its unit as
  * every message prints it ("allowed range R", "X = V out of range R"); "-" or "" is no unit. */
-void gc_range_text(double lo, double hi, int lo_open, int hi_open, int integer,
-                   const char *unit, char *buf, size_t n);
+void gc_range_text(double lo, double hi, int lo_open, int hi_open, int integer, const char *unit,
+                   char *buf, size_t n);
 /* The table's range of id by gc_range_text. */
 void gc_param_range_text(gc_param_id id, char *buf, size_t n);
 /* Is v in the table's range? */
@@ -268,11 +291,11 @@ enum {
 
 typedef struct gc_submodel gc_submodel;
 struct gc_submodel {
-  const char *name;         /* unique within its kind, e.g. "hertz" */
+  const char *name; /* unique within its kind, e.g. "hertz" */
   gc_kind kind;
-  const char *description;  /* one line, with the source */
-  unsigned flags;           /* GC_SUB_* */
-  size_t hist_size;         /* doubles of per-contact history (>= the kind's header) */
+  const char *description; /* one line, with the source */
+  unsigned flags;          /* GC_SUB_* */
+  size_t hist_size;        /* doubles of per-contact history (>= the kind's header) */
   /* Parameters this sub-model reads, GC_NPAR-terminated; each is range-checked from the
    * parameter table by gc_law_init before check() runs. */
   gc_param_id params[GC_SUB_MAXPAR];
@@ -291,8 +314,8 @@ struct gc_submodel {
   /* GC_KIND_DAMPING: adds the dissipative force to out->P after the normal step (hn is the
    * normal sub-model's header, h this sub-model's slice); P stays >= 0 unless the parameter
    * tension = 1 (then the tangential sub-models see max(P, 0), gc_law_tangential). */
-  int (*damping)(const gc_pair *pair, gc_hist_normal *hn, double *h, double alpha,
-                 double alpha_dot, gc_normal *out);
+  int (*damping)(const gc_pair *pair, gc_hist_normal *hn, double *h, double alpha, double alpha_dot,
+                 gc_normal *out);
   /* GC_KIND_TANGENTIAL: normal state after this step's normal step (n), increment of the
    * tangential displacement d_delta [m], its rate [m/s] and the rolling distance ds_roll [m]
    * of this step (sec. 5.2; 0 if none).  h begins with gc_hist_tangential. */
@@ -337,11 +360,11 @@ extern const gc_submodel gc_twisting_none, gc_twisting_spring, gc_twisting_const
  * preset with a normal part can be given as the normal model (-m, "model ="), one with a
  * tangential part as the tangential model (-t, "tfd ="). */
 typedef struct {
-  const char *name;           /* e.g. "tsuji" */
+  const char *name; /* e.g. "tsuji" */
   const char *description;
-  const char *normal;         /* sub-model names, NULL: the preset has no such part */
-  const char *damping;        /* with the normal part; NULL: none */
-  const char *tangential;     /* NULL: no tangential part */
+  const char *normal;     /* sub-model names, NULL: the preset has no such part */
+  const char *damping;    /* with the normal part; NULL: none */
+  const char *tangential; /* NULL: no tangential part */
 } gc_preset;
 
 size_t gc_preset_count(void);
@@ -374,9 +397,8 @@ const gc_preset *gc_preset_of_tangential(const char *tangential);
  * "damping = tsuji" alone gives ep+tsuji; "tangential = none" is frictionless (*tfd = NULL).
  * Names repeating *nfd's parts leave *nfd as it is.  GC_EINVAL with *bad_kind the kind whose
  * name sub[*bad_kind] is not a registered sub-model of that kind. */
-int gc_law_compose(const char *const sub[GC_NKINDS], const gc_preset **nfd,
-                   const gc_preset **tfd, const gc_submodel **rolling,
-                   const gc_submodel **twisting, gc_kind *bad_kind);
+int gc_law_compose(const char *const sub[GC_NKINDS], const gc_preset **nfd, const gc_preset **tfd,
+                   const gc_submodel **rolling, const gc_submodel **twisting, gc_kind *bad_kind);
 /* The names of the sub-models of kind, "a, b, c", into buf (truncated to n); returns the
  * length of the full list. */
 size_t gc_submodel_names(gc_kind kind, char *buf, size_t n);
@@ -403,12 +425,12 @@ typedef struct {
 /* Compose a law from one sub-model per kind (NULL entries: that kind's "none").  Checks every
  * parameter the sub-models read against the table, then the sub-models' own rules, then sets
  * up the pair constants.  On failure msg names the parameter and its allowed range. */
-int gc_law_init(gc_law *law, const gc_submodel *const sub[GC_NKINDS], const gc_params *p,
-                char *msg, size_t msglen);
+int gc_law_init(gc_law *law, const gc_submodel *const sub[GC_NKINDS], const gc_params *p, char *msg,
+                size_t msglen);
 /* From presets: the normal and damping parts of nfd, the tangential part of tfd (NULL:
  * frictionless).  GC_EINVAL if nfd has no normal part or tfd no tangential part. */
-int gc_law_init_preset(gc_law *law, const gc_preset *nfd, const gc_preset *tfd,
-                       const gc_params *p, char *msg, size_t msglen);
+int gc_law_init_preset(gc_law *law, const gc_preset *nfd, const gc_preset *tfd, const gc_params *p,
+                       char *msg, size_t msglen);
 size_t gc_law_history_size(const gc_law *law);
 void gc_law_history_init(const gc_law *law, double *h);
 /* The headers of the normal and tangential slices of a contact's block. */
@@ -529,13 +551,44 @@ void gc_contact3_step_lanes(gc_contact3_lanes *b, int n, double dt, int keep);
  * a non-finite number; that contact's outputs then not to be used).  Returns GC_EINVAL, and
  * steps nothing, when stride < n (the rows would overlap), else GC_SUCCESS. */
 enum {
-  GC_HM_ALPHA, GC_HM_N0, GC_HM_N1, GC_HM_N2, GC_HM_VREL0, GC_HM_VREL1, GC_HM_VREL2,
-  GC_HM_R_STAR, GC_HM_K_HERTZ, GC_HM_E_STAR, GC_HM_KT0_C, GC_HM_TSUJI_C, GC_HM_MU,
-  GC_HM_TENSION, GC_HM_Q0, GC_HM_Q1, GC_HM_Q2, GC_HM_A,
-  GC_HM_P, GC_HM_P_MAX, GC_HM_ALPHA_MAX, GC_HM_TQ, GC_HM_Q_STAR, GC_HM_DELTA, GC_HM_Q_DIR,
+  GC_HM_ALPHA,
+  GC_HM_N0,
+  GC_HM_N1,
+  GC_HM_N2,
+  GC_HM_VREL0,
+  GC_HM_VREL1,
+  GC_HM_VREL2,
+  GC_HM_R_STAR,
+  GC_HM_K_HERTZ,
+  GC_HM_E_STAR,
+  GC_HM_KT0_C,
+  GC_HM_TSUJI_C,
+  GC_HM_MU,
+  GC_HM_TENSION,
+  GC_HM_Q0,
+  GC_HM_Q1,
+  GC_HM_Q2,
+  GC_HM_A,
+  GC_HM_P,
+  GC_HM_P_MAX,
+  GC_HM_ALPHA_MAX,
+  GC_HM_TQ,
+  GC_HM_Q_STAR,
+  GC_HM_DELTA,
+  GC_HM_Q_DIR,
   GC_HM_N_STEPS,
-  GC_HM_QN0, GC_HM_QN1, GC_HM_QN2, GC_HM_F0, GC_HM_F1, GC_HM_F2, GC_HM_WORK_N, GC_HM_WORK_T,
-  GC_HM_SLIDING, GC_HM_ACTIVE, GC_HM_OK, GC_HM_NROWS
+  GC_HM_QN0,
+  GC_HM_QN1,
+  GC_HM_QN2,
+  GC_HM_F0,
+  GC_HM_F1,
+  GC_HM_F2,
+  GC_HM_WORK_N,
+  GC_HM_WORK_T,
+  GC_HM_SLIDING,
+  GC_HM_ACTIVE,
+  GC_HM_OK,
+  GC_HM_NROWS
 };
 int gc_hm_rows_step(double *rows, size_t stride, size_t n, double dt);
 

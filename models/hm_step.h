@@ -56,10 +56,10 @@ typedef struct {
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void gc_hm_step(double alpha, double n0, double n1, double n2, double v0,
-                              double v1, double v2, const gc_hm_consts *k, double q0,
-                              double q1, double q2, double a0, double dt, gc_hm_record *s,
-                              gc_hm_result *o)
+static inline void
+gc_hm_step(double alpha, double n0, double n1, double n2, double v0, double v1, double v2,
+           const gc_hm_consts *k, double q0, double q1, double q2, double a0, double dt,
+           gc_hm_record *s, gc_hm_result *o)
 {
   const double vn = v0 * n0 + v1 * n1 + v2 * n2;
   /* hm_normal: gc_hertz_normal_step (gc_hertz_fill, the record) */
@@ -79,8 +79,8 @@ static inline void gc_hm_step(double alpha, double n0, double n1, double n2, dou
   s->P_max = peak2 ? P : P_max1;
   s->alpha_max = peak2 ? alpha : alpha_max1;
   /* x - x is 0 for a finite x, NaN for an infinite or NaN one */
-  const double bad_normal = (alpha - alpha) + (alpha_dot - alpha_dot) + (P - P) + (a - a) +
-                            (k_t0 - k_t0);
+  const double bad_normal =
+      (alpha - alpha) + (alpha_dot - alpha_dot) + (P - P) + (a - a) + (k_t0 - k_t0);
   const double P0 = s->P;
   s->P = P;
   o->work_n = 0.5 * (P0 + P) * (alpha - a0);
@@ -127,8 +127,7 @@ static inline void gc_hm_step(double alpha, double n0, double n1, double n2, dou
   s->n_steps = s->n_steps + 1;
   o->sliding = sliding;
   const double K_T = sliding != 0.0 ? 0.0 : k_t0;
-  const double bad_tangential =
-      (dpar - dpar) + (delta_dot - delta_dot) + (Qd - Qd) + (K_T - K_T);
+  const double bad_tangential = (dpar - dpar) + (delta_dot - delta_dot) + (Qd - Qd) + (K_T - K_T);
   /* Q' = Q_par t + K_T0 Delta delta_perp, capped at mu P along the trial force (eq. 4.21) */
   const double Q0 = Qd * t0 + k_t0 * e0, Q1 = Qd * t1 + k_t0 * e1, Q2 = Qd * t2 + k_t0 * e2;
   const double mq = sqrt(Q0 * Q0 + Q1 * Q1 + Q2 * Q2), lim = k->mu * P;
@@ -146,7 +145,7 @@ static inline void gc_hm_step(double alpha, double n0, double n1, double n2, dou
   o->Q1 = Qf1;
   o->Q2 = Qf2;
   o->work_t = 0.5 * ((q0 + Qf0) * d0 + (q1 + Qf1) * d1 + (q2 + Qf2) * d2);
-  const double active = P > 0.0    ? 1.0
+  const double active = P > 0.0      ? 1.0
                         : Qf0 != 0.0 ? 1.0
                         : Qf1 != 0.0 ? 1.0
                         : Qf2 != 0.0 ? 1.0

@@ -16,8 +16,8 @@ int gc_submodel_check(const gc_submodel *m, const gc_params *p, char *msg, size_
   return m->check ? m->check(p, msg, n) : GC_SUCCESS;
 }
 
-int gc_law_init(gc_law *law, const gc_submodel *const sub[GC_NKINDS], const gc_params *p,
-                char *msg, size_t n)
+int gc_law_init(gc_law *law, const gc_submodel *const sub[GC_NKINDS], const gc_params *p, char *msg,
+                size_t n)
 {
   memset(law, 0, sizeof *law);
   for (int k = 0; k < GC_NKINDS; k++) {
@@ -68,8 +68,8 @@ int gc_law_init(gc_law *law, const gc_submodel *const sub[GC_NKINDS], const gc_p
   return GC_SUCCESS;
 }
 
-int gc_law_init_preset(gc_law *law, const gc_preset *nfd, const gc_preset *tfd,
-                       const gc_params *p, char *msg, size_t n)
+int gc_law_init_preset(gc_law *law, const gc_preset *nfd, const gc_preset *tfd, const gc_params *p,
+                       char *msg, size_t n)
 {
   memset(law, 0, sizeof *law);
   if (!nfd || !nfd->normal) {
@@ -96,14 +96,20 @@ int gc_law_init_preset(gc_law *law, const gc_preset *nfd, const gc_preset *tfd,
   return st;
 }
 
-size_t gc_law_history_size(const gc_law *law) { return law->nhist; }
+size_t gc_law_history_size(const gc_law *law)
+{
+  return law->nhist;
+}
 
 void gc_law_history_init(const gc_law *law, double *h)
 {
   memset(h, 0, law->nhist * sizeof *h);
 }
 
-int gc_law_linear(const gc_law *law) { return (law->sub[GC_KIND_NORMAL]->flags & GC_SUB_LINEAR) != 0; }
+int gc_law_linear(const gc_law *law)
+{
+  return (law->sub[GC_KIND_NORMAL]->flags & GC_SUB_LINEAR) != 0;
+}
 
 int gc_law_contact_time(const gc_law *law, double m_eff, double v, double *t)
 {
@@ -142,7 +148,8 @@ int gc_law_overlap_check(const gc_law *law, double t, double alpha, const char *
   if (alpha <= gc_law_overlap_limit(law))
     return GC_SUCCESS;
   if (msg && n)
-    snprintf(msg, n, "at t = %.6g s the overlap alpha = %.4g m is alpha/R* = %.3g, beyond the "
+    snprintf(msg, n,
+             "at t = %.6g s the overlap alpha = %.4g m is alpha/R* = %.3g, beyond the "
              "geometric validity alpha <= %g R* (R* = %.4g m) of the contact laws%s%s",
              t, alpha, alpha / law->pair.R_star, GC_ALPHA_R_MAX, law->pair.R_star,
              cause ? ": " : "", cause ? cause : "");

@@ -4,9 +4,8 @@
  * spring does not store displacement that friction has already dissipated). */
 #include "gc_internal.h"
 
-static int lsd_tangential_step(const gc_pair *pair, double *h, const gc_normal *n,
-                               double d_delta, double delta_dot, double ds_roll,
-                               gc_tangential *out)
+static int lsd_tangential_step(const gc_pair *pair, double *h, const gc_normal *n, double d_delta,
+                               double delta_dot, double ds_roll, gc_tangential *out)
 {
   const gc_params *p = &pair->p;
   (void)ds_roll;

@@ -16,9 +16,8 @@
 
 /* E1 is not read: K_T0 comes from the normal sub-model (E1 may be 0, "not given", with the
  * Walton-Braun normal model, whose K_T0 is eq. 4.8). */
-static int gc_md_tangential_step(const gc_pair *pair, double *h, const gc_normal *n,
-                                 double d_delta, double delta_dot, double ds_roll,
-                                 gc_tangential *out)
+static int gc_md_tangential_step(const gc_pair *pair, double *h, const gc_normal *n, double d_delta,
+                                 double delta_dot, double ds_roll, gc_tangential *out)
 {
   (void)delta_dot;
   (void)ds_roll;

@@ -33,26 +33,41 @@ static int none_torque(const gc_pair *pair, double *h, const gc_normal *no, cons
 }
 
 const gc_submodel gc_damping_none = {
-  .name = "none", .kind = GC_KIND_DAMPING, .flags = GC_SUB_NONE,
-  .description = "no damping", .hist_size = 0, .params = { GC_NPAR },
+  .name = "none",
+  .kind = GC_KIND_DAMPING,
+  .flags = GC_SUB_NONE,
+  .description = "no damping",
+  .hist_size = 0,
+  .params = { GC_NPAR },
   .damping = none_damping,
 };
 
 const gc_submodel gc_tangential_none = {
-  .name = "none", .kind = GC_KIND_TANGENTIAL, .flags = GC_SUB_NONE,
+  .name = "none",
+  .kind = GC_KIND_TANGENTIAL,
+  .flags = GC_SUB_NONE,
   .description = "frictionless (Q = 0; the tangential displacement is tracked)",
-  .hist_size = GC_HIST_TANGENTIAL_SIZE, .params = { GC_NPAR },
+  .hist_size = GC_HIST_TANGENTIAL_SIZE,
+  .params = { GC_NPAR },
   .tangential = none_tangential,
 };
 
 const gc_submodel gc_rolling_none = {
-  .name = "none", .kind = GC_KIND_ROLLING, .flags = GC_SUB_NONE,
-  .description = "no rolling resistance", .hist_size = 0, .params = { GC_NPAR },
+  .name = "none",
+  .kind = GC_KIND_ROLLING,
+  .flags = GC_SUB_NONE,
+  .description = "no rolling resistance",
+  .hist_size = 0,
+  .params = { GC_NPAR },
   .torque = none_torque,
 };
 
 const gc_submodel gc_twisting_none = {
-  .name = "none", .kind = GC_KIND_TWISTING, .flags = GC_SUB_NONE,
-  .description = "no twisting resistance", .hist_size = 0, .params = { GC_NPAR },
+  .name = "none",
+  .kind = GC_KIND_TWISTING,
+  .flags = GC_SUB_NONE,
+  .description = "no twisting resistance",
+  .hist_size = 0,
+  .params = { GC_NPAR },
   .torque = none_torque,
 };

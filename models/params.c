@@ -32,8 +32,8 @@ static const gc_param_def table[GC_NPAR] = {
                    "uniaxial yield stress of body 1" },
   [GC_PAR_SY2] = { "sY2", "sY2", D(sY2), "Pa", 0, INF, 0, 1, "0: body 2 does not yield",
                    "eq. 6.20-6.21", "uniaxial yield stress of body 2" },
-  [GC_PAR_P_Y] = { "P_Y", "P_Y", D(P_Y), "N", 0, INF, 0, 1, "0: derived from sY",
-                   "eq. 6.19-6.21", "incipient yield force; overrides sY when > 0" },
+  [GC_PAR_P_Y] = { "P_Y", "P_Y", D(P_Y), "N", 0, INF, 0, 1, "0: derived from sY", "eq. 6.19-6.21",
+                   "incipient yield force; overrides sY when > 0" },
   [GC_PAR_C_A] = { "C_a", "C_a", D(C_a), "m/N", 0, INF, 0, 1, NULL, "eq. 6.3",
                    "plastic contact-radius coefficient" },
   /* K_c <= 10 1/N: C_R = 1 + K_c (P - P_Y) is the flattened curvature radius over R (eq. 6.13);
@@ -61,8 +61,8 @@ static const gc_param_def table[GC_NPAR] = {
                         "0: derived from nu", "eq. 3.25, 4.8, 8.5, C.32-C.33",
                         "K_T0 / (2 E* a) (K_T0 / K1 for wb); 0: 2(1-nu)/(2-nu); 2/7: special "
                         "material" },
-  [GC_PAR_RELOAD] = { "reload", "reload", I(reload), "-", 0, 1, 0, 0,
-                      "0 (continuous), 1 (literal)", "eq. 6.16-6.18, granucal-models(7)",
+  [GC_PAR_RELOAD] = { "reload", "reload", I(reload), "-", 0, 1, 0, 0, "0 (continuous), 1 (literal)",
+                      "eq. 6.16-6.18, granucal-models(7)",
                       "EP reloading rule: continuous (default) | literal" },
   [GC_PAR_ALPHA_C] = { "alpha_c", "alpha_c", D(alpha_c), "s/m", 0, INF, 0, 1, NULL,
                        "Hunt & Crossley 1975; seed 000 eq. 3",
@@ -71,8 +71,8 @@ static const gc_param_def table[GC_NPAR] = {
   [GC_PAR_TENSION] = { "tension", "tension", I(tension), "-", 0, 1, 0, 0,
                        "0 (clipped, default), 1 (allowed)", "Chung & Ooi 2011",
                        "damping: 0 the normal force is clipped at 0; 1 the dashpot may pull" },
-  [GC_PAR_TFD_TRANSITIONS] = { "tfd_transitions", "tfd_transitions", I(tfd_transitions), "-",
-                               0, 1, 0, 0, NULL, "ch. 5, eq. 3.26-3.64",
+  [GC_PAR_TFD_TRANSITIONS] = { "tfd_transitions", "tfd_transitions", I(tfd_transitions), "-", 0, 1,
+                               0, 0, NULL, "ch. 5, eq. 3.26-3.64",
                                "1 (default) | 0: VQZ varying-P transitions on/off" },
   [GC_PAR_MU_R] = { "mu_r", "mu_r", D(mu_r), "-", 0, INF, 0, 1, NULL,
                     "seed 004 (eta); Ai et al. 2011",
@@ -99,7 +99,10 @@ const gc_param_def *gc_param_lookup(const char *s)
   return NULL;
 }
 
-gc_param_id gc_param_id_of(const gc_param_def *d) { return (gc_param_id)(d - table); }
+gc_param_id gc_param_id_of(const gc_param_def *d)
+{
+  return (gc_param_id)(d - table);
+}
 
 double gc_param_get(const gc_params *p, gc_param_id id)
 {
@@ -138,8 +141,8 @@ static void num(char *buf, size_t n, double v, int integer)
     snprintf(buf, n, "%.6g", v);
 }
 
-void gc_range_text(double lo, double hi, int lo_open, int hi_open, int integer,
-                   const char *unit, char *buf, size_t n)
+void gc_range_text(double lo, double hi, int lo_open, int hi_open, int integer, const char *unit,
+                   char *buf, size_t n)
 {
   char l[32], h[32];
   num(l, sizeof l, lo, integer);

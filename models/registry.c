@@ -15,20 +15,26 @@ static const gc_submodel *const rows[] = { GC_REGISTRY_ROWS };
 /* Every normal sub-model with every damping sub-model, "NORMAL+DAMPING" (e.g. "ep+tsuji"), as a
  * preset without a tangential part: the normal part of a law whose sub-models were named one
  * by one.  Static and constant, so that a law chosen by keys is carried exactly as a preset. */
-#define GC_COMPOSED_ND(normal, damping)                                                       \
+#define GC_COMPOSED_ND(normal, damping)                                                            \
   { #normal "+" #damping, "normal " #normal " with damping " #damping, #normal, #damping, NULL },
 #define GC_COMPOSED_N(unused, normal) GC_DAMPING_NAMES(GC_COMPOSED_ND, normal)
 static const gc_preset composed_normal[] = { GC_NORMAL_NAMES(GC_COMPOSED_N, ~) };
 
 /* Every tangential sub-model as a preset with only that part (the row of "none" stands for
  * frictionless and is never a law's tangential preset). */
-#define GC_COMPOSED_T(unused, tangential)                                                     \
+#define GC_COMPOSED_T(unused, tangential)                                                          \
   { #tangential, "tangential " #tangential, NULL, NULL, #tangential },
 static const gc_preset composed_tangential[] = { GC_TANGENTIAL_NAMES(GC_COMPOSED_T, ~) };
 
-size_t gc_submodel_count(void) { return sizeof rows / sizeof rows[0]; }
+size_t gc_submodel_count(void)
+{
+  return sizeof rows / sizeof rows[0];
+}
 
-const gc_submodel *gc_submodel_at(size_t i) { return i < gc_submodel_count() ? rows[i] : NULL; }
+const gc_submodel *gc_submodel_at(size_t i)
+{
+  return i < gc_submodel_count() ? rows[i] : NULL;
+}
 
 const gc_submodel *gc_submodel_lookup(gc_kind kind, const char *name)
 {
@@ -64,29 +70,35 @@ static const gc_preset presets[] = {
   { "hertz", "Hertz elastic normal contact (sec. 3.1)", "hertz", NULL, NULL },
   { "lsd", "linear spring-dashpot with Coulomb limit (sec. 4.1, eq. 4.1-4.2)", "lsd", "linear",
     "lsd" },
-  { "tsuji", "Hertz-Mindlin (no slip) with restitution-based viscous damping (Tsuji form)",
-    "hertz", "tsuji", "tsuji" },
+  { "tsuji", "Hertz-Mindlin (no slip) with restitution-based viscous damping (Tsuji form)", "hertz",
+    "tsuji", "tsuji" },
   { "wb", "Walton-Braun [1986] latching spring and turning-point TFD (sec. 4.2)", "wb", NULL,
     "wb" },
-  { "thornton", "Thornton [1997] elastic-perfectly-plastic normal contact (sec. 4.3)",
-    "thornton", NULL, NULL },
+  { "thornton", "Thornton [1997] elastic-perfectly-plastic normal contact (sec. 4.3)", "thornton",
+    NULL, NULL },
   { "md", "Mindlin-Deresiewicz [1953] TFD for constant P (sec. 3.2.1)", NULL, NULL, "md" },
   { "vqz", "Vu-Quoc-Zhang improved TFD for varying P, rolling correction (ch. 5)", NULL, NULL,
     "vqz" },
   { "ep", "Vu-Quoc-Zhang elasto-plastic NFD (ch. 6) and TFD (ch. 8)", "ep", NULL, "ep" },
   { "lsd_e", "linear spring-dashpot, C_N from e_n exactly (eq. 4.1-4.2)", "lsd", "linear_e",
     "lsd" },
-  { "hc", "Hertz with Hunt-Crossley damping (seed 000 eq. 3), no-slip Mindlin spring",
-    "hertz", "hunt_crossley", "mindlin" },
+  { "hc", "Hertz with Hunt-Crossley damping (seed 000 eq. 3), no-slip Mindlin spring", "hertz",
+    "hunt_crossley", "mindlin" },
   { "mindlin", "Mindlin no-slip spring 8 G* a with Coulomb cap (as LAMMPS/Yade)", NULL, NULL,
     "mindlin" },
   { "bd", "Brendel-Dippel regularised Coulomb friction (seed 000 eq. 5-6)", NULL, NULL,
     "brendel_dippel" },
 };
 
-size_t gc_preset_count(void) { return sizeof presets / sizeof presets[0]; }
+size_t gc_preset_count(void)
+{
+  return sizeof presets / sizeof presets[0];
+}
 
-const gc_preset *gc_preset_at(size_t i) { return i < gc_preset_count() ? &presets[i] : NULL; }
+const gc_preset *gc_preset_at(size_t i)
+{
+  return i < gc_preset_count() ? &presets[i] : NULL;
+}
 
 const gc_preset *gc_preset_lookup(const char *name)
 {
@@ -107,7 +119,7 @@ int gc_preset_resolve(const char *normal, const char *tangential, const char *fi
                       const char **bad, gc_kind *bad_kind)
 {
   const char *nn = normal ? normal : file_normal && file_normal[0] ? file_normal : "ep";
-  const char *tn = tangential ? tangential
+  const char *tn = tangential                              ? tangential
                    : file_tangential && file_tangential[0] ? file_tangential
                                                            : NULL;
   *nfd = gc_preset_lookup(nn);
@@ -166,9 +178,8 @@ const gc_preset *gc_preset_of_tangential(const char *tangential)
   return NULL;
 }
 
-int gc_law_compose(const char *const sub[GC_NKINDS], const gc_preset **nfd,
-                   const gc_preset **tfd, const gc_submodel **rolling,
-                   const gc_submodel **twisting, gc_kind *bad_kind)
+int gc_law_compose(const char *const sub[GC_NKINDS], const gc_preset **nfd, const gc_preset **tfd,
+                   const gc_submodel **rolling, const gc_submodel **twisting, gc_kind *bad_kind)
 {
   for (int k = 0; k < GC_NKINDS; k++)
     if (sub[k] && !gc_submodel_lookup((gc_kind)k, sub[k])) {

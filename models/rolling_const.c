@@ -9,25 +9,27 @@
 
 #include <math.h>
 
-static int rolling_const(const gc_pair *pair, double *h, const gc_normal *no,
-                         const double nvec[3], const double d_theta[3], const double w_rel[3],
-                         double M[3])
+static int rolling_const(const gc_pair *pair, double *h, const gc_normal *no, const double nvec[3],
+                         const double d_theta[3], const double w_rel[3], double M[3])
 {
   (void)h, (void)d_theta;
   double wt[3];
   gc_vec_tangent(nvec, w_rel, wt);
   const double lim = pair->p.mu_r * gc_pair_R_star(pair) * (no->P > 0 ? no->P : 0.0);
-  const double c = lim * gc_reg_factor(sqrt(wt[0] * wt[0] + wt[1] * wt[1] + wt[2] * wt[2]),
-                                       pair->p.w_reg);
+  const double c =
+      lim * gc_reg_factor(sqrt(wt[0] * wt[0] + wt[1] * wt[1] + wt[2] * wt[2]), pair->p.w_reg);
   for (int d = 0; d < 3; d++)
     M[d] = -c * wt[d];
   return isfinite(M[0] + M[1] + M[2]) ? GC_SUCCESS : GC_ENAN;
 }
 
 const gc_submodel gc_rolling_const = {
-  .name = "const", .kind = GC_KIND_ROLLING, .flags = 0,
+  .name = "const",
+  .kind = GC_KIND_ROLLING,
+  .flags = 0,
   .description = "constant torque M = -mu_r R* P w_r/|w_r|, linear below w_reg (type A, "
                  "Zhou et al. 1999)",
-  .hist_size = 0, .params = { GC_PAR_MU_R, GC_PAR_W_REG, GC_NPAR },
+  .hist_size = 0,
+  .params = { GC_PAR_MU_R, GC_PAR_W_REG, GC_NPAR },
   .torque = rolling_const,
 };

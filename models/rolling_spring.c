@@ -26,9 +26,8 @@
 
 #include <math.h>
 
-static int rolling_spring(const gc_pair *pair, double *h, const gc_normal *no,
-                          const double nvec[3], const double d_theta[3], const double w_rel[3],
-                          double M[3])
+static int rolling_spring(const gc_pair *pair, double *h, const gc_normal *no, const double nvec[3],
+                          const double d_theta[3], const double w_rel[3], double M[3])
 {
   (void)w_rel;
   const double Rs = gc_pair_R_star(pair);
@@ -53,9 +52,12 @@ static int rolling_spring(const gc_pair *pair, double *h, const gc_normal *no,
 }
 
 const gc_submodel gc_rolling_spring = {
-  .name = "spring", .kind = GC_KIND_ROLLING, .flags = 0,
+  .name = "spring",
+  .kind = GC_KIND_ROLLING,
+  .flags = 0,
   .description = "elastic-plastic spring, K_r = beta_r R*^2 K_T0, |M| <= mu_r R* P (seed 004, "
                  "corrected)",
-  .hist_size = 3, .params = { GC_PAR_MU_R, GC_PAR_BETA_R, GC_NPAR },
+  .hist_size = 3,
+  .params = { GC_PAR_MU_R, GC_PAR_BETA_R, GC_NPAR },
   .torque = rolling_spring,
 };

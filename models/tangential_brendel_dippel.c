@@ -19,16 +19,14 @@ typedef struct {
 static int bd_check(const gc_params *p, char *msg, size_t n)
 {
   if (!(p->k_t > 0)) {
-    snprintf(msg, n, "k_t = %g out of range (0, inf) N/m (brendel_dippel needs a spring)",
-             p->k_t);
+    snprintf(msg, n, "k_t = %g out of range (0, inf) N/m (brendel_dippel needs a spring)", p->k_t);
     return GC_EINVAL;
   }
   return GC_SUCCESS;
 }
 
-static int bd_tangential_step(const gc_pair *pair, double *h, const gc_normal *n,
-                              double d_delta, double delta_dot, double ds_roll,
-                              gc_tangential *out)
+static int bd_tangential_step(const gc_pair *pair, double *h, const gc_normal *n, double d_delta,
+                              double delta_dot, double ds_roll, gc_tangential *out)
 {
   (void)delta_dot;
   (void)ds_roll;

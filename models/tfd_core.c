@@ -106,20 +106,20 @@ static double gc_tfd_shift_turning_point(double qs, double dq)
 /* Inputs and outputs of one step in the loading frame. */
 typedef struct {
   gc_tfd_law law;
-  double k0;    /* K_T0 [N/m] */
-  double muP0;  /* mu P at the previous tangential step [N] */
-  double muP1;  /* mu P now [N] */
-  double m;     /* mu |dP| [N] */
-  double x;     /* |d_delta| [m] */
-  double q0;    /* force before the step [N] */
-  double qs0;   /* turning point before the step [N], 0: virgin */
+  double k0;   /* K_T0 [N/m] */
+  double muP0; /* mu P at the previous tangential step [N] */
+  double muP1; /* mu P now [N] */
+  double m;    /* mu |dP| [N] */
+  double x;    /* |d_delta| [m] */
+  double q0;   /* force before the step [N] */
+  double qs0;  /* turning point before the step [N], 0: virgin */
 } gc_tfd_in;
 
 typedef struct {
-  double q;     /* force after the step [N] */
-  double qs;    /* turning point after the step [N] */
-  double K;     /* stiffness of the last part of the step [N/m] */
-  int flip;     /* 1: the contact ends on a virgin branch loaded in the direction -d (3.62) */
+  double q;  /* force after the step [N] */
+  double qs; /* turning point after the step [N] */
+  double K;  /* stiffness of the last part of the step [N/m] */
+  int flip;  /* 1: the contact ends on a virgin branch loaded in the direction -d (3.62) */
   int nonsimple;
 } gc_tfd_out;
 
@@ -147,9 +147,9 @@ static void gc_tfd_p_increasing(const gc_tfd_in *in, gc_tfd_out *o)
     o->nonsimple = 1;
     return;
   }
-  double q1 = in->q0 + in->m;                               /* eq. 3.28 / 3.39 */
+  double q1 = in->q0 + in->m;                                   /* eq. 3.28 / 3.39 */
   double K12 = gc_tfd_kc(in->law, in->k0, in->muP1, q1, o->qs); /* eq. 3.27 / 3.41 */
-  o->q = q1 + K12 * (in->x - in->m / in->k0);               /* eq. 3.28 / 3.43 */
+  o->q = q1 + K12 * (in->x - in->m / in->k0);                   /* eq. 3.28 / 3.43 */
   o->K = K12;
 }
 
@@ -164,14 +164,14 @@ static void gc_tfd_release_reload(const gc_tfd_in *in, gc_tfd_out *o)
   int virgin = in->qs0 == 0.0;
   o->qs = virgin ? 0.0 : gc_tfd_shift_turning_point(in->qs0, in->m);
   double q1 = in->q0 - in->m;
-  double r = in->x + in->m / in->k0;   /* displacement left after the release */
+  double r = in->x + in->m / in->k0; /* displacement left after the release */
   double K12 = gc_tfd_kc(in->law, in->k0, in->muP1, q1, o->qs);
   if (K12 * r <= in->m) {
     o->q = q1 + K12 * r;
     o->K = K12;
   } else {
     double K23 = gc_tfd_kc(in->law, in->k0, in->muP1, in->q0, o->qs);
-    o->q = in->q0 + K23 * (r - in->m / K12);                /* eq. 3.36 / 3.51 */
+    o->q = in->q0 + K23 * (r - in->m / K12); /* eq. 3.36 / 3.51 */
     o->K = K23;
   }
   /* Case 2 stays simple (sec. 3.2.2, item 2); case 4 is simple only if |dQ| > mu |dP|. */
@@ -184,10 +184,10 @@ static void gc_tfd_release_reload(const gc_tfd_in *in, gc_tfd_out *o)
 static void gc_tfd_case4b(const gc_tfd_in *in, gc_tfd_out *o)
 {
   double q1 = in->qs0 + in->m;
-  o->qs = gc_tfd_shift_turning_point(in->qs0, in->m);      /* Alg. 8.1 line 100 */
-  double r = in->x + (in->q0 - q1) / in->k0;               /* d_delta - d_delta_01, eq. 3.53 */
+  o->qs = gc_tfd_shift_turning_point(in->qs0, in->m); /* Alg. 8.1 line 100 */
+  double r = in->x + (in->q0 - q1) / in->k0;          /* d_delta - d_delta_01, eq. 3.53 */
   double K12 = gc_tfd_kc(in->law, in->k0, in->muP1, in->q0, o->qs); /* eq. 3.54, at Q0 */
-  o->q = q1 + K12 * r;                                     /* eq. 3.56 */
+  o->q = q1 + K12 * r;                                              /* eq. 3.56 */
   o->K = K12;
   o->nonsimple = o->q - in->q0 < in->m;
 }
@@ -203,7 +203,7 @@ static void gc_tfd_case4b(const gc_tfd_in *in, gc_tfd_out *o)
 static void gc_tfd_case4c(const gc_tfd_in *in, gc_tfd_out *o)
 {
   double q1 = in->qs0 + in->m;
-  double dq01 = q1 - in->q0;                               /* >= 0 */
+  double dq01 = q1 - in->q0; /* >= 0 */
   double K01 = gc_tfd_kc(in->law, in->k0, in->muP0, in->q0 + 0.5 * dq01, in->qs0);
   if (!(K01 > 0.0))
     K01 = in->k0; /* turning point at the old limit: no information, take K_T0 */
@@ -211,13 +211,13 @@ static void gc_tfd_case4c(const gc_tfd_in *in, gc_tfd_out *o)
     double dd01 = dq01 / K01;
     /* eq. 3.59: virgin curve (3.24_2) in the frame of -d, where the force is -q1 */
     double K12 = gc_tfd_kc(in->law, in->k0, in->muP1, -q1, 0.0);
-    o->q = q1 - K12 * (dd01 - in->x);                      /* eq. 3.61 */
+    o->q = q1 - K12 * (dd01 - in->x); /* eq. 3.61 */
     o->qs = 0.0;
     o->K = K12;
     o->flip = 1;
   } else {
-    o->qs = gc_tfd_shift_turning_point(in->qs0, in->m);    /* Q*_1 = Q_1, Alg. 8.1 line 115 */
-    o->q = q1 + in->k0 * (in->x - dq01 / K01);             /* eq. 3.64 */
+    o->qs = gc_tfd_shift_turning_point(in->qs0, in->m); /* Q*_1 = Q_1, Alg. 8.1 line 115 */
+    o->q = q1 + in->k0 * (in->x - dq01 / K01);          /* eq. 3.64 */
     o->K = in->k0;
   }
   o->nonsimple = o->q - in->q0 < in->m;
@@ -293,7 +293,12 @@ static void gc_tfd_frame(const gc_tfd_config *cfg, double mu, const gc_hist_tang
   in->x = fabs(dd);
   /* Q* is reset to the force of the previous step when the direction reverses (eq. 3.24 text,
    * sec. 4.2.2, Alg. 8.1 lines 29-30, 57-58, 87-88); a step with dd = 0 keeps the direction. */
-  int d = dd > 0.0 ? 1 : dd < 0.0 ? -1 : (s->q_dir < 0.0 ? -1 : 1); /* no int cast of a stored double: a damaged history must not be UB */
+  int d = dd > 0.0 ? 1
+          : dd < 0.0
+              ? -1
+              : (s->q_dir < 0.0
+                     ? -1
+                     : 1); /* no int cast of a stored double: a damaged history must not be UB */
   double Qs = s->Q_star;
   if (dd != 0.0 && s->q_dir != 0 && d != s->q_dir)
     Qs = s->Q;
@@ -321,8 +326,8 @@ static void gc_tfd_dispatch(const gc_tfd_in *in, double dP, gc_tfd_out *o)
 }
 
 /* Back to the real frame, friction limit, and the update of the history. */
-static int gc_tfd_commit(const gc_tfd_config *cfg, const gc_tfd_in *in, const gc_tfd_out *o,
-                         int d, double dd, double P, gc_hist_tangential *s, gc_tangential *out)
+static int gc_tfd_commit(const gc_tfd_config *cfg, const gc_tfd_in *in, const gc_tfd_out *o, int d,
+                         double dd, double P, gc_hist_tangential *s, gc_tangential *out)
 {
   int dir = o->flip ? -d : d;
   double Q = d * o->q, Qs = d * o->qs, K = o->K;

@@ -41,8 +41,7 @@ typedef struct {
  * The base of the cube root is clamped to [0, 1] (K_T0 is the largest stiffness the theory
  * allows; a base slightly outside through rounding must not give NaN or K_T > K_T0).
  * Returns 0 when muP <= 0 or k_t0 <= 0. */
-double gc_tfd_stiffness(gc_tfd_law law, double k_t0, double muP, double Q, double Q_star,
-                        int dir);
+double gc_tfd_stiffness(gc_tfd_law law, double k_t0, double muP, double Q, double Q_star, int dir);
 
 /* Rolling correction of sec. 5.2 (eq. 5.3-5.5): the change of the tangential displacement
  * d_delta_R = -(2 ds_roll / (pi a)) delta [m] caused by rolling the distance ds_roll [m]

@@ -4,9 +4,8 @@
  * Hertz-Mindlin with restitution damping. */
 #include "gc_internal.h"
 
-static int tsuji_tangential_step(const gc_pair *pair, double *h, const gc_normal *n,
-                                 double d_delta, double delta_dot, double ds_roll,
-                                 gc_tangential *out)
+static int tsuji_tangential_step(const gc_pair *pair, double *h, const gc_normal *n, double d_delta,
+                                 double delta_dot, double ds_roll, gc_tangential *out)
 {
   (void)ds_roll;
   return gc_tsuji_tangential_step(pair, (gc_hist_tangential *)h, n, d_delta, delta_dot, out);

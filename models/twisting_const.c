@@ -6,9 +6,8 @@
 
 #include <math.h>
 
-static int twisting_const(const gc_pair *pair, double *h, const gc_normal *no,
-                          const double nvec[3], const double d_theta[3], const double w_rel[3],
-                          double M[3])
+static int twisting_const(const gc_pair *pair, double *h, const gc_normal *no, const double nvec[3],
+                          const double d_theta[3], const double w_rel[3], double M[3])
 {
   (void)h, (void)d_theta;
   const double wn = gc_vec_normal(nvec, w_rel);
@@ -20,8 +19,11 @@ static int twisting_const(const gc_pair *pair, double *h, const gc_normal *no,
 }
 
 const gc_submodel gc_twisting_const = {
-  .name = "const", .kind = GC_KIND_TWISTING, .flags = 0,
+  .name = "const",
+  .kind = GC_KIND_TWISTING,
+  .flags = 0,
   .description = "constant torque (2/3) mu a P against the twist, linear below w_reg",
-  .hist_size = 0, .params = { GC_PAR_MU, GC_PAR_W_REG, GC_NPAR },
+  .hist_size = 0,
+  .params = { GC_PAR_MU, GC_PAR_W_REG, GC_NPAR },
   .torque = twisting_const,
 };

@@ -28,9 +28,12 @@ static int twisting_spring(const gc_pair *pair, double *h, const gc_normal *no,
 }
 
 const gc_submodel gc_twisting_spring = {
-  .name = "spring", .kind = GC_KIND_TWISTING, .flags = 0,
+  .name = "spring",
+  .kind = GC_KIND_TWISTING,
+  .flags = 0,
   .description = "spring-slider about the normal, k_tw = K_T0 a^2/2, |M| <= (2/3) mu a P "
                  "(Marshall 2009, LAMMPS 'marshall')",
-  .hist_size = 1, .params = { GC_PAR_MU, GC_NPAR },
+  .hist_size = 1,
+  .params = { GC_PAR_MU, GC_NPAR },
   .torque = twisting_spring,
 };

@@ -16,7 +16,6 @@
 #include <math.h>
 #include <stdio.h>
 
-
 /* eq. 4.5: K2 = K1 / e^2 (e^2 = K1/K2 is the ratio of the areas under the unloading and the
  * loading lines, eq. 4.4). */
 static int gc_wb_setup(gc_pair *pair, char *msg, size_t n)

@@ -6,9 +6,8 @@
 
 /* eq. 4.6-4.7 with the friction limit; no varying-P transitions, no rolling correction (those
  * are the improvements of ch. 5, model vqz). */
-static int gc_wb_tangential_step(const gc_pair *pair, double *h, const gc_normal *n,
-                                 double d_delta, double delta_dot, double ds_roll,
-                                 gc_tangential *out)
+static int gc_wb_tangential_step(const gc_pair *pair, double *h, const gc_normal *n, double d_delta,
+                                 double delta_dot, double ds_roll, gc_tangential *out)
 {
   (void)delta_dot;
   (void)ds_roll;

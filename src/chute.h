@@ -37,8 +37,8 @@ enum { GC_CAT_PP = 0, GC_CAT_WALL = 1, GC_CAT_BOTTOM = 2, GC_NCAT = 3 };
 
 typedef struct {
   /* particles */
-  size_t n_particles;   /* number of rigid particles */
-  gc_shape shape;       /* shape of every particle (rigid.h) */
+  size_t n_particles; /* number of rigid particles */
+  gc_shape shape;     /* shape of every particle (rigid.h) */
   /* domain */
   double length;        /* period along x [m] (table 9.2: 4.16 cm) */
   double width;         /* distance between the side walls, z in [0, width] [m] (15.20 cm) */
@@ -52,11 +52,11 @@ typedef struct {
                          * the period (chute_bottom.c; the true one is in gc_chute.bottom) */
   double bead_coverage; /* GC_BOTTOM_RANDOM: area fraction N pi r^2 / (length width), (0, 0.5] */
   unsigned long bottom_seed; /* GC_BOTTOM_RANDOM: seed of the bead positions (gsl_rng mt19937) */
-  int side_walls;       /* 1: walls at z = 0 and z = width; 0: periodic along z (period width) */
+  int side_walls; /* 1: walls at z = 0 and z = width; 0: periodic along z (period width) */
   /* contact laws: models and the parameters of each material pair.  R1, R2 (and R2 = 0 for a
    * wall) are filled in by the simulator from the sphere radii of each pair; P_Y should be 0
    * so that it is derived from sY for each pair geometry (eq. 6.19-6.21). */
-  const gc_preset *nfd, *tfd;  /* tfd NULL: frictionless */
+  const gc_preset *nfd, *tfd; /* tfd NULL: frictionless */
   /* rolling and twisting resistance sub-models of every pair (NULL: none); their torque acts
    * on the particles as a couple (M on the particle of sphere i, -M on that of j) and is
    * driven by the relative angular velocity w_I - w_J of the two particles (0 for a wall or a
@@ -67,31 +67,31 @@ typedef struct {
    * (space axes) is reduced by local_damping |F_k| against the sign of its velocity
    * component.  0: off (bit for bit the undamped run).  For quasi-static states only. */
   double local_damping;
-  gc_params pp;         /* particle-particle */
-  gc_params pw;         /* particle-side wall (plexiglass) */
-  gc_params pb;         /* particle-bottom bead (glass) or flat bottom */
+  gc_params pp; /* particle-particle */
+  gc_params pw; /* particle-side wall (plexiglass) */
+  gc_params pb; /* particle-bottom bead (glass) or flat bottom */
   /* numerics */
-  double dt;            /* time step [s] */
-  double skin;          /* neighbour-list skin [m] (> 0) */
-  unsigned long seed;   /* seed of the random initial placement (gsl_rng mt19937) */
-  int threads;          /* OpenMP threads of the force loop; 0: the OpenMP default */
+  double dt;          /* time step [s] */
+  double skin;        /* neighbour-list skin [m] (> 0) */
+  unsigned long seed; /* seed of the random initial placement (gsl_rng mt19937) */
+  int threads;        /* OpenMP threads of the force loop; 0: the OpenMP default */
   /* contact options the seed leaves open (granucal-chute(5)) */
-  int keep_history;     /* 0: a contact whose spheres separate loses its history (default);
+  int keep_history; /* 0: a contact whose spheres separate loses its history (default);
                          * 1: the history (normal and tangential model state) is kept until the
                          * pair leaves the neighbour list (a wall contact: until the sphere is
                          * more than the skin away from the wall) */
-  int rolling;          /* 1: the rolling correction of sec. 5.2 (eq. 5.2-5.5) in 3-D */
+  int rolling;      /* 1: the rolling correction of sec. 5.2 (eq. 5.2-5.5) in 3-D */
 } gc_chute_cfg;
 
 /* The bottom beads as built (chute_bottom.c). */
 typedef struct {
-  size_t n;             /* beads */
-  size_t nx, nrow;      /* lattice: beads per row, rows (0 for a random bottom) */
-  double spacing;       /* lattice: centre distance along the rows = length / nx [m] */
-  double row_distance;  /* lattice: distance between rows [m] */
-  double nn;            /* true nearest-neighbour centre distance [m] */
-  double coverage;      /* area fraction n pi r^2 / (length width) */
-  double max_hole;      /* random bottom: largest distance of a floor point from a bead
+  size_t n;            /* beads */
+  size_t nx, nrow;     /* lattice: beads per row, rows (0 for a random bottom) */
+  double spacing;      /* lattice: centre distance along the rows = length / nx [m] */
+  double row_distance; /* lattice: distance between rows [m] */
+  double nn;           /* true nearest-neighbour centre distance [m] */
+  double coverage;     /* area fraction n pi r^2 / (length width) */
+  double max_hole;     /* random bottom: largest distance of a floor point from a bead
                          * centre [m] (-1 for a lattice) */
 } gc_chute_bottom_info;
 
@@ -107,10 +107,10 @@ int gc_chute_bottom_build(const gc_chute_cfg *cfg, double **xyz, gc_chute_bottom
  * gravity = Delta E_kin + contact work holds up to the O(dt^2) error of the trapezoid and of
  * the rotation step (tests/test_chute.c checks it). */
 typedef struct {
-  double gravity;            /* [J] */
-  double kinetic0;           /* kinetic energy at placement [J] */
-  double normal[GC_NCAT];    /* [J] */
-  double tangential[GC_NCAT];/* [J] */
+  double gravity;             /* [J] */
+  double kinetic0;            /* kinetic energy at placement [J] */
+  double normal[GC_NCAT];     /* [J] */
+  double tangential[GC_NCAT]; /* [J] */
 } gc_chute_energy;
 
 /* Fill cfg with the chapter 9 soybean case (tables 9.1-9.2, MODELS.md), ep/ep laws. */
@@ -122,45 +122,45 @@ typedef gc_contact3 gc_chute_contact;
 
 typedef struct {
   gc_chute_cfg cfg;
-  size_t np;          /* particles */
-  size_t nsph;        /* spheres per particle (cfg.shape.nsph) */
-  size_t nbeads;      /* fixed bottom beads */
-  size_t ns;          /* all spheres: np nsph particle spheres first, then the beads */
+  size_t np;     /* particles */
+  size_t nsph;   /* spheres per particle (cfg.shape.nsph) */
+  size_t nbeads; /* fixed bottom beads */
+  size_t ns;     /* all spheres: np nsph particle spheres first, then the beads */
   /* particle state.  Positions and orientations are set by gc_chute_place (or a checkpoint
    * read), not written between steps: the step derives the spheres (sx) from them and bounds
    * how far each sphere can have travelled since the list's build by the velocities of each
    * step, which a direct write would jump.  The velocities v and rot[].w may be changed
    * between steps (the tests do; the next step's contacts still see the angular velocity in
    * space axes formed at the end of the step before, its rotation the new one). */
-  double *x;          /* 3 np: centre of mass at t_n [m], x wrapped into [0, length) */
-  double *v;          /* 3 np: velocity at t_{n-1/2} [m/s] */
-  gc_rot *rot;        /* np: orientation at t_n, body angular velocity at t_{n-1/2} */
-  double *force;      /* 3 np: total force at t_n (space) [N] */
-  double *torque;     /* 3 np: torque about the centre of mass at t_n (space) [N m] */
+  double *x;      /* 3 np: centre of mass at t_n [m], x wrapped into [0, length) */
+  double *v;      /* 3 np: velocity at t_{n-1/2} [m/s] */
+  gc_rot *rot;    /* np: orientation at t_n, body angular velocity at t_{n-1/2} */
+  double *force;  /* 3 np: total force at t_n (space) [N] */
+  double *torque; /* 3 np: torque about the centre of mass at t_n (space) [N m] */
   /* The particle arrays (these, the spheres' and the wall records) are renumbered into the
    * spatial order at every neighbour-list build (and at the read of a format-5 checkpoint),
    * for memory locality as LAMMPS sorts its atoms; a particle keeps its number, so outputs list
    * particles by number. */
-  size_t *id;         /* np: the number of the particle stored at index p (its index when
+  size_t *id;       /* np: the number of the particle stored at index p (its index when
                        * placed) */
-  size_t *index_of;   /* np: the index of particle number n (the inverse of id) */
+  size_t *index_of; /* np: the index of particle number n (the inverse of id) */
   /* spheres */
-  double *sx;         /* 3 ns: sphere centres at t_n [m] */
-  double *sr;         /* ns: radii [m] */
-  long *owner;        /* ns: particle of the sphere, -1 for a bead */
-  unsigned char *fixed; /* ns: 1 for a bead */
-  size_t nhist;       /* doubles of contact-law history per contact (gc_law_history_size) */
-  size_t rec_size;    /* bytes of one gc_chute_contact record with its history */
-  gc_nlist *nl;       /* neighbour list of sphere pairs, payload gc_chute_contact */
+  double *sx;             /* 3 ns: sphere centres at t_n [m] */
+  double *sr;             /* ns: radii [m] */
+  long *owner;            /* ns: particle of the sphere, -1 for a bead */
+  unsigned char *fixed;   /* ns: 1 for a bead */
+  size_t nhist;           /* doubles of contact-law history per contact (gc_law_history_size) */
+  size_t rec_size;        /* bytes of one gc_chute_contact record with its history */
+  gc_nlist *nl;           /* neighbour list of sphere pairs, payload gc_chute_contact */
   gc_chute_contact *wall; /* 2 np nsph records (stride rec_size, see gc_chute_wall): history
                            * of each particle sphere with the wall at z = 0 ([2 k]) and
                            * z = width ([2 k + 1]); with GC_BOTTOM_FLAT a third record per
                            * sphere follows the two walls (3 np nsph then) */
   gc_chute_bottom_info bottom; /* the bottom beads */
-  gc_chute_energy energy; /* energy budget since placement */
-  double t;           /* simulated time t_n [s] */
-  long step;          /* steps taken */
-  void *work;         /* private workspace of chute.c (laws per radius pair, pair forces) */
+  gc_chute_energy energy;      /* energy budget since placement */
+  double t;                    /* simulated time t_n [s] */
+  long step;                   /* steps taken */
+  void *work; /* private workspace of chute.c (laws per radius pair, pair forces) */
 } gc_chute;
 
 /* Wall record k (records have the stride rec_size). */
@@ -192,14 +192,14 @@ int gc_chute_place(gc_chute *c, const double *x, const double *q, const double *
 int gc_chute_step(gc_chute *c, char *msg, size_t msglen);
 
 typedef struct {
-  double t;            /* [s] */
-  double v_mean[3];    /* mean particle velocity [m/s] (at t_{n-1/2}) */
-  double kinetic;      /* translational + rotational kinetic energy [J] */
-  double kinetic_rot;  /* rotational part [J] */
-  double momentum[3];  /* total linear momentum [kg m/s] */
-  size_t n_contacts;   /* contacts carrying a normal force (all kinds) */
-  size_t n_contacts_pp;/* of which between particles */
-  double P_max;        /* largest normal force [N] */
+  double t;             /* [s] */
+  double v_mean[3];     /* mean particle velocity [m/s] (at t_{n-1/2}) */
+  double kinetic;       /* translational + rotational kinetic energy [J] */
+  double kinetic_rot;   /* rotational part [J] */
+  double momentum[3];   /* total linear momentum [kg m/s] */
+  size_t n_contacts;    /* contacts carrying a normal force (all kinds) */
+  size_t n_contacts_pp; /* of which between particles */
+  double P_max;         /* largest normal force [N] */
   /* the largest overlap against the geometric bound alpha <= GC_ALPHA_R_MAX R* of the
    * contact laws: alpha / R* of the pair, its alpha [m] and R* [m], and the particle (id) */
   double overlap_ratio, overlap_alpha, overlap_R_star;
@@ -214,8 +214,7 @@ void gc_chute_stats_get(const gc_chute *c, gc_chute_stats *st);
  * steps, trapezoid; rate 0, so a viscous term does not count), and tangential, |Q|^2 / (2 K_T0)
  * with K_T0 the initial tangential stiffness at the current P (a lower bound; the exact value
  * depends on the loading path).  The dissipation of a category is its work minus this. */
-void gc_chute_energy_stored(const gc_chute *c, double normal[GC_NCAT],
-                            double tangential[GC_NCAT]);
+void gc_chute_energy_stored(const gc_chute *c, double normal[GC_NCAT], double tangential[GC_NCAT]);
 size_t gc_chute_contact_forces(const gc_chute *c, double *P, size_t cap);
 /* Velocity at t_{n-1/2} of the material point of the particle stored at index k (number
  * id[k]) at space position p [m/s]. */

@@ -32,41 +32,41 @@ enum { GC_SHAPE_KIND_ELLIPSOID4 = 0, GC_SHAPE_KIND_SPHERE = 1, GC_SHAPE_KIND_CLU
 
 /* Everything a chute card defines. */
 typedef struct {
-  gc_chute_cfg sim;           /* the simulator's configuration (laws per material pair) */
+  gc_chute_cfg sim; /* the simulator's configuration (laws per material pair) */
   /* particles */
   char params_path[GC_CHUTE_PATH_MAX]; /* particle parameter file, resolved */
-  gc_params particle;         /* its parameters (after the P_Y -> sY conversion) */
-  gc_card_extra particle_x;   /* its model names, rho, m */
-  int shape_kind;             /* GC_SHAPE_KIND_* */
-  double PY_file;             /* P_Y of the parameter file [N] (0 if not given) */
-  int sY_derived;             /* 1: sY was derived from the file's P_Y (eq. 6.19 inverted) */
+  gc_params particle;                  /* its parameters (after the P_Y -> sY conversion) */
+  gc_card_extra particle_x;            /* its model names, rho, m */
+  int shape_kind;                      /* GC_SHAPE_KIND_* */
+  double PY_file;                      /* P_Y of the parameter file [N] (0 if not given) */
+  int sY_derived; /* 1: sY was derived from the file's P_Y (eq. 6.19 inverted) */
   char wall_path[GC_CHUTE_PATH_MAX], bead_path[GC_CHUTE_PATH_MAX]; /* "" if not used */
-  char effective[16384];      /* the effective card: every key set by the card or --set, with
+  char effective[16384]; /* the effective card: every key set by the card or --set, with
                                * resolved paths, as key = value lines (written to the output
                                * directory as effective.chute) */
-  char physics[4096];         /* the keys of the physics with a value (set or default), as
+  char physics[4096];    /* the keys of the physics with a value (set or default), as
                                * key = value lines: recorded in checkpoints, and a resumed run
                                * must have the same (gc_chute_record_check) */
   char cluster_path[GC_CHUTE_PATH_MAX]; /* "" if not used */
   /* time stepping */
-  double t_end;               /* [s] */
-  long n_steps;               /* steps to t_end: round(t_end / dt) */
-  int ntcol;                  /* steps per contact duration (0 if dt was given) */
-  double v_ref;               /* impact speed for the Hertz contact time [m/s] */
-  double t_contact;           /* shortest Hertz contact duration of the three pairs [s] */
-  int dt_check;               /* GC_DT_OK or GC_DT_WARN (timestep.h) */
-  char dt_note[400];          /* the warning when GC_DT_WARN */
-  char profile_note[200];     /* the warning when the profile window starts after t_end */
+  double t_end;           /* [s] */
+  long n_steps;           /* steps to t_end: round(t_end / dt) */
+  int ntcol;              /* steps per contact duration (0 if dt was given) */
+  double v_ref;           /* impact speed for the Hertz contact time [m/s] */
+  double t_contact;       /* shortest Hertz contact duration of the three pairs [s] */
+  int dt_check;           /* GC_DT_OK or GC_DT_WARN (timestep.h) */
+  char dt_note[400];      /* the warning when GC_DT_WARN */
+  char profile_note[200]; /* the warning when the profile window starts after t_end */
   /* outputs: intervals [s] (0: none), rounded to whole steps */
   double series_interval, vtk_interval, checkpoint_interval;
   double profile_start, profile_end, profile_interval, profile_cell, profile_height;
-  double wall_band, centre_band;   /* [m] */
+  double wall_band, centre_band;                       /* [m] */
   double surface_lo, surface_hi, bottom_lo, bottom_hi; /* y bands of the top views [m] */
-  double forces_time;         /* force statistics over the forces_steps steps ending here [s] */
+  double forces_time; /* force statistics over the forces_steps steps ending here [s] */
   long forces_steps, forces_bins;
-  double forces_max;          /* histogram range [0, forces_max] [N] */
-  double steady_window;       /* trailing window of the steady-state test [s] */
-  long steady_batches;        /* its batch means */
+  double forces_max;    /* histogram range [0, forces_max] [N] */
+  double steady_window; /* trailing window of the steady-state test [s] */
+  long steady_batches;  /* its batch means */
 } gc_chute_run;
 
 /* Read a chute card and apply the overrides sets[i] ("KEY=VALUE", in order, after the file),
@@ -88,11 +88,19 @@ void gc_chute_print_keys(FILE *f);
  * that no output escapes the guard; granucal-chute(5) lists the same rows (OUTPUTS, Files).
  * GC_CHUTE_FILE_PARTICLES is a printf format of the snapshot's number. */
 enum {
-  GC_CHUTE_FILE_PROVENANCE, GC_CHUTE_FILE_EFFECTIVE, GC_CHUTE_FILE_SERIES,
-  GC_CHUTE_FILE_PROFILE_SIDE_WALL, GC_CHUTE_FILE_PROFILE_SIDE_ALL,
-  GC_CHUTE_FILE_PROFILE_SIDE_CENTRE, GC_CHUTE_FILE_PROFILE_TOP_SURFACE,
-  GC_CHUTE_FILE_PROFILE_TOP_BOTTOM, GC_CHUTE_FILE_FORCES, GC_CHUTE_FILE_BOTTOM_VTK,
-  GC_CHUTE_FILE_PARTICLES, GC_CHUTE_FILE_PVD, GC_CHUTE_FILE_CHECKPOINT,
+  GC_CHUTE_FILE_PROVENANCE,
+  GC_CHUTE_FILE_EFFECTIVE,
+  GC_CHUTE_FILE_SERIES,
+  GC_CHUTE_FILE_PROFILE_SIDE_WALL,
+  GC_CHUTE_FILE_PROFILE_SIDE_ALL,
+  GC_CHUTE_FILE_PROFILE_SIDE_CENTRE,
+  GC_CHUTE_FILE_PROFILE_TOP_SURFACE,
+  GC_CHUTE_FILE_PROFILE_TOP_BOTTOM,
+  GC_CHUTE_FILE_FORCES,
+  GC_CHUTE_FILE_BOTTOM_VTK,
+  GC_CHUTE_FILE_PARTICLES,
+  GC_CHUTE_FILE_PVD,
+  GC_CHUTE_FILE_CHECKPOINT,
   GC_CHUTE_NFILES
 };
 const char *gc_chute_file_name(int file);

@@ -14,8 +14,15 @@ int gc_steady_fit(const double *t, const double *v, size_t n, double window, siz
                   double conf, gc_steady *out, char *msg, size_t msglen)
 {
   /* every field set on every path, NaN after an error (chute_stats.h) */
-  *out = (gc_steady){ .t0 = NAN, .t1 = NAN, .conf = NAN, .nbatch = 0, .slope = NAN,
-                      .half_ci = NAN, .v_mean = NAN, .r1 = NAN, .verdict = -1 };
+  *out = (gc_steady){ .t0 = NAN,
+                      .t1 = NAN,
+                      .conf = NAN,
+                      .nbatch = 0,
+                      .slope = NAN,
+                      .half_ci = NAN,
+                      .v_mean = NAN,
+                      .r1 = NAN,
+                      .verdict = -1 };
   if (!(window > 0) || !isfinite(window)) {
     snprintf(msg, msglen, "steady_window = %g out of range (0, inf) s", window);
     return GC_EINVAL;
@@ -58,8 +65,10 @@ int gc_steady_fit(const double *t, const double *v, size_t n, double window, siz
   }
   for (size_t b = 0; b < nbatch; b++) {
     if (!(bn[b] > 0)) {
-      snprintf(msg, msglen, "steady-state window: batch %zu of %zu has no sample (samples too "
-               "sparse for %zu batches over %g s)", b + 1, nbatch, nbatch, window);
+      snprintf(msg, msglen,
+               "steady-state window: batch %zu of %zu has no sample (samples too "
+               "sparse for %zu batches over %g s)",
+               b + 1, nbatch, nbatch, window);
       free(bt);
       return GC_EINVAL;
     }
@@ -111,7 +120,8 @@ void gc_steady_format(const gc_steady *s, char *buf, size_t n)
   const char *what = s->verdict == GC_STEADY_STEADY         ? "steady: dv/dt ="
                      : s->verdict == GC_STEADY_ACCELERATING ? "accelerating at"
                                                             : "decelerating at";
-  snprintf(buf, n, "%s %.3g +/- %.2g m/s^2 (%.0f %% CI, %zu batch means over %.4g-%.4g s, "
-           "mean %.4g m/s, residual lag-1 autocorrelation %.2f)", what, s->slope, s->half_ci,
-           100 * s->conf, s->nbatch, s->t0, s->t1, s->v_mean, s->r1);
+  snprintf(buf, n,
+           "%s %.3g +/- %.2g m/s^2 (%.0f %% CI, %zu batch means over %.4g-%.4g s, "
+           "mean %.4g m/s, residual lag-1 autocorrelation %.2f)",
+           what, s->slope, s->half_ci, 100 * s->conf, s->nbatch, s->t0, s->t1, s->v_mean, s->r1);
 }

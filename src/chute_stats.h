@@ -8,15 +8,15 @@
 enum { GC_STEADY_STEADY = 0, GC_STEADY_ACCELERATING = 1, GC_STEADY_DECELERATING = 2 };
 
 typedef struct {
-  double t0, t1;       /* the window [s] */
-  double conf;         /* confidence level of the interval */
-  size_t nbatch;       /* batches used */
-  double slope;        /* dv/dt [m/s^2] */
-  double half_ci;      /* half-width of the confidence interval of the slope [m/s^2] */
-  double v_mean;       /* mean velocity over the window [m/s] */
-  double r1;           /* lag-1 autocorrelation of the batch-mean residuals (near 0 if the
+  double t0, t1;  /* the window [s] */
+  double conf;    /* confidence level of the interval */
+  size_t nbatch;  /* batches used */
+  double slope;   /* dv/dt [m/s^2] */
+  double half_ci; /* half-width of the confidence interval of the slope [m/s^2] */
+  double v_mean;  /* mean velocity over the window [m/s] */
+  double r1;      /* lag-1 autocorrelation of the batch-mean residuals (near 0 if the
                         * batches are independent, as the interval assumes) */
-  int verdict;         /* GC_STEADY_* */
+  int verdict;    /* GC_STEADY_* */
 } gc_steady;
 
 /* Slope of v(t) over the trailing window [t_last - window, t_last] of the samples (t sorted

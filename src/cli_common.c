@@ -11,8 +11,8 @@
 /* room for a message naming two paths */
 enum { GC_CLI_PATH_MSG = 4200 };
 
-int gc_cli_load_params(const char *prog, const char *card, char **sets, size_t nsets,
-                       gc_params *p, gc_card_extra *x)
+int gc_cli_load_params(const char *prog, const char *card, char **sets, size_t nsets, gc_params *p,
+                       gc_card_extra *x)
 {
   char msg[512];
   gc_params_default(p);
@@ -75,8 +75,8 @@ void gc_cli_fill_effective_mass(gc_params *p, const gc_card_extra *x)
     p->m_eff = gc_cli_reduced_mass(p, x);
 }
 
-int gc_cli_law(const char *prog, const char *nfd_name, const char *tfd_name,
-               const gc_card_extra *x, const gc_params *p, const char *card, gc_law *law)
+int gc_cli_law(const char *prog, const char *nfd_name, const char *tfd_name, const gc_card_extra *x,
+               const gc_params *p, const char *card, gc_law *law)
 {
   const gc_preset *nfd, *tfd;
   const char *bad;
@@ -91,8 +91,8 @@ int gc_cli_law(const char *prog, const char *nfd_name, const char *tfd_name,
   gc_card_law_names(x, names);
   char msg[512];
   if (gc_law_compose(names, &nfd, &tfd, &rolling, &twisting, &bad_kind)) {
-    gc_law_key_check(bad_kind, gc_kind_name(bad_kind), names[bad_kind] ? names[bad_kind] : "",
-                     msg, sizeof msg);
+    gc_law_key_check(bad_kind, gc_kind_name(bad_kind), names[bad_kind] ? names[bad_kind] : "", msg,
+                     sizeof msg);
     fprintf(stderr, "%s: %s\n", prog, msg);
     return 1;
   }
@@ -211,8 +211,10 @@ int gc_cli_bad_option(const char *prog, int c, int argc, char **argv, int next,
     /* "-fix": a long option written with one dash */
     for (const struct option *o = opts; o && o->name; o++)
       if (strcmp(o->name, word) == 0) {
-        fprintf(stderr, "%s: unknown option '%s' (a long option takes two dashes: did you mean "
-                        "'--%s%s'?)\n", prog, arg, word, name + nl);
+        fprintf(stderr,
+                "%s: unknown option '%s' (a long option takes two dashes: did you mean "
+                "'--%s%s'?)\n",
+                prog, arg, word, name + nl);
         return 2;
       }
   }
@@ -424,8 +426,8 @@ int gc_cli_parse(const char *prog, const gc_cli_opt *opts, int argc, char **argv
   size_t nopt = 0, ls = 1;
   for (; opts[nopt].name && nopt < GC_CLI_MAXOPT; nopt++) {
     const gc_cli_opt *o = &opts[nopt];
-    int has_arg = o->kind == GC_OPT_FLAG || o->kind == GC_OPT_HELP ? no_argument
-                                                                  : required_argument;
+    int has_arg =
+        o->kind == GC_OPT_FLAG || o->kind == GC_OPT_HELP ? no_argument : required_argument;
     /* getopt_long returns the letter, or 256 + the row for a long-only option */
     int val = o->letter ? o->letter : 256 + (int)nopt;
     lopts[nopt] = (struct option){ o->name, has_arg, NULL, val };

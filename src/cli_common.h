@@ -11,8 +11,8 @@
 #include "gc_outputs.h"
 #include "gc_model.h"
 
-int gc_cli_load_params(const char *prog, const char *card, char **sets, size_t nsets,
-                       gc_params *p, gc_card_extra *x);
+int gc_cli_load_params(const char *prog, const char *card, char **sets, size_t nsets, gc_params *p,
+                       gc_card_extra *x);
 /* Mass of sphere 1 from the card's m, else rho and R [kg]; 0 if neither is given. */
 double gc_cli_mass(const gc_params *p, const gc_card_extra *x);
 /* Mass of body 2 [kg]: INFINITY for a plane, the card's m2, else rho and R2; 0 if unknown. */
@@ -25,8 +25,8 @@ void gc_cli_fill_effective_mass(gc_params *p, const gc_card_extra *x);
  * none), else the card's 'tfd', else the normal model's own tangential part if it has one. */
 /* Then the sub-models the card or --set names one by one (normal =, damping =, tangential =,
  * rolling =, twisting =; gc_law_compose): e.g. "damping = tsuji" gives ep+tsuji. */
-int gc_cli_law(const char *prog, const char *nfd_name, const char *tfd_name,
-               const gc_card_extra *x, const gc_params *p, const char *card, gc_law *law);
+int gc_cli_law(const char *prog, const char *nfd_name, const char *tfd_name, const gc_card_extra *x,
+               const gc_params *p, const char *card, gc_law *law);
 /* The law options every command that builds a law takes: --normal NAME, --damping NAME,
  * --tangential NAME, --rolling[-model] NAME, --twisting[-model] NAME (also --KIND=NAME) become
  * "-sKIND=NAME", the --set of the command's card (a material card's or a chute card's key
@@ -115,8 +115,8 @@ typedef struct {
  *     .hi = 1e4, .lo_open = 1, .unit = "m/s", .offset = offsetof(drop_opts, vin),
  *     .help = "impact speed [m/s]" } */
 typedef struct {
-  const char *name;     /* long name, without "--" */
-  char letter;          /* short name, or 0 */
+  const char *name; /* long name, without "--" */
+  char letter;      /* short name, or 0 */
   gc_opt_kind kind;
   const char *metavar;  /* the value in --help ("FILE", "K=V"); NULL for a flag */
   const char *man_arg;  /* the value in the man page ("file", "key=value") */

@@ -30,25 +30,52 @@ typedef struct {
 
 #define ROW(field) .offset = offsetof(chute_opts, field)
 const gc_cli_opt gc_chute_options[] = {
-  { .name = "output-dir", .letter = 'o', .kind = GC_OPT_DIR, .metavar = "DIR", .man_arg = "dir",
+  { .name = "output-dir",
+    .letter = 'o',
+    .kind = GC_OPT_DIR,
+    .metavar = "DIR",
+    .man_arg = "dir",
     ROW(outdir),
     .help = "directory of the outputs (created if missing; default: the\n"
             "card's name with .chute replaced by .out, in the working\n"
             "directory)" },
-  { .name = "set", .letter = 's', .kind = GC_OPT_LIST, .metavar = "KEY=VALUE",
-    .man_arg = "key=value", ROW(sets),
+  { .name = "set",
+    .letter = 's',
+    .kind = GC_OPT_LIST,
+    .metavar = "KEY=VALUE",
+    .man_arg = "key=value",
+    ROW(sets),
     .help = "set one key of the card (repeatable; after the file)" },
-  { .name = "t-end", .kind = GC_OPT_DOUBLE, .metavar = "T", .man_arg = "t", .lo = 0, .hi = 1e9,
-    .lo_open = 1, .unit = "s", ROW(t_end), .help = "simulated time [s] (the key t_end)" },
-  { .name = "threads", .kind = GC_OPT_LONG, .metavar = "N", .man_arg = "n", .lo = 0,
-    .hi = 4096, ROW(threads),
+  { .name = "t-end",
+    .kind = GC_OPT_DOUBLE,
+    .metavar = "T",
+    .man_arg = "t",
+    .lo = 0,
+    .hi = 1e9,
+    .lo_open = 1,
+    .unit = "s",
+    ROW(t_end),
+    .help = "simulated time [s] (the key t_end)" },
+  { .name = "threads",
+    .kind = GC_OPT_LONG,
+    .metavar = "N",
+    .man_arg = "n",
+    .lo = 0,
+    .hi = 4096,
+    ROW(threads),
     .help = "OpenMP threads of the force loop (the key threads; 0: default)" },
-  { .name = "resume", .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "checkpoint",
+  { .name = "resume",
+    .kind = GC_OPT_FILE,
+    .metavar = "FILE",
+    .man_arg = "checkpoint",
     ROW(resume),
     .help = "continue from a checkpoint written by a run of the same card\n"
             "(only t_end, threads and the outputs may change) and its\n"
             "record (the series.csv next to it, profiles, forces)" },
-  { .name = "quiet", .letter = 'q', .kind = GC_OPT_FLAG, ROW(quiet),
+  { .name = "quiet",
+    .letter = 'q',
+    .kind = GC_OPT_FLAG,
+    ROW(quiet),
     .help = "no notes, progress line or summary on standard error" },
   { .name = "help", .letter = 'h', .kind = GC_OPT_HELP, ROW(help), .help = "this help" },
   { .name = NULL }
@@ -120,17 +147,18 @@ static void progress_line(const gc_chute *ch, const gc_chute_run *run, double ra
   gc_chute_stats_get(ch, &s);
   char eta[32];
   fmt_hms(rate > 0 ? (double)(run->n_steps - ch->step) / rate : -1.0, eta, sizeof eta);
-  fprintf(stderr, "%st = %.5f / %.5g s (%.1f %%)  %.4g steps/s  vx = %.5g m/s  %zu contacts  "
-          "ETA %s%s", tty ? "\r\033[K" : "", ch->t, run->t_end,
-          100.0 * (double)ch->step / (double)run->n_steps, rate, s.v_mean[0], s.n_contacts, eta,
-          tty ? "" : "\n");
+  fprintf(stderr,
+          "%st = %.5f / %.5g s (%.1f %%)  %.4g steps/s  vx = %.5g m/s  %zu contacts  "
+          "ETA %s%s",
+          tty ? "\r\033[K" : "", ch->t, run->t_end, 100.0 * (double)ch->step / (double)run->n_steps,
+          rate, s.v_mean[0], s.n_contacts, eta, tty ? "" : "\n");
   fflush(stderr);
 }
 
 /* provenance.txt (version, command, date, CRC-32 of every input) and effective.chute (the card
  * with --set applied and absolute paths) in the output directory, each written atomically. */
-static int write_records(const char *prog, const char *dir, int argc, char **argv,
-                         const char *card, const char *resume, const gc_chute_run *run)
+static int write_records(const char *prog, const char *dir, int argc, char **argv, const char *card,
+                         const char *resume, const gc_chute_run *run)
 {
   char msg[512];
   size_t dl = strlen(dir) + 32;
@@ -293,14 +321,16 @@ int gc_cmd_chute(int argc, char **argv)
   if (!quiet) {
     const gc_chute_bottom_info *b = &ch->bottom;
     if (run->sim.bottom == GC_BOTTOM_BEADS)
-      fprintf(stderr, "bottom: %zu beads, hexagonal lattice of %zu rows x %zu, spacing %.6g m "
+      fprintf(stderr,
+              "bottom: %zu beads, hexagonal lattice of %zu rows x %zu, spacing %.6g m "
               "(bead_spacing = %.6g m: the nearest that tiles the length), nearest neighbours "
-              "%.6g m apart, coverage %.3f\n", b->n, b->nrow, b->nx, b->spacing,
-              run->sim.bead_spacing, b->nn, b->coverage);
+              "%.6g m apart, coverage %.3f\n",
+              b->n, b->nrow, b->nx, b->spacing, run->sim.bead_spacing, b->nn, b->coverage);
     else if (run->sim.bottom == GC_BOTTOM_RANDOM)
-      fprintf(stderr, "bottom: %zu beads, random monolayer (RSA, bottom_seed %lu), coverage %.4f, "
-              "closest centres %.6g m, largest hole %.3g m\n", b->n, run->sim.bottom_seed,
-              b->coverage, b->nn, b->max_hole);
+      fprintf(stderr,
+              "bottom: %zu beads, random monolayer (RSA, bottom_seed %lu), coverage %.4f, "
+              "closest centres %.6g m, largest hole %.3g m\n",
+              b->n, run->sim.bottom_seed, b->coverage, b->nn, b->max_hole);
   }
   st = resume ? gc_chute_checkpoint_read_record(ch, resume, &rec, &reclen, msg, sizeof msg)
               : gc_chute_place_random(ch, msg, sizeof msg);
@@ -312,10 +342,12 @@ int gc_cmd_chute(int argc, char **argv)
   }
   if (resume && ch->step >= run->n_steps) {
     /* a finished run: continuing would rewrite its outputs from an empty window */
-    fprintf(stderr, "%s: %s: the checkpoint is at t = %.9g s (step %ld), %s t_end = %.9g s (step "
+    fprintf(stderr,
+            "%s: %s: the checkpoint is at t = %.9g s (step %ld), %s t_end = %.9g s (step "
             "%ld): the run is finished; nothing was changed.  To extend it, raise t_end "
-            "(--t-end)\n", prog, resume, ch->t, ch->step,
-            ch->step == run->n_steps ? "at" : "after", run->t_end, run->n_steps);
+            "(--t-end)\n",
+            prog, resume, ch->t, ch->step, ch->step == run->n_steps ? "at" : "after", run->t_end,
+            run->n_steps);
     goto done;
   }
   /* the output directory and its records only now: a refused resume or a failed placement
@@ -387,10 +419,13 @@ int gc_cmd_chute(int argc, char **argv)
     double rate = wall > 0 ? (double)steps / wall : 0.0;
     gc_chute_stats s;
     gc_chute_stats_get(ch, &s);
-    fprintf(stderr, "t = %.6g s: %ld steps in %.3f s (processor time %.3f s), %.4g steps/s, "
-            "%.4g particle-steps/s\n", ch->t, steps, wall, cpu, rate, rate * (double)ch->np);
-    fprintf(stderr, "mean velocity (%.5g, %.5g, %.5g) m/s, %zu contacts (%zu particle-particle), "
-                    "P_max = %.5g N\n",
+    fprintf(stderr,
+            "t = %.6g s: %ld steps in %.3f s (processor time %.3f s), %.4g steps/s, "
+            "%.4g particle-steps/s\n",
+            ch->t, steps, wall, cpu, rate, rate * (double)ch->np);
+    fprintf(stderr,
+            "mean velocity (%.5g, %.5g, %.5g) m/s, %zu contacts (%zu particle-particle), "
+            "P_max = %.5g N\n",
             s.v_mean[0], s.v_mean[1], s.v_mean[2], s.n_contacts, s.n_contacts_pp, s.P_max);
     struct rusage ru;
     double peak_mb = getrusage(RUSAGE_SELF, &ru) == 0 ? (double)ru.ru_maxrss / 1024.0 : 0.0;
@@ -405,18 +440,24 @@ int gc_cmd_chute(int argc, char **argv)
     double dn = 0, dtg = 0;
     for (int k = 0; k < GC_NCAT; k++)
       dn += b.d_normal[k], dtg += b.d_tangential[k];
-    fprintf(stderr, "energy since the start: gravity work %.6g J = kinetic change %.6g J + stored "
+    fprintf(stderr,
+            "energy since the start: gravity work %.6g J = kinetic change %.6g J + stored "
             "%.4g J + dissipated %.6g J (normal %.4g, tangential %.4g; particles %.4g, walls "
-            "%.4g, bottom %.4g) + residual %.3g J (%.2g %%)\n", b.gravity, b.dkinetic, b.elastic,
-            dn + dtg, dn, dtg, b.d_normal[GC_CAT_PP] + b.d_tangential[GC_CAT_PP],
+            "%.4g, bottom %.4g) + residual %.3g J (%.2g %%)\n",
+            b.gravity, b.dkinetic, b.elastic, dn + dtg, dn, dtg,
+            b.d_normal[GC_CAT_PP] + b.d_tangential[GC_CAT_PP],
             b.d_normal[GC_CAT_WALL] + b.d_tangential[GC_CAT_WALL],
             b.d_normal[GC_CAT_BOTTOM] + b.d_tangential[GC_CAT_BOTTOM], b.residual,
             b.gravity != 0 ? 100 * b.residual / fabs(b.gravity) : 0.0);
     fprintf(stderr, "outputs in %s/\n", dir);
-    fprintf(stderr, "next: plot-chute %s draws the series, the profiles and the force statistics "
-            "as PNG files%s%s%s\n", dir, run->vtk_interval > 0 ? "; open " : "",
-            run->vtk_interval > 0 ? dir : "", run->vtk_interval > 0 ? "/particles.pvd in ParaView "
-            "(Glyph: Sphere, scale by radius, factor 2) to watch the particles" : "");
+    fprintf(stderr,
+            "next: plot-chute %s draws the series, the profiles and the force statistics "
+            "as PNG files%s%s%s\n",
+            dir, run->vtk_interval > 0 ? "; open " : "", run->vtk_interval > 0 ? dir : "",
+            run->vtk_interval > 0
+                ? "/particles.pvd in ParaView "
+                  "(Glyph: Sphere, scale by radius, factor 2) to watch the particles"
+                : "");
   }
   rc = 0;
 done:

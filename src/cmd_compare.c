@@ -24,22 +24,50 @@ typedef struct {
 
 #define ROW(field) .offset = offsetof(compare_opts, field)
 const gc_cli_opt gc_compare_options[] = {
-  { .name = "models", .letter = 'm', .kind = GC_OPT_STRING, .metavar = "LIST",
-    .man_arg = "list", ROW(models),
+  { .name = "models",
+    .letter = 'm',
+    .kind = GC_OPT_STRING,
+    .metavar = "LIST",
+    .man_arg = "list",
+    ROW(models),
     .help = "normal models, comma-separated (default ep,thornton,hertz)" },
-  { .name = "card", .letter = 'c', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file",
-    ROW(card), .help = "material card, e.g. data/materials/aluminium.card" },
-  { .name = "set", .letter = 's', .kind = GC_OPT_LIST, .metavar = "K=V", .man_arg = "key=value",
-    ROW(sets), .help = "set one parameter (repeatable; applied after the card)" },
-  { .name = "force", .kind = GC_OPT_FLAG, ROW(force),
+  { .name = "card",
+    .letter = 'c',
+    .kind = GC_OPT_FILE,
+    .metavar = "FILE",
+    .man_arg = "file",
+    ROW(card),
+    .help = "material card, e.g. data/materials/aluminium.card" },
+  { .name = "set",
+    .letter = 's',
+    .kind = GC_OPT_LIST,
+    .metavar = "K=V",
+    .man_arg = "key=value",
+    ROW(sets),
+    .help = "set one parameter (repeatable; applied after the card)" },
+  { .name = "force",
+    .kind = GC_OPT_FLAG,
+    ROW(force),
     .help = "replay the reference's force path (P in, alpha out; the errors\n"
             "are then displacement errors [m]); default: its displacement path" },
-  { .name = "output", .letter = 'o', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file",
-    ROW(out), .help = "the table as CSV (written atomically)" },
-  { .name = "curves", .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file", ROW(curves),
+  { .name = "output",
+    .letter = 'o',
+    .kind = GC_OPT_FILE,
+    .metavar = "FILE",
+    .man_arg = "file",
+    ROW(out),
+    .help = "the table as CSV (written atomically)" },
+  { .name = "curves",
+    .kind = GC_OPT_FILE,
+    .metavar = "FILE",
+    .man_arg = "file",
+    ROW(curves),
     .help = "the curves as CSV: t, alpha_ref, P_ref, then alpha and P of\n"
             "each model (for scripts/plot-compare)" },
-  { .name = "quiet", .letter = 'q', .kind = GC_OPT_FLAG, ROW(quiet),
+  { .name = "quiet",
+    .letter = 'q',
+    .kind = GC_OPT_FLAG,
+    ROW(quiet),
     .help = "no table on standard output" },
   { .name = "help", .letter = 'h', .kind = GC_OPT_HELP, ROW(help), .help = "this help" },
   { .name = NULL }
@@ -57,10 +85,9 @@ static void compare_usage(FILE *f)
           "energy restitution e = sqrt(W_unload / W_load) (eq. 6.43) and the RMS and largest\n"
           "force error on the loading and on the unloading branches.\n\n");
   gc_cli_help_options(f, gc_compare_options, 21);
-  fprintf(f,
-          "\n"
-          "REFERENCE.csv has the columns alpha [m] and P [N], optionally t [s] and a [m].\n"
-          "Models: ");
+  fprintf(f, "\n"
+             "REFERENCE.csv has the columns alpha [m] and P [N], optionally t [s] and a [m].\n"
+             "Models: ");
   int first = 1;
   for (size_t i = 0; i < gc_preset_count(); i++)
     if (gc_preset_at(i)->normal) {
@@ -144,9 +171,11 @@ static void write_table(FILE *f, const compare_result *r)
   const char *eu = r->drive == GC_COMPARE_FORCE ? "m" : "N";
   fprintf(f, "# granucal compare: %s, %s-driven replay\n", r->refpath,
           r->drive == GC_COMPARE_FORCE ? "force" : "displacement");
-  fprintf(f, "model,P_max [N],dP_max [%%],alpha_max [m],alpha_res [m],W_load [J],"
-             "W_unload [J],W_diss [J],e [-],de [%%],rms_load [%s],max_load [%s],"
-             "rms_unload [%s],max_unload [%s]\n", eu, eu, eu, eu);
+  fprintf(f,
+          "model,P_max [N],dP_max [%%],alpha_max [m],alpha_res [m],W_load [J],"
+          "W_unload [J],W_diss [J],e [-],de [%%],rms_load [%s],max_load [%s],"
+          "rms_unload [%s],max_unload [%s]\n",
+          eu, eu, eu, eu);
   csv_row(f, "reference", r->rs, NULL);
   for (size_t k = 0; k < r->nm; k++)
     csv_row(f, r->names[k], &r->ms[k], r->rs);
@@ -267,8 +296,10 @@ int gc_cmd_compare(int argc, char **argv)
   gc_curve_stats rs;
   gc_curve_stats_of(ref.alpha, ref.P, ref.n, &rs);
   if (!(rs.W_load > 0)) {
-    fprintf(stderr, PROG ": %s: the curve never loads the contact (no step with alpha and P "
-                    "increasing)\n", refpath);
+    fprintf(stderr,
+            PROG ": %s: the curve never loads the contact (no step with alpha and P "
+                 "increasing)\n",
+            refpath);
     gc_curve_free(&ref);
     return 1;
   }
@@ -296,9 +327,8 @@ int gc_cmd_compare(int argc, char **argv)
   if (!quiet) {
     printf("reference  %s (%zu points, %s-driven replay)\n", refpath, ref.n,
            drive == GC_COMPARE_FORCE ? "force" : "displacement");
-    printf("%-10s%10s%8s%12s%12s%12s%8s%7s%11s%11s%11s%11s\n", "model", "P_max", "dP",
-           "alpha_max", "alpha_res", "W_diss", "e", "de", "rms_load", "max_load", "rms_unld",
-           "max_unld");
+    printf("%-10s%10s%8s%12s%12s%12s%8s%7s%11s%11s%11s%11s\n", "model", "P_max", "dP", "alpha_max",
+           "alpha_res", "W_diss", "e", "de", "rms_load", "max_load", "rms_unld", "max_unld");
     const char *eu = drive == GC_COMPARE_FORCE ? "[m]" : "[N]";
     printf("%-10s%10s%8s%12s%12s%12s%8s%7s%11s%11s%11s%11s\n", "", "[N]", "[%]", "[m]", "[m]",
            "[J]", "[-]", "[%]", eu, eu, eu, eu);

@@ -22,33 +22,76 @@ typedef struct {
 
 #define ROW(field) .offset = offsetof(contact_opts, field)
 const gc_cli_opt gc_contact_options[] = {
-  { .name = "model", .letter = 'm', .kind = GC_OPT_STRING, .metavar = "NAME", .man_arg = "name",
-    ROW(nfd_name), .help = "normal model (default: the card's 'model', else ep)" },
-  { .name = "tfd", .letter = 't', .kind = GC_OPT_STRING, .metavar = "NAME", .man_arg = "name",
+  { .name = "model",
+    .letter = 'm',
+    .kind = GC_OPT_STRING,
+    .metavar = "NAME",
+    .man_arg = "name",
+    ROW(nfd_name),
+    .help = "normal model (default: the card's 'model', else ep)" },
+  { .name = "tfd",
+    .letter = 't',
+    .kind = GC_OPT_STRING,
+    .metavar = "NAME",
+    .man_arg = "name",
     ROW(tfd_name),
     .help = "tangential model, or 'none' (default: the card's 'tfd', else the\n"
             "normal model's own tangential part, else none)" },
-  { .name = "card", .letter = 'c', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file",
+  { .name = "card",
+    .letter = 'c',
+    .kind = GC_OPT_FILE,
+    .metavar = "FILE",
+    .man_arg = "file",
     ROW(card),
     .help = "material card (key = value lines), e.g. data/materials/aluminium.card" },
-  { .name = "set", .letter = 's', .kind = GC_OPT_LIST, .metavar = "K=V", .man_arg = "key=value",
-    ROW(sets), .help = "set one parameter (repeatable; applied after the card)" },
-  { .name = "path", .letter = 'p', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file",
+  { .name = "set",
+    .letter = 's',
+    .kind = GC_OPT_LIST,
+    .metavar = "K=V",
+    .man_arg = "key=value",
+    ROW(sets),
+    .help = "set one parameter (repeatable; applied after the card)" },
+  { .name = "path",
+    .letter = 'p',
+    .kind = GC_OPT_FILE,
+    .metavar = "FILE",
+    .man_arg = "file",
     ROW(path),
     .help = "load path CSV with columns t and alpha [m] (displacement-driven) or\n"
             "P [N] (force-driven), optionally delta [m] or Q [N]" },
-  { .name = "ramp", .kind = GC_OPT_STRING, .metavar = "PMAX", .man_arg = "pmax", ROW(ramp),
+  { .name = "ramp",
+    .kind = GC_OPT_STRING,
+    .metavar = "PMAX",
+    .man_arg = "pmax",
+    ROW(ramp),
     .help = "built-in path: P = 0 -> PMAX -> 0 [N], force-driven" },
-  { .name = "sine", .kind = GC_OPT_STRING, .metavar = "P0,P1,Q1",
+  { .name = "sine",
+    .kind = GC_OPT_STRING,
+    .metavar = "P0,P1,Q1",
     .man_arg = "\" p0\" , p1 , q1",
     ROW(sine),
     .help = "built-in path of sec. 5.3: P = P0 + P1 sin(2 pi t),\n"
             "Q = Q1 sin(2 pi t), t in [0, 1]" },
-  { .name = "steps", .letter = 'n', .kind = GC_OPT_LONG, .metavar = "N", .man_arg = "steps",
-    .lo = 1, .hi = 100000000, ROW(steps), .help = "steps of a built-in path (default 2000)" },
-  { .name = "output", .letter = 'o', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file",
-    ROW(out), .help = "output CSV (default: standard output); written atomically" },
-  { .name = "quiet", .letter = 'q', .kind = GC_OPT_FLAG, ROW(quiet),
+  { .name = "steps",
+    .letter = 'n',
+    .kind = GC_OPT_LONG,
+    .metavar = "N",
+    .man_arg = "steps",
+    .lo = 1,
+    .hi = 100000000,
+    ROW(steps),
+    .help = "steps of a built-in path (default 2000)" },
+  { .name = "output",
+    .letter = 'o',
+    .kind = GC_OPT_FILE,
+    .metavar = "FILE",
+    .man_arg = "file",
+    ROW(out),
+    .help = "output CSV (default: standard output); written atomically" },
+  { .name = "quiet",
+    .letter = 'q',
+    .kind = GC_OPT_FLAG,
+    ROW(quiet),
     .help = "no summary on standard error" },
   { .name = "help", .letter = 'h', .kind = GC_OPT_HELP, ROW(help), .help = "this help" },
   { .name = NULL }
@@ -57,19 +100,17 @@ const gc_cli_opt gc_contact_options[] = {
 
 static void contact_usage(FILE *f)
 {
-  fprintf(f,
-          "usage: granucal contact [-m NFD] [-t TFD] [-c CARD] [-s KEY=VALUE]...\n"
-          "                        (-p PATH.csv | --ramp PMAX | --sine P0,P1,Q1) [-n STEPS]\n"
-          "                        [-o OUT.csv] [-q]\n\n"
-          "Drive one contact along a load path and write its history as CSV.\n\n");
+  fprintf(f, "usage: granucal contact [-m NFD] [-t TFD] [-c CARD] [-s KEY=VALUE]...\n"
+             "                        (-p PATH.csv | --ramp PMAX | --sine P0,P1,Q1) [-n STEPS]\n"
+             "                        [-o OUT.csv] [-q]\n\n"
+             "Drive one contact along a load path and write its history as CSV.\n\n");
   gc_cli_help_options(f, gc_contact_options, 21);
-  fprintf(f,
-          "\n"
-          "Output columns: t [s], alpha [m], P [N], a_e [m], a_p [m], delta [m], Q [N],\n"
-          "K_T [N/m], flags (L loading, P yielded, S sliding, N non-simple tangential step).\n"
-          "The summary gives P_max, alpha_max, alpha_res and the energy-based restitution\n"
-          "coefficient e = sqrt(W_unload / W_load) (eq. 6.43).\n\n"
-          "Card and --set keys:\n");
+  fprintf(f, "\n"
+             "Output columns: t [s], alpha [m], P [N], a_e [m], a_p [m], delta [m], Q [N],\n"
+             "K_T [N/m], flags (L loading, P yielded, S sliding, N non-simple tangential step).\n"
+             "The summary gives P_max, alpha_max, alpha_res and the energy-based restitution\n"
+             "coefficient e = sqrt(W_unload / W_load) (eq. 6.43).\n\n"
+             "Card and --set keys:\n");
   gc_card_print_keys(f);
   fprintf(f, "\nModels: ");
   for (size_t i = 0; i < gc_preset_count(); i++)
@@ -99,8 +140,8 @@ int gc_cmd_contact(int argc, char **argv)
   gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
   argc = gc_cli_law_args(argc, argv, NULL, &lawbuf);
   int first_operand = 1;
-  int bad = gc_cli_parse("granucal contact", gc_contact_options, argc, argv, &o, NULL,
-                         &first_operand);
+  int bad =
+      gc_cli_parse("granucal contact", gc_contact_options, argc, argv, &o, NULL, &first_operand);
   if (bad == GC_CLI_HELP)
     contact_usage(stdout);
   if (bad) {
@@ -209,8 +250,9 @@ int gc_cmd_contact(int argc, char **argv)
   }
   if (!isfinite(sum.e_energy) || sum.e_energy > 1.0 + GC_E_TOL) {
     /* W_unload > W_load: the normal contact returned more work than it took */
-    fprintf(stderr, "granucal contact: e = sqrt(W_unload / W_load) = %.6g > 1 (W_load = %g J, "
-                    "W_unload = %g J): the model created energy; refusing the result\n",
+    fprintf(stderr,
+            "granucal contact: e = sqrt(W_unload / W_load) = %.6g > 1 (W_load = %g J, "
+            "W_unload = %g J): the model created energy; refusing the result\n",
             sum.e_energy, sum.W_load, sum.W_unload);
     free(recs);
     gc_loadpath_free(&lp);
@@ -236,8 +278,8 @@ int gc_cmd_contact(int argc, char **argv)
   if (!quiet) {
     fprintf(stderr, "model: normal %s, tangential %s\n", law.name_normal, law.name_tangential);
     if (law.pair.P_Y > 0)
-      fprintf(stderr, "P_Y = %.6g N (A_Y = %.4f), alpha_Y = %.6g m\n", law.pair.P_Y,
-              law.pair.A_Y, law.pair.alpha_Y);
+      fprintf(stderr, "P_Y = %.6g N (A_Y = %.4f), alpha_Y = %.6g m\n", law.pair.P_Y, law.pair.A_Y,
+              law.pair.alpha_Y);
     fprintf(stderr, "P_max = %.6g N, alpha_max = %.6g m, alpha_res = %.6g m\n", sum.P_max,
             sum.alpha_max, sum.alpha_res);
     fprintf(stderr, "e (energy, eq. 6.43) = %.5f  (W_load = %.6g J, W_unload = %.6g J)\n",

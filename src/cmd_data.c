@@ -56,12 +56,11 @@ int gc_cmd_data(int argc, char **argv)
       }
       card = argv[++i];
     } else if (argv[i][0] == '-' && argv[i][1]) {
-      static const struct option opts[] = { { "drops", no_argument, NULL, 0 },
-                                            { "compression", no_argument, NULL, 0 },
-                                            { "path", no_argument, NULL, 0 },
-                                            { "card", required_argument, NULL, 'c' },
-                                            { "help", no_argument, NULL, 'h' },
-                                            { NULL, 0, NULL, 0 } };
+      static const struct option opts[] = {
+        { "drops", no_argument, NULL, 0 },  { "compression", no_argument, NULL, 0 },
+        { "path", no_argument, NULL, 0 },   { "card", required_argument, NULL, 'c' },
+        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+      };
       optopt = 0;
       return gc_cli_bad_option("granucal data", '?', i + 1, argv, i + 1, opts);
     } else if (path) {
@@ -107,9 +106,8 @@ int gc_cmd_data(int argc, char **argv)
     if (!st)
       st = gc_fit_add_path(&d, &c, msg, sizeof msg);
   } else {
-    st = kind == GC_FIT_KIND_COMPRESSION
-             ? gc_fit_read_compression(&d, path, msg, sizeof msg)
-             : gc_fit_read_drops_ex(&d, path, GC_G, 0, msg, sizeof msg);
+    st = kind == GC_FIT_KIND_COMPRESSION ? gc_fit_read_compression(&d, path, msg, sizeof msg)
+                                         : gc_fit_read_drops_ex(&d, path, GC_G, 0, msg, sizeof msg);
     if (!st)
       st = gc_data_check(&d, p.R1, msg, sizeof msg);
   }

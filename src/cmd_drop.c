@@ -25,35 +25,97 @@ typedef struct {
 
 #define ROW(field) .offset = offsetof(drop_opts, field)
 const gc_cli_opt gc_drop_options[] = {
-  { .name = "model", .letter = 'm', .kind = GC_OPT_STRING, .metavar = "NAME", .man_arg = "name",
-    ROW(nfd_name), .help = "normal model (default: the card's 'model', else ep)" },
-  { .name = "card", .letter = 'c', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file",
-    ROW(card), .help = "material card or parameter file" },
-  { .name = "set", .letter = 's', .kind = GC_OPT_LIST, .metavar = "K=V", .man_arg = "key=value",
-    ROW(sets), .help = "set one parameter (repeatable)" },
-  { .name = "vin", .kind = GC_OPT_DOUBLE, .metavar = "V", .man_arg = "v", .lo = 0, .hi = 1e4,
-    .lo_open = 1, .unit = "m/s", ROW(vin), .help = "impact speed [m/s]" },
-  { .name = "height", .kind = GC_OPT_DOUBLE, .metavar = "H", .man_arg = "H", .lo = 0, .hi = 1e6,
-    .lo_open = 1, .unit = "m", ROW(height),
+  { .name = "model",
+    .letter = 'm',
+    .kind = GC_OPT_STRING,
+    .metavar = "NAME",
+    .man_arg = "name",
+    ROW(nfd_name),
+    .help = "normal model (default: the card's 'model', else ep)" },
+  { .name = "card",
+    .letter = 'c',
+    .kind = GC_OPT_FILE,
+    .metavar = "FILE",
+    .man_arg = "file",
+    ROW(card),
+    .help = "material card or parameter file" },
+  { .name = "set",
+    .letter = 's',
+    .kind = GC_OPT_LIST,
+    .metavar = "K=V",
+    .man_arg = "key=value",
+    ROW(sets),
+    .help = "set one parameter (repeatable)" },
+  { .name = "vin",
+    .kind = GC_OPT_DOUBLE,
+    .metavar = "V",
+    .man_arg = "v",
+    .lo = 0,
+    .hi = 1e4,
+    .lo_open = 1,
+    .unit = "m/s",
+    ROW(vin),
+    .help = "impact speed [m/s]" },
+  { .name = "height",
+    .kind = GC_OPT_DOUBLE,
+    .metavar = "H",
+    .man_arg = "H",
+    .lo = 0,
+    .hi = 1e6,
+    .lo_open = 1,
+    .unit = "m",
+    ROW(height),
     .help = "drop height [m]: v_in = sqrt(2 g H), g = 9.80665 m/s^2" },
-  { .name = "sweep", .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file", ROW(sweep),
+  { .name = "sweep",
+    .kind = GC_OPT_FILE,
+    .metavar = "FILE",
+    .man_arg = "file",
+    ROW(sweep),
     .help = "drop CSV (as granucal fit reads it) with v_in [m/s] and/or H [m];\n"
             "one impact per row; other columns are ignored with a note" },
-  { .name = "dt", .kind = GC_OPT_DOUBLE, .metavar = "DT", .man_arg = "dt", .lo = 0, .hi = 1,
-    .lo_open = 1, .unit = "s", ROW(dt),
+  { .name = "dt",
+    .kind = GC_OPT_DOUBLE,
+    .metavar = "DT",
+    .man_arg = "dt",
+    .lo = 0,
+    .hi = 1,
+    .lo_open = 1,
+    .unit = "s",
+    ROW(dt),
     .help = "time step [s] (default 1e-6, the seed's); refused above t_c/10" },
-  { .name = "ntcol", .kind = GC_OPT_LONG, .metavar = "N", .man_arg = "N",
-    .lo = GC_DT_REFUSE_NTCOL, .hi = 10000000, ROW(ntcol),
+  { .name = "ntcol",
+    .kind = GC_OPT_LONG,
+    .metavar = "N",
+    .man_arg = "N",
+    .lo = GC_DT_REFUSE_NTCOL,
+    .hi = 10000000,
+    ROW(ntcol),
     .help = "time step = contact duration t_c (eq. 3.22) / N, N in [10, 1e7]" },
-  { .name = "verlet", .kind = GC_OPT_FLAG, ROW(verlet),
+  { .name = "verlet",
+    .kind = GC_OPT_FLAG,
+    ROW(verlet),
     .help = "velocity Verlet instead of leap-frog" },
-  { .name = "gravity", .kind = GC_OPT_FLAG, ROW(gravity),
+  { .name = "gravity",
+    .kind = GC_OPT_FLAG,
+    ROW(gravity),
     .help = "gravity acts during the contact (default: none, as sec. 6.5)" },
-  { .name = "history", .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file", ROW(history),
+  { .name = "history",
+    .kind = GC_OPT_FILE,
+    .metavar = "FILE",
+    .man_arg = "file",
+    ROW(history),
     .help = "with --vin/--height: t, alpha, P, v history as CSV" },
-  { .name = "output", .letter = 'o', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file",
-    ROW(out), .help = "results CSV (default: standard output)" },
-  { .name = "quiet", .letter = 'q', .kind = GC_OPT_FLAG, ROW(quiet),
+  { .name = "output",
+    .letter = 'o',
+    .kind = GC_OPT_FILE,
+    .metavar = "FILE",
+    .man_arg = "file",
+    ROW(out),
+    .help = "results CSV (default: standard output)" },
+  { .name = "quiet",
+    .letter = 'q',
+    .kind = GC_OPT_FLAG,
+    ROW(quiet),
     .help = "no summary on standard error" },
   { .name = "help", .letter = 'h', .kind = GC_OPT_HELP, ROW(help), .help = "this help" },
   { .name = NULL }
@@ -63,20 +125,21 @@ enum { ROW_VIN = 3, ROW_HEIGHT, ROW_SWEEP, ROW_DT, ROW_NTCOL, ROW_COUNT = 15 };
 
 static void drop_usage(FILE *f)
 {
-  fprintf(f,
-          "usage: granucal drop [-m NFD] [-c CARD] [-s KEY=VALUE]...\n"
-          "                     (--vin V | --height H | --sweep FILE.csv)\n"
-          "                     [--dt DT | --ntcol N] [--verlet] [--gravity]\n"
-          "                     [--history FILE.csv] [-o OUT.csv] [-q]\n\n"
-          "Normal impact of one sphere (mass from the card's m or rho and R) on a rigid\n"
-          "frictionless plane, leap-frog integration (sec. 6.5.1) or velocity Verlet.  With R2 > 0\n"
-          "in the card, a head-on impact of two spheres: v_in is their relative speed and the\n"
-          "reduced mass m m2 / (m + m2) moves (m2 from the card, or rho and R2).\n\n");
+  fprintf(f, "usage: granucal drop [-m NFD] [-c CARD] [-s KEY=VALUE]...\n"
+             "                     (--vin V | --height H | --sweep FILE.csv)\n"
+             "                     [--dt DT | --ntcol N] [--verlet] [--gravity]\n"
+             "                     [--history FILE.csv] [-o OUT.csv] [-q]\n\n"
+             "Normal impact of one sphere (mass from the card's m or rho and R) on a rigid\n"
+             "frictionless plane, leap-frog integration (sec. 6.5.1) or velocity Verlet.  With R2 "
+             "> 0\n"
+             "in the card, a head-on impact of two spheres: v_in is their relative speed and the\n"
+             "reduced mass m m2 / (m + m2) moves (m2 from the card, or rho and R2).\n\n");
   gc_cli_help_options(f, gc_drop_options, 22);
-  fprintf(f,
-          "\n"
-          "Output columns: v_in [m/s], v_out [m/s], e (v_out/v_in, eq. 6.42), e_energy (eq. 6.43),\n"
-          "P_max [N], alpha_max [m], alpha_res [m], t_contact [s], t_hertz [s] (eq. 3.22), dt [s].\n");
+  fprintf(
+      f,
+      "\n"
+      "Output columns: v_in [m/s], v_out [m/s], e (v_out/v_in, eq. 6.42), e_energy (eq. 6.43),\n"
+      "P_max [N], alpha_max [m], alpha_res [m], t_contact [s], t_hertz [s] (eq. 3.22), dt [s].\n");
 }
 
 typedef struct {
@@ -173,8 +236,10 @@ int gc_cmd_drop(int argc, char **argv)
    * the line of centres has the reduced mass m1 m2 / (m1 + m2) and v_in is the relative speed. */
   cfg.mass = gc_cli_reduced_mass(&p, &x);
   if (!(cfg.mass > 0)) {
-    fprintf(stderr, "%s: a mass is unknown: give m [kg] (and m2 for a second sphere) or rho "
-                    "[kg/m^3] in the card or with --set\n", prog);
+    fprintf(stderr,
+            "%s: a mass is unknown: give m [kg] (and m2 for a second sphere) or rho "
+            "[kg/m^3] in the card or with --set\n",
+            prog);
     return 1;
   }
   gc_cli_fill_effective_mass(&p, &x);
@@ -225,8 +290,8 @@ int gc_cmd_drop(int argc, char **argv)
       free(speeds);
       return 1;
     }
-    if (gc_impact_overlap_precheck(&law, cfg.mass, speeds[i], "E too small or v_in too large",
-                                   msg, sizeof msg)) {
+    if (gc_impact_overlap_precheck(&law, cfg.mass, speeds[i], "E too small or v_in too large", msg,
+                                   sizeof msg)) {
       fprintf(stderr, "%s: %s%s%s\n", prog, card ? card : "", card ? ": " : "", msg);
       free(speeds);
       return 1;
@@ -273,10 +338,9 @@ int gc_cmd_drop(int argc, char **argv)
     gc_drop_result r;
     st = gc_drop_run(&law, &cfg, speeds[i], &r, history ? hist_write : NULL, &hc);
     if (st == GC_EPHYS && gc_law_overlap_check(&law, r.t_contact, r.alpha_max,
-                                               "E too small or v_in too large", msg,
-                                               sizeof msg)) {
-      fprintf(stderr, "%s: impact at v_in = %g m/s: %s; refusing the result\n", prog,
-              speeds[i], msg);
+                                               "E too small or v_in too large", msg, sizeof msg)) {
+      fprintf(stderr, "%s: impact at v_in = %g m/s: %s; refusing the result\n", prog, speeds[i],
+              msg);
       break;
     }
     if (st && st != GC_EPHYS) {
@@ -285,9 +349,11 @@ int gc_cmd_drop(int argc, char **argv)
       break;
     }
     if (st == GC_EPHYS) {
-      fprintf(stderr, "%s: impact at v_in = %g m/s: e = %.6g (energy %.6g) > 1: the contact "
-                      "created energy, which no passive contact law may do; refusing the "
-                      "result (dt = %g s)\n", prog, speeds[i], r.e_vel, r.e_energy, r.dt);
+      fprintf(stderr,
+              "%s: impact at v_in = %g m/s: e = %.6g (energy %.6g) > 1: the contact "
+              "created energy, which no passive contact law may do; refusing the "
+              "result (dt = %g s)\n",
+              prog, speeds[i], r.e_vel, r.e_energy, r.dt);
       st = GC_EINVAL;
       break;
     }
@@ -297,9 +363,10 @@ int gc_cmd_drop(int argc, char **argv)
     fprintf(of.f, "%.10g,%.10g,%.8f,%.8f,%.10g,%.10g,%.10g,%.10g,%.10g,%.6g\n", r.v_in, r.v_out,
             r.e_vel, r.e_energy, r.P_max, r.alpha_max, r.alpha_res, r.t_contact, th, r.dt);
     if (!quiet)
-      fprintf(stderr, "v_in = %.6g m/s: v_out = %.6g m/s, e = %.5f (energy %.5f), P_max = %.6g N, "
-                      "t_contact = %.4g s\n", r.v_in, r.v_out, r.e_vel, r.e_energy, r.P_max,
-              r.t_contact);
+      fprintf(stderr,
+              "v_in = %.6g m/s: v_out = %.6g m/s, e = %.5f (energy %.5f), P_max = %.6g N, "
+              "t_contact = %.4g s\n",
+              r.v_in, r.v_out, r.e_vel, r.e_energy, r.P_max, r.t_contact);
   }
   free(speeds);
   if (st) {
@@ -308,7 +375,8 @@ int gc_cmd_drop(int argc, char **argv)
       gc_outfile_abort(&hf);
     return 1;
   }
-  if ((history && gc_outfile_commit(&hf, msg, sizeof msg)) || gc_outfile_commit(&of, msg, sizeof msg)) {
+  if ((history && gc_outfile_commit(&hf, msg, sizeof msg)) ||
+      gc_outfile_commit(&of, msg, sizeof msg)) {
     fprintf(stderr, "%s: %s\n", prog, msg);
     gc_outfile_abort(&of);
     return 1;

@@ -79,12 +79,28 @@ typedef struct {
 
 /* The files of a deck.  The writers open them through this table (xopen) and the output guard
  * reads the same table, so that no file of the deck escapes the guard. */
-enum { XF_PP, XF_PB, XF_PW, XF_BEADS, XF_PARTICLES, XF_BODIES, XF_DECK, XF_DECK_GRANULAR,
-       XF_README, XF_COUNT };
+enum {
+  XF_PP,
+  XF_PB,
+  XF_PW,
+  XF_BEADS,
+  XF_PARTICLES,
+  XF_BODIES,
+  XF_DECK,
+  XF_DECK_GRANULAR,
+  XF_README,
+  XF_COUNT
+};
 static const char *const deck_files[XF_COUNT] = {
-  [XF_PP] = "pp.params", [XF_PB] = "pb.params", [XF_PW] = "pw.params",
-  [XF_BEADS] = "beads.lmp", [XF_PARTICLES] = "particles.lmp", [XF_BODIES] = "bodies.rigid",
-  [XF_DECK] = "chute.in", [XF_DECK_GRANULAR] = "chute-granular.in", [XF_README] = "README",
+  [XF_PP] = "pp.params",
+  [XF_PB] = "pb.params",
+  [XF_PW] = "pw.params",
+  [XF_BEADS] = "beads.lmp",
+  [XF_PARTICLES] = "particles.lmp",
+  [XF_BODIES] = "bodies.rigid",
+  [XF_DECK] = "chute.in",
+  [XF_DECK_GRANULAR] = "chute-granular.in",
+  [XF_README] = "README",
 };
 
 /* Open DIR/(the table's file) atomically. */
@@ -124,9 +140,10 @@ static int write_params(xctx *x, int file, const gc_params *p, double R1, double
   gc_card_extra_default(&e);
   snprintf(e.nfd, sizeof e.nfd, "%s", cfg->nfd->name);
   snprintf(e.tfd, sizeof e.tfd, "%s", cfg->tfd ? cfg->tfd->name : "none");
-  fprintf(o.f, "# %s contact parameters for the granucal plugin (pair_style granucal, fix\n"
-               "# wall/granucal), written by granucal export (granucal-params(5)); R and R2 are "
-               "the radii\n# of the pair (R2 = 0: a plane), the plugin uses the atoms' radii.\n",
+  fprintf(o.f,
+          "# %s contact parameters for the granucal plugin (pair_style granucal, fix\n"
+          "# wall/granucal), written by granucal export (granucal-params(5)); R and R2 are "
+          "the radii\n# of the pair (R2 = 0: a plane), the plugin uses the atoms' radii.\n",
           what);
   st = gc_card_write(o.f, &q, &e);
   if (st) {
@@ -152,13 +169,16 @@ static int restitution(const gc_chute_cfg *cfg, const gc_params *p, double R1, d
   int st = gc_law_init_preset(&law, cfg->nfd, NULL, &q, msg, n);
   if (st)
     return st;
-  gc_drop_cfg dc = { .mass = m_eff, .g = 0, .dt = 0, .ntcol = 2000,
-                     .integrator = GC_INTEGRATOR_VERLET, .max_steps = 0 };
+  gc_drop_cfg dc = { .mass = m_eff,
+                     .g = 0,
+                     .dt = 0,
+                     .ntcol = 2000,
+                     .integrator = GC_INTEGRATOR_VERLET,
+                     .max_steps = 0 };
   gc_drop_result r;
   st = gc_drop_run(&law, &dc, v, &r, NULL, NULL);
   if (st) {
-    snprintf(msg, n, "restitution of the %s law at %g m/s: %s", cfg->nfd->name, v,
-             gc_strerror(st));
+    snprintf(msg, n, "restitution of the %s law at %g m/s: %s", cfg->nfd->name, v, gc_strerror(st));
     return st;
   }
   *e = r.e_vel;
@@ -245,8 +265,7 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
   if (c->nbeads > 0 &&
       (st = write_params(x, XF_PB, &cfg->pb, rmin, cfg->bead_radius, cfg, "particle-bead")))
     return st;
-  if (cfg->side_walls &&
-      (st = write_params(x, XF_PW, &cfg->pw, rmin, 0.0, cfg, "particle-wall")))
+  if (cfg->side_walls && (st = write_params(x, XF_PW, &cfg->pw, rmin, 0.0, cfg, "particle-wall")))
     return st;
 
   /* beads: frozen atoms of type 2, molecule 0 */
@@ -268,8 +287,8 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
    * spatial order that changes), molecule ID = n + 1 */
   if ((st = xopen(x, &o, XF_PARTICLES)))
     return st;
-  fprintf(o.f, "# %zu particles of %zu spheres (granucal's state at t = %.9g s)\n", c->np,
-          sh->nsph, c->t);
+  fprintf(o.f, "# %zu particles of %zu spheres (granucal's state at t = %.9g s)\n", c->np, sh->nsph,
+          c->t);
   long id = (long)c->nbeads;
   double msph[GC_SHAPE_MAX_SPHERES];
   if (sphere_masses(sh, msph)) {
@@ -319,8 +338,10 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
   /* rigid bodies: granucal's mass and inertia tensor in space axes, I_s = M diag(I) M^T */
   if ((st = xopen(x, &o, XF_BODIES)))
     return st;
-  fprintf(o.f, "# fix rigid/small infile: id mass xcm ycm zcm ixx iyy izz ixy ixz iyz vxcm vycm "
-               "vzcm lx ly lz ixbox iybox izbox\n%zu\n", c->np);
+  fprintf(o.f,
+          "# fix rigid/small infile: id mass xcm ycm zcm ixx iyy izz ixy ixz iyz vxcm vycm "
+          "vzcm lx ly lz ixbox iybox izbox\n%zu\n",
+          c->np);
   for (size_t n = 0; n < c->np; n++) {
     const size_t p = c->index_of[n];
     double M[9], I[9];
@@ -342,8 +363,9 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
       for (int k = 0; k < 3; k++)
         L[a] += M[3 * a + k] * sh->inertia[k] * c->rot[p].w[k];
     }
-    fprintf(o.f, "%zu %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g "
-                 "%.17g %.17g %.17g %.17g 0 0 0\n",
+    fprintf(o.f,
+            "%zu %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g "
+            "%.17g %.17g %.17g %.17g 0 0 0\n",
             n + 1, sh->mass, xc, c->x[3 * p + 1], c->x[3 * p + 2], I[0], I[4], I[8], I[1], I[2],
             I[5], c->v[3 * p], c->v[3 * p + 1], c->v[3 * p + 2], L[0], L[1], L[2]);
   }
@@ -353,14 +375,13 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
   /* the restitution the calibrated law gives at v_ref, for the approximations */
   double v = run->v_ref, e_pp = 1, e_pw = 1, e_pb = 1, El_pp = 0, El_pw = 0, El_pb = 0;
   double m = sh->mass;
-  if ((st = restitution(cfg, &cfg->pp, rmin, rmin, m / 2, v, &e_pp, &El_pp, x->msg,
-                        sizeof x->msg)))
+  if ((st = restitution(cfg, &cfg->pp, rmin, rmin, m / 2, v, &e_pp, &El_pp, x->msg, sizeof x->msg)))
     return st;
-  if (cfg->side_walls && (st = restitution(cfg, &cfg->pw, rmin, 0, m, v, &e_pw, &El_pw, x->msg,
-                                           sizeof x->msg)))
+  if (cfg->side_walls &&
+      (st = restitution(cfg, &cfg->pw, rmin, 0, m, v, &e_pw, &El_pw, x->msg, sizeof x->msg)))
     return st;
-  if (c->nbeads > 0 && (st = restitution(cfg, &cfg->pb, rmin, cfg->bead_radius, m, v, &e_pb,
-                                         &El_pb, x->msg, sizeof x->msg)))
+  if (c->nbeads > 0 && (st = restitution(cfg, &cfg->pb, rmin, cfg->bead_radius, m, v, &e_pb, &El_pb,
+                                         x->msg, sizeof x->msg)))
     return st;
 
   double ymax = fmax(cfg->fill_height * 2.0, 0.05);
@@ -406,15 +427,18 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
               "speed, the residual dents and the\n# Vu-Quoc-Zhang tangential stiffness are NOT "
               "reproduced; LAMMPS's Tsuji mapping of e is itself approximate.\n",
               cfg->nfd->name, cfg->tfd ? cfg->tfd->name : "none", v, e_pp, e_pb, e_pw);
-    fprintf(f, "#\n# %zu particles (%zu spheres each, mass %.6g kg), %zu beads; chute %.6g x %.6g "
-               "m (length x width),\n# angle %.6g deg, dt %.6g s, %ld steps (t_end %.6g s).\n",
-            c->np, sh->nsph, sh->mass, c->nbeads, cfg->length, cfg->width, a * 180 / M_PI,
-            cfg->dt, nsteps, run->t_end);
+    fprintf(f,
+            "#\n# %zu particles (%zu spheres each, mass %.6g kg), %zu beads; chute %.6g x %.6g "
+            "m (length x width),\n# angle %.6g deg, dt %.6g s, %ld steps (t_end %.6g s).\n",
+            c->np, sh->nsph, sh->mass, c->nbeads, cfg->length, cfg->width, a * 180 / M_PI, cfg->dt,
+            nsteps, run->t_end);
     if (c->t > 0) /* a checkpoint holds the contacts' histories; a LAMMPS data file does not */
-      fprintf(f, "# From granucal's state at t = %.9g s: positions, orientations and velocities. "
-                 "The contacts'\n# histories (plastic dents, tangential springs) are NOT "
-                 "carried: each contact\n# starts from the law's virgin force at its overlap "
-                 "(granucal-lammps(7)).\n", c->t);
+      fprintf(f,
+              "# From granucal's state at t = %.9g s: positions, orientations and velocities. "
+              "The contacts'\n# histories (plastic dents, tangential springs) are NOT "
+              "carried: each contact\n# starts from the law's virgin force at its overlap "
+              "(granucal-lammps(7)).\n",
+              c->t);
     if (cfg->rolling) /* libgranucal's contact step has no rolling distance (ds_roll) */
       fprintf(f, "# NOT REPRODUCED: the card's rolling correction (rolling = 1, sec. 5.2); LAMMPS "
                  "steps the\n# contacts without it (granucal-lammps(7), LIMITS).\n");
@@ -424,17 +448,21 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
                  "--with-lammps=DIR and make install,\n# or edit the path; chute-granular.in "
                  "runs without it.\n");
     if (!fallback)
-      fprintf(f, "# Side walls: fix wall/granucal (the plugin) with the calibrated particle-wall "
-                 "law (pw.params).\n\nplugin load %s\n", plugin);
+      fprintf(f,
+              "# Side walls: fix wall/granucal (the plugin) with the calibrated particle-wall "
+              "law (pw.params).\n\nplugin load %s\n",
+              plugin);
     /* processors * 1 *: the ranks' domains split the length and the width, never the depth
      * (the flow fills the bottom centimetres of a box whose height holds the initial
      * placement: LAMMPS's own choice gave one of 2 ranks all the particles) */
-    fprintf(f, "\nunits si\natom_style sphere\natom_modify map array\nprocessors * 1 *\n"
-               "boundary p fm %s\nnewton on\ncomm_modify vel yes cutoff %.17g\n"
-               "fix mol all property/atom mol ghost yes\n",
+    fprintf(f,
+            "\nunits si\natom_style sphere\natom_modify map array\nprocessors * 1 *\n"
+            "boundary p fm %s\nnewton on\ncomm_modify vel yes cutoff %.17g\n"
+            "fix mol all property/atom mol ghost yes\n",
             cfg->side_walls ? "f" : "p", commcut);
-    fprintf(f, "region box block 0 %.17g %.17g %.17g 0 %.17g units box\n"
-               "create_box 2 box\n",
+    fprintf(f,
+            "region box block 0 %.17g %.17g %.17g 0 %.17g units box\n"
+            "create_box 2 box\n",
             cfg->length, -cfg->bead_radius - 1e-3, ymax, cfg->width);
     fprintf(f, "include beads.lmp\ninclude particles.lmp\n"
                "group beads type 2\ngroup grains type 1\n");
@@ -444,48 +472,55 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
     const char *ld_pb = cfg->pb.tension ? "" : " limit_damping";
     const char *ld_pw = cfg->pw.tension ? "" : " limit_damping";
     if (fallback) {
-      fprintf(f, "pair_style granular\n"
-                 "pair_coeff 1 1 hertz/material %.17g %.6f %.6g tangential mindlin NULL 1.0 %.6g "
-                 "damping tsuji%s\n",
+      fprintf(f,
+              "pair_style granular\n"
+              "pair_coeff 1 1 hertz/material %.17g %.6f %.6g tangential mindlin NULL 1.0 %.6g "
+              "damping tsuji%s\n",
               El_pp, e_pp, cfg->pp.nu1, cfg->pp.mu, ld_pp);
       if (c->nbeads > 0)
-        fprintf(f, "pair_coeff 1 2 hertz/material %.17g %.6f %.6g tangential mindlin NULL 1.0 %.6g "
-                   "damping tsuji%s\npair_coeff 2 2 hertz/material %.17g 0.5 0.3 tangential "
-                   "linear_nohistory 0 0 damping tsuji\n",
+        fprintf(f,
+                "pair_coeff 1 2 hertz/material %.17g %.6f %.6g tangential mindlin NULL 1.0 %.6g "
+                "damping tsuji%s\npair_coeff 2 2 hertz/material %.17g 0.5 0.3 tangential "
+                "linear_nohistory 0 0 damping tsuji\n",
                 El_pb, e_pb, cfg->pb.nu1, cfg->pb.mu, ld_pb, El_pb);
     } else {
       fprintf(f, "pair_style granucal %s\npair_coeff 1 1 pp.params\n", models);
       if (c->nbeads > 0)
         fprintf(f, "pair_coeff 1 2 pb.params\npair_coeff 2 2 pb.params\n");
     }
-    fprintf(f, "neighbor %.17g bin\nneigh_modify every 1 delay 0 check yes exclude "
-               "molecule/intra grains\n",
+    fprintf(f,
+            "neighbor %.17g bin\nneigh_modify every 1 delay 0 check yes exclude "
+            "molecule/intra grains\n",
             cfg->skin);
     if (c->nbeads > 0)
       fprintf(f, "neigh_modify exclude type 2 2\n");
     fprintf(f, "fix grav grains gravity %.17g vector %.17g %.17g 0\n", g, sin(a), -cos(a));
     if (cfg->side_walls && fallback)
-      fprintf(f, "fix walls grains wall/gran granular hertz/material %.17g %.6f %.6g tangential "
-                 "mindlin NULL 1.0 %.6g damping tsuji%s zplane 0 %.17g\n",
+      fprintf(f,
+              "fix walls grains wall/gran granular hertz/material %.17g %.6f %.6g tangential "
+              "mindlin NULL 1.0 %.6g damping tsuji%s zplane 0 %.17g\n",
               El_pw, e_pw, cfg->pw.nu1, cfg->pw.mu, ld_pw, cfg->width);
     else if (cfg->side_walls)
       fprintf(f, "fix walls grains wall/granucal pw.params %s zplane 0 %.17g\n", models,
               cfg->width);
     if (c->nbeads > 0)
       fprintf(f, "fix freeze beads freeze\n");
-    fprintf(f, "fix rigid grains rigid/small molecule infile bodies.rigid\n"
-               "timestep %.17g\n\n", cfg->dt);
-    fprintf(f, "# outputs: series.txt (t, mean velocity of the sphere atoms = of the clusters, "
-               "contacts, kinetic energy of the bodies)\n"
-               "variable t equal time+%.17g\n"
-               "compute vx grains reduce ave vx\ncompute vy grains reduce ave vy\n"
-               "compute vz grains reduce ave vz\n"
-               "compute nc grains contact/atom\ncompute ncs grains reduce sum c_nc\n"
-               "variable contacts equal c_ncs\n"
-               "compute ke grains ke\nvariable ekin equal c_ke\n"
-               "fix series all print %ld \"${t} $(c_vx:%%.9g) $(c_vy:%%.9g) $(c_vz:%%.9g) "
-               "${contacts} $(v_ekin:%%.9g)\" file series.txt screen no title \"# t [s] vx vy vz "
-               "[m/s] sphere-contacts(counted per sphere) E_kin(sphere atoms) [J]\"\n",
+    fprintf(f,
+            "fix rigid grains rigid/small molecule infile bodies.rigid\n"
+            "timestep %.17g\n\n",
+            cfg->dt);
+    fprintf(f,
+            "# outputs: series.txt (t, mean velocity of the sphere atoms = of the clusters, "
+            "contacts, kinetic energy of the bodies)\n"
+            "variable t equal time+%.17g\n"
+            "compute vx grains reduce ave vx\ncompute vy grains reduce ave vy\n"
+            "compute vz grains reduce ave vz\n"
+            "compute nc grains contact/atom\ncompute ncs grains reduce sum c_nc\n"
+            "variable contacts equal c_ncs\n"
+            "compute ke grains ke\nvariable ekin equal c_ke\n"
+            "fix series all print %ld \"${t} $(c_vx:%%.9g) $(c_vy:%%.9g) $(c_vz:%%.9g) "
+            "${contacts} $(v_ekin:%%.9g)\" file series.txt screen no title \"# t [s] vx vy vz "
+            "[m/s] sphere-contacts(counted per sphere) E_kin(sphere atoms) [J]\"\n",
             c->t, every_series);
     if (every_dump > 0)
       fprintf(f, "dump snap all custom %ld dump.*.txt id mol type radius x y z vx vy vz\n",
@@ -494,10 +529,11 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
      * granular style with stale ghost counts when write_restart has to move atoms (LAMMPS issue
      * #3022, a segmentation fault here after 10000 steps of the 1200-soybean chute); a fresh
      * neighbour build first leaves nothing to move */
-    fprintf(f, "thermo_style custom step time c_vx v_contacts\nthermo %ld\n"
-               "run %ld\n"
-               "# run 0: works around LAMMPS issue #3022 (history of granular styles in "
-               "write_restart)\nrun 0 post no\nwrite_restart chute.restart\n",
+    fprintf(f,
+            "thermo_style custom step time c_vx v_contacts\nthermo %ld\n"
+            "run %ld\n"
+            "# run 0: works around LAMMPS issue #3022 (history of granular styles in "
+            "write_restart)\nrun 0 post no\nwrite_restart chute.restart\n",
             every_series * 10, nsteps);
     if ((st = xclose(x, &o)))
       return st;
@@ -510,9 +546,11 @@ static int export_lammps(xctx *x, const gc_chute_run *run, gc_chute *c, const ch
           "  lmp -in chute.in                      one process\n"
           "  mpirun -np 4 lmp -in chute.in         4 MPI ranks (domain decomposition)\n"
           "  lmp -in chute-granular.in             without the granucal plugin (approximation)\n\n"
-          "chute.in needs a LAMMPS with the PLUGIN, GRANULAR and RIGID packages (scripts/build-lammps)\n"
+          "chute.in needs a LAMMPS with the PLUGIN, GRANULAR and RIGID packages "
+          "(scripts/build-lammps)\n"
           "and the plugin %s.\n"
-          "series.txt: t, mean vx, vy, vz [m/s], contacts (per sphere, so each pair twice), E_kin.\n"
+          "series.txt: t, mean vx, vy, vz [m/s], contacts (per sphere, so each pair twice), "
+          "E_kin.\n"
           "A restart file chute.restart is written at the end; see granucal-guide(7), section\n"
           "LAMMPS, for partitioning and restarts.\n",
           plugin);
@@ -563,7 +601,10 @@ int gc_cmd_export(int argc, char **argv)
     case 's': sets[nsets++] = optarg; break;
     case 'P': plugin = optarg; break;
     case 'S': state = optarg; break;
-    case 'h': export_usage(stdout); free(sets); return 0;
+    case 'h':
+      export_usage(stdout);
+      free(sets);
+      return 0;
     default: /* ':' (missing value) or '?' (unknown option) */
       free(sets);
       return gc_cli_bad_option(prog, ch, argc, argv, optind, opts);
@@ -635,10 +676,11 @@ int gc_cmd_export(int argc, char **argv)
   fprintf(stderr, "%s: wrote %s/chute.in (%zu particles, %zu beads, %ld steps of %.3g s)\n", prog,
           dir, c->np, c->nbeads, x.nsteps, run->sim.dt);
   if (access(plugin, R_OK) != 0)
-    fprintf(stderr, "%s: warning: chute.in loads the plugin %s, which is not there (%s).\n"
-                    "  Build LAMMPS with scripts/build-lammps, then granucal with ./configure "
-                    "--with-lammps=DIR and make install;\n  or give --plugin PATH.  "
-                    "chute-granular.in runs without the plugin (an approximation).\n",
+    fprintf(stderr,
+            "%s: warning: chute.in loads the plugin %s, which is not there (%s).\n"
+            "  Build LAMMPS with scripts/build-lammps, then granucal with ./configure "
+            "--with-lammps=DIR and make install;\n  or give --plugin PATH.  "
+            "chute-granular.in runs without the plugin (an approximation).\n",
             prog, plugin, strerror(errno));
   rc = 0;
 out:

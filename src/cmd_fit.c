@@ -38,63 +38,66 @@ static void global_names(char *buf, size_t n, const char *word)
 
 static void fit_usage(FILE *f)
 {
-  fprintf(f,
-          "usage: granucal fit [-c] CARD [-m MODEL] [-s KEY=VALUE]... DATA.csv... [-o OUT.params]\n"
-          "                    [-A ALGORITHM] [--fix NAME[=VALUE]]... [--free NAME|all]...\n"
-          "                    [--bounds NAME=LO:HI]... [--w-a W] [--w-e W] [--point-weights none|n|sd]\n"
-          "                    [--eps EPS] [--delta DELTA] [--max-iter N] [--max-evals N]\n"
-          "                    [--polish ALGORITHM|none] [--starts N] [--seed S]\n"
-          "                    [--dt DT] [--gravity] [--report DIR] [--undetermined hold|fit]\n"
-          "                    [-v] [-q]\n\n"
-          "Find the parameters of a normal contact model (default: E, nu, P_Y, C_a, K_c of the\n"
-          "elasto-plastic model 'ep' of Vu-Quoc & Zhang) that minimise the objective of appendix E,\n"
-          "  F = w_a F_a / F_a(trial) + w_e F_e / F_e(trial),  F_a = sum (P_model(alpha_i) - P_i)^2,\n"
-          "  F_e = sum (e_model(v_in,k) - e_k)^2,\n"
-          "for a sphere (radius R, mass m from the card) on a rigid plane: P_model from the model's\n"
-          "loading curve, e_model from a simulated drop (leap-frog, dt = 1e-6 s).  The trial values\n"
-          "are the card's (and -s) values.  The result is written as a parameter file that\n"
-          "`granucal contact -c` and `granucal drop -c` read unchanged; a summary with the\n"
-          "residual of every data point and an identifiability analysis goes to standard error.\n\n"
-          "Data files (CSV with a header naming columns and units; the kind is told by the header;\n"
-          "an argument ending in .card or .params is the material card):\n"
-          "  compression: alpha [m] (single-side displacement) or approach [m] (platen approach,\n"
-          "               alpha = approach/2), P [N]\n"
-          "  drops:       v_in [m/s] and/or H [m] (v_in = sqrt(2 g H)), e, optionally n (repeat\n"
-          "               count) or sd (standard deviation of e)\n"
-          "  load path:   t [s], alpha [m], P [N] (optionally a [m], ignored): any sequence of\n"
-          "               loading, unloading and reloading (an FEA curve of scripts/fea-sphere, a\n"
-          "               cyclic compression test), replayed through the contact driver from a\n"
-          "               fresh contact; its force residuals join F_a.  Several path files may\n"
-          "               be given; the kinds can be combined.\n\n"
-          "  -c, --card FILE        material card: R [m], m [kg] (or rho), trial E, nu, P_Y (or sY),\n"
-          "                         C_a, K_c\n"
-          "  -m, --model MODEL      the model to fit (default: the card's 'model', else ep): any\n"
-          "                         model with a normal part (ep, thornton, hertz, tsuji, wb, lsd,\n"
-          "                         lsd_e, hc); its fittable parameters are the ones its normal and\n"
-          "                         damping parts read that change the force of a sphere on a\n"
-          "                         rigid plane (ep: E nu P_Y C_a K_c; thornton: E nu P_Y (or sY);\n"
-          "                         hertz: E nu; tsuji: E nu e_n; wb: k_n e_n; lsd: k_n c_n; ...)\n"
-          "  -s, --set K=V          set a card value (repeatable), e.g. an initial value\n"
-          "      --compression FILE  compression data (instead of a positional file)\n"
-          "      --drops FILE       drop data (instead of a positional file)\n"
-          "  -o, --output FILE      parameter file (default: standard output)\n"
-          "  -A, --algorithm NAME   solver (default lm):\n");
+  fprintf(
+      f,
+      "usage: granucal fit [-c] CARD [-m MODEL] [-s KEY=VALUE]... DATA.csv... [-o OUT.params]\n"
+      "                    [-A ALGORITHM] [--fix NAME[=VALUE]]... [--free NAME|all]...\n"
+      "                    [--bounds NAME=LO:HI]... [--w-a W] [--w-e W] [--point-weights "
+      "none|n|sd]\n"
+      "                    [--eps EPS] [--delta DELTA] [--max-iter N] [--max-evals N]\n"
+      "                    [--polish ALGORITHM|none] [--starts N] [--seed S]\n"
+      "                    [--dt DT] [--gravity] [--report DIR] [--undetermined hold|fit]\n"
+      "                    [-v] [-q]\n\n"
+      "Find the parameters of a normal contact model (default: E, nu, P_Y, C_a, K_c of the\n"
+      "elasto-plastic model 'ep' of Vu-Quoc & Zhang) that minimise the objective of appendix E,\n"
+      "  F = w_a F_a / F_a(trial) + w_e F_e / F_e(trial),  F_a = sum (P_model(alpha_i) - P_i)^2,\n"
+      "  F_e = sum (e_model(v_in,k) - e_k)^2,\n"
+      "for a sphere (radius R, mass m from the card) on a rigid plane: P_model from the model's\n"
+      "loading curve, e_model from a simulated drop (leap-frog, dt = 1e-6 s).  The trial values\n"
+      "are the card's (and -s) values.  The result is written as a parameter file that\n"
+      "`granucal contact -c` and `granucal drop -c` read unchanged; a summary with the\n"
+      "residual of every data point and an identifiability analysis goes to standard error.\n\n"
+      "Data files (CSV with a header naming columns and units; the kind is told by the header;\n"
+      "an argument ending in .card or .params is the material card):\n"
+      "  compression: alpha [m] (single-side displacement) or approach [m] (platen approach,\n"
+      "               alpha = approach/2), P [N]\n"
+      "  drops:       v_in [m/s] and/or H [m] (v_in = sqrt(2 g H)), e, optionally n (repeat\n"
+      "               count) or sd (standard deviation of e)\n"
+      "  load path:   t [s], alpha [m], P [N] (optionally a [m], ignored): any sequence of\n"
+      "               loading, unloading and reloading (an FEA curve of scripts/fea-sphere, a\n"
+      "               cyclic compression test), replayed through the contact driver from a\n"
+      "               fresh contact; its force residuals join F_a.  Several path files may\n"
+      "               be given; the kinds can be combined.\n\n"
+      "  -c, --card FILE        material card: R [m], m [kg] (or rho), trial E, nu, P_Y (or sY),\n"
+      "                         C_a, K_c\n"
+      "  -m, --model MODEL      the model to fit (default: the card's 'model', else ep): any\n"
+      "                         model with a normal part (ep, thornton, hertz, tsuji, wb, lsd,\n"
+      "                         lsd_e, hc); its fittable parameters are the ones its normal and\n"
+      "                         damping parts read that change the force of a sphere on a\n"
+      "                         rigid plane (ep: E nu P_Y C_a K_c; thornton: E nu P_Y (or sY);\n"
+      "                         hertz: E nu; tsuji: E nu e_n; wb: k_n e_n; lsd: k_n c_n; ...)\n"
+      "  -s, --set K=V          set a card value (repeatable), e.g. an initial value\n"
+      "      --compression FILE  compression data (instead of a positional file)\n"
+      "      --drops FILE       drop data (instead of a positional file)\n"
+      "  -o, --output FILE      parameter file (default: standard output)\n"
+      "  -A, --algorithm NAME   solver (default lm):\n");
   for (int a = 0; a < gc_fit_solver_count(); a++)
-    fprintf(f, "                           %-11s %s\n", gc_fit_alg_name(a), gc_fit_alg_description(a));
-  fprintf(f,
-          "      --fix NAME[=V]     hold a parameter of the model at V or its initial value\n"
-          "      --free NAME|all    fit a parameter (default: all of the model's, as appendix E);\n"
-          "                         naming sY (sY1) fits the yield stress instead of P_Y\n"
-          "      --bounds NAME=LO:HI  bounds (default: initial value / 10 to * 10; a parameter\n"
-          "                         bounded above by the table, hi: max(initial / 10, hi / 10) to\n"
-          "                         hi (open: 2 %% inside), i.e. nu 0.05 to 0.49, e_n 0.1 to 1)\n"
-          "      --w-a W, --w-e W   weights of eq. E.5 (default 0.1 and 0.9, the seed's)\n"
-          "      --point-weights none|n|sd  weigh the drops by the repeat count or 1/sd^2 (default\n"
-          "                         none, as appendix E)\n"
-          "      --eps EPS          sd: tolerance on |F_new - F_old| (default 1e-3, the seed's)\n"
-          "      --delta DELTA      sd: relative step and difference (default 0.01)\n"
-          "      --max-iter N       sd: iteration limit (default 1000)\n"
-          "      --max-evals N      evaluation budget per start (default 400 per free parameter;\n");
+    fprintf(f, "                           %-11s %s\n", gc_fit_alg_name(a),
+            gc_fit_alg_description(a));
+  fprintf(
+      f, "      --fix NAME[=V]     hold a parameter of the model at V or its initial value\n"
+         "      --free NAME|all    fit a parameter (default: all of the model's, as appendix E);\n"
+         "                         naming sY (sY1) fits the yield stress instead of P_Y\n"
+         "      --bounds NAME=LO:HI  bounds (default: initial value / 10 to * 10; a parameter\n"
+         "                         bounded above by the table, hi: max(initial / 10, hi / 10) to\n"
+         "                         hi (open: 2 %% inside), i.e. nu 0.05 to 0.49, e_n 0.1 to 1)\n"
+         "      --w-a W, --w-e W   weights of eq. E.5 (default 0.1 and 0.9, the seed's)\n"
+         "      --point-weights none|n|sd  weigh the drops by the repeat count or 1/sd^2 (default\n"
+         "                         none, as appendix E)\n"
+         "      --eps EPS          sd: tolerance on |F_new - F_old| (default 1e-3, the seed's)\n"
+         "      --delta DELTA      sd: relative step and difference (default 0.01)\n"
+         "      --max-iter N       sd: iteration limit (default 1000)\n"
+         "      --max-evals N      evaluation budget per start (default 400 per free parameter;\n");
   char globals[256];
   global_names(globals, sizeof globals, "and");
   fprintf(f, "                         600 for %s, of which 1/3 polishes)\n", globals);
@@ -107,7 +110,8 @@ static void fit_usage(FILE *f)
           "      --seed S           seed of the multi-start and CRS2 random numbers (default 1)\n"
           "      --dt DT            drop simulation time step [s] (default 1e-6)\n"
           "      --gravity          gravity acts during the impacts (default: none, as sec. 6.5)\n"
-          "      --report DIR       write summary.txt, fit.params, CSVs and gnuplot PNGs (P-alpha,\n"
+          "      --report DIR       write summary.txt, fit.params, CSVs and gnuplot PNGs "
+          "(P-alpha,\n"
           "                         e-v_in, objective history) into DIR\n"
           "      --undetermined hold|fit  a parameter the data do not determine (profile of F):\n"
           "                         hold it at the card's value and refit the others (default),\n"
@@ -128,11 +132,33 @@ static void fit_usage(FILE *f)
 }
 
 /* 1 if s is a number by the strict rules of gc_number_parse (no hex, nan, inf, junk) */
-static int parse_num(const char *s, double *v) { return gc_parse_double(s, v) == GC_NUM_OK; }
+static int parse_num(const char *s, double *v)
+{
+  return gc_parse_double(s, v) == GC_NUM_OK;
+}
 
-enum { OPT_FIX = 256, OPT_FREE, OPT_BOUNDS, OPT_WA, OPT_WE, OPT_PW, OPT_EPS, OPT_DELTA,
-       OPT_MAXIT, OPT_MAXEV, OPT_POLISH, OPT_STARTS, OPT_SEED, OPT_DT, OPT_GRAV, OPT_REPORT,
-       OPT_COMP, OPT_DROPS, OPT_UNDET, OPT_LIST_ALG };
+enum {
+  OPT_FIX = 256,
+  OPT_FREE,
+  OPT_BOUNDS,
+  OPT_WA,
+  OPT_WE,
+  OPT_PW,
+  OPT_EPS,
+  OPT_DELTA,
+  OPT_MAXIT,
+  OPT_MAXEV,
+  OPT_POLISH,
+  OPT_STARTS,
+  OPT_SEED,
+  OPT_DT,
+  OPT_GRAV,
+  OPT_REPORT,
+  OPT_COMP,
+  OPT_DROPS,
+  OPT_UNDET,
+  OPT_LIST_ALG
+};
 
 typedef struct {
   int kind; /* OPT_FIX, OPT_FREE, OPT_BOUNDS */
@@ -141,8 +167,8 @@ typedef struct {
 
 /* One run of `granucal fit`: the command line, the data, the problem and its result. */
 typedef struct {
-  int argc;   /* as typed (cmdline) */
-  int nargs;  /* of argv after the law options became --set (fit_parse) */
+  int argc;  /* as typed (cmdline) */
+  int nargs; /* of argv after the law options became --set (fit_parse) */
   char **argv, **cmdline;
   const char *card, *out, *report, *model_name;
   /* every compression and drop file given (options or by header) is used */
@@ -177,26 +203,35 @@ enum { FIT_STOP = -1 };
 static const char prog[] = "granucal fit";
 
 static const struct option fit_long_opts[] = {
-  { "card", required_argument, NULL, 'c' },      { "set", required_argument, NULL, 's' },
+  { "card", required_argument, NULL, 'c' },
+  { "set", required_argument, NULL, 's' },
   { "model", required_argument, NULL, 'm' },
-  { "output", required_argument, NULL, 'o' },    { "algorithm", required_argument, NULL, 'A' },
-  { "fix", required_argument, NULL, OPT_FIX },    { "free", required_argument, NULL, OPT_FREE },
-  { "bounds", required_argument, NULL, OPT_BOUNDS }, { "w-a", required_argument, NULL, OPT_WA },
+  { "output", required_argument, NULL, 'o' },
+  { "algorithm", required_argument, NULL, 'A' },
+  { "fix", required_argument, NULL, OPT_FIX },
+  { "free", required_argument, NULL, OPT_FREE },
+  { "bounds", required_argument, NULL, OPT_BOUNDS },
+  { "w-a", required_argument, NULL, OPT_WA },
   { "w-e", required_argument, NULL, OPT_WE },
   { "point-weights", required_argument, NULL, OPT_PW },
-  { "eps", required_argument, NULL, OPT_EPS },    { "delta", required_argument, NULL, OPT_DELTA },
+  { "eps", required_argument, NULL, OPT_EPS },
+  { "delta", required_argument, NULL, OPT_DELTA },
   { "max-iter", required_argument, NULL, OPT_MAXIT },
   { "max-evals", required_argument, NULL, OPT_MAXEV },
   { "polish", required_argument, NULL, OPT_POLISH },
-  { "starts", required_argument, NULL, OPT_STARTS }, { "seed", required_argument, NULL, OPT_SEED },
-  { "dt", required_argument, NULL, OPT_DT },      { "gravity", no_argument, NULL, OPT_GRAV },
+  { "starts", required_argument, NULL, OPT_STARTS },
+  { "seed", required_argument, NULL, OPT_SEED },
+  { "dt", required_argument, NULL, OPT_DT },
+  { "gravity", no_argument, NULL, OPT_GRAV },
   { "report", required_argument, NULL, OPT_REPORT },
   { "compression", required_argument, NULL, OPT_COMP },
   { "drops", required_argument, NULL, OPT_DROPS },
   { "undetermined", required_argument, NULL, OPT_UNDET },
   { "list-algorithms", no_argument, NULL, OPT_LIST_ALG },
-  { "verbose", no_argument, NULL, 'v' },          { "quiet", no_argument, NULL, 'q' },
-  { "help", no_argument, NULL, 'h' },             { NULL, 0, NULL, 0 }
+  { "verbose", no_argument, NULL, 'v' },
+  { "quiet", no_argument, NULL, 'q' },
+  { "help", no_argument, NULL, 'h' },
+  { NULL, 0, NULL, 0 }
 };
 
 #define USAGE_FAIL(...)                                                                            \
@@ -352,9 +387,11 @@ static int fit_operands(fit_job *job)
           bare = job->ops[k].arg;
       if (bare)
         USAGE_FAIL("'%s' is a number, not a data file: --fix takes NAME=VALUE (or NAME alone, "
-                   "to hold the initial value): write --fix %s=%s", argv[i], bare, argv[i]);
+                   "to hold the initial value): write --fix %s=%s",
+                   argv[i], bare, argv[i]);
       USAGE_FAIL("'%s' is a number, not a data file: options take KEY=VALUE (--fix NAME=VALUE, "
-                 "-s KEY=VALUE)", argv[i]);
+                 "-s KEY=VALUE)",
+                 argv[i]);
     }
     int kind = gc_fit_csv_kind(argv[i], msg, sizeof msg);
     if (kind <= 0) {
@@ -434,8 +471,7 @@ static int fit_load(fit_job *job)
   gc_kind bad_kind;
   if (gc_preset_resolve(job->model_name, "none", job->x.nfd, NULL, &job->model, &no_tfd, &bad,
                         &bad_kind)) {
-    fprintf(stderr, "%s: '%s' is not a normal model; granucal fit calibrates one of:", prog,
-            bad);
+    fprintf(stderr, "%s: '%s' is not a normal model; granucal fit calibrates one of:", prog, bad);
     for (size_t i = 0; i < gc_preset_count(); i++)
       if (gc_preset_at(i)->normal)
         fprintf(stderr, " %s", gc_preset_at(i)->name);
@@ -458,8 +494,10 @@ static int fit_load(fit_job *job)
     return 1;
   }
   if (!(job->mass > 0) && job->drops) {
-    fprintf(stderr, "%s: the particle mass is unknown: give m [kg] or rho [kg/m^3] in the card or "
-                    "with -s\n", prog);
+    fprintf(stderr,
+            "%s: the particle mass is unknown: give m [kg] or rho [kg/m^3] in the card or "
+            "with -s\n",
+            prog);
     return 1;
   }
   if (!(job->mass > 0))
@@ -469,8 +507,8 @@ static int fit_load(fit_job *job)
     gc_fit_data one;
     memset(&one, 0, sizeof one);
     int st1 = i < job->ncomp
-                ? gc_fit_read_compression(&one, job->comps[i], msg, sizeof msg)
-                : gc_fit_read_drops(&one, job->dropf[i - job->ncomp], GC_G, msg, sizeof msg);
+                  ? gc_fit_read_compression(&one, job->comps[i], msg, sizeof msg)
+                  : gc_fit_read_drops(&one, job->dropf[i - job->ncomp], GC_G, msg, sizeof msg);
     if (!st1)
       st1 = gc_data_check(&one, job->p.R1, msg, sizeof msg);
     if (!st1)
@@ -508,11 +546,15 @@ static int fit_load(fit_job *job)
       q += l + (e != NULL);
     }
     if (job->data.has_sd && job->point_weights != GC_FIT_PW_SD)
-      fprintf(stderr, "%s: note: %s: the column 'sd' is not used by the objective (weigh the drops "
-                      "by 1/sd^2 with --point-weights sd)\n", prog, job->data.drop_path);
+      fprintf(stderr,
+              "%s: note: %s: the column 'sd' is not used by the objective (weigh the drops "
+              "by 1/sd^2 with --point-weights sd)\n",
+              prog, job->data.drop_path);
     if (job->data.has_n && job->point_weights != GC_FIT_PW_COUNT)
-      fprintf(stderr, "%s: note: %s: the column 'n' is not used by the objective (weigh the drops "
-                      "by n with --point-weights n)\n", prog, job->data.drop_path);
+      fprintf(stderr,
+              "%s: note: %s: the column 'n' is not used by the objective (weigh the drops "
+              "by n with --point-weights n)\n",
+              prog, job->data.drop_path);
   }
   return 0;
 }
@@ -564,8 +606,8 @@ static int fit_setup(fit_job *job)
       if (gc_fit_model_params(job->model, &job->set.base, job->mass, want_sY, ids, &nids, other,
                               &nother, sub, sizeof sub) == GC_SUCCESS)
         for (int k = 0; k < nother; k++)
-          snprintf(other_list + strlen(other_list), sizeof other_list - strlen(other_list),
-                   "%s%s", k ? ", " : "", gc_param_def_at(other[k])->key);
+          snprintf(other_list + strlen(other_list), sizeof other_list - strlen(other_list), "%s%s",
+                   k ? ", " : "", gc_param_def_at(other[k])->key);
       gc_suggest sg;
       gc_suggest_init(&sg, name);
       for (int k = 0; k < job->set.npar; k++)
@@ -581,8 +623,9 @@ static int fit_setup(fit_job *job)
                 other_list[0] ? " (it also reads " : "", other_list,
                 other_list[0] ? ", which granucal fit cannot calibrate)" : "");
       else
-        fprintf(stderr, "%s: --%s '%s': model '%s' reads %s, but granucal fit cannot calibrate it "
-                        "(%s); the parameters it fits: %s\n",
+        fprintf(stderr,
+                "%s: --%s '%s': model '%s' reads %s, but granucal fit cannot calibrate it "
+                "(%s); the parameters it fits: %s\n",
                 prog, opt, name, job->model->name, d->key,
                 d->is_int ? "a switch, not a number"
                 : gc_param_id_of(d) == GC_PAR_P_Y || gc_param_id_of(d) == GC_PAR_SY1
@@ -664,8 +707,8 @@ static int fit_solve(fit_job *job)
     /* The result is the best point any stage evaluated: when a profile's refit found a lower
      * one, the solver restarts from it and the profiles are run again (three rounds at most). */
     for (int round = 0; !st; round++) {
-      job->have_verdict = gc_fit_verdict_profile(&job->pb, job->res.p, job->res.val.F,
-                                                 job->verdict, vmsg, sizeof vmsg) == GC_SUCCESS;
+      job->have_verdict = gc_fit_verdict_profile(&job->pb, job->res.p, job->res.val.F, job->verdict,
+                                                 vmsg, sizeof vmsg) == GC_SUCCESS;
       double qb[GC_FIT_MAXPAR], Fb;
       if (!job->have_verdict || round == 3)
         break;
@@ -753,7 +796,7 @@ static int fit_write(fit_job *job)
   int rc = 0;
   char msg[1024];
   job->have_id =
-    gc_fit_identify(&job->pb, job->res.p, 1e-4, &job->id, msg, sizeof msg) == GC_SUCCESS;
+      gc_fit_identify(&job->pb, job->res.p, 1e-4, &job->id, msg, sizeof msg) == GC_SUCCESS;
   if (!job->have_id)
     fprintf(stderr, "%s: warning: %s\n", prog, msg);
   if (job->have_id && job->have_verdict &&
@@ -796,15 +839,15 @@ static int fit_write(fit_job *job)
   if (job->report) {
     int warn = 0;
     if (gc_fit_write_report(job->report, &job->pb, &job->o, &job->res,
-                            job->have_id ? &job->id : NULL,
-                            job->have_verdict ? job->verdict : NULL, &job->x, comment, &warn,
-                            msg, sizeof msg)) {
+                            job->have_id ? &job->id : NULL, job->have_verdict ? job->verdict : NULL,
+                            &job->x, comment, &warn, msg, sizeof msg)) {
       fprintf(stderr, "%s: %s\n", prog, msg);
       rc = 1;
     } else {
       if (warn)
-        fprintf(stderr, "%s: warning: gnuplot failed or is not installed (on Debian: apt-get "
-                        "install gnuplot-nox): %s has no PNGs; run 'gnuplot plot-fit.gp' there\n",
+        fprintf(stderr,
+                "%s: warning: gnuplot failed or is not installed (on Debian: apt-get "
+                "install gnuplot-nox): %s has no PNGs; run 'gnuplot plot-fit.gp' there\n",
                 prog, job->report);
       if (!job->quiet)
         fprintf(stderr, "report written to %s/\n", job->report);
@@ -837,8 +880,14 @@ int gc_cmd_fit(int argc, char **argv)
   /* the command line as typed, for the provenance record (getopt_long permutes argv) */
   char *cmdline[argc + 1];
   memcpy(cmdline, argv, (size_t)(argc + 1) * sizeof *argv);
-  fit_job job = { .argc = argc, .argv = argv, .cmdline = cmdline, .w_a = 0.1, .w_e = 0.9,
-                  .dt = 1e-6, .point_weights = GC_FIT_PW_NONE, .hold = 1,
+  fit_job job = { .argc = argc,
+                  .argv = argv,
+                  .cmdline = cmdline,
+                  .w_a = 0.1,
+                  .w_e = 0.9,
+                  .dt = 1e-6,
+                  .point_weights = GC_FIT_PW_NONE,
+                  .hold = 1,
                   .report_lock = GC_DIRLOCK_INIT };
   gc_fit_options_default(&job.o);
   job.comps = calloc((size_t)argc + 1, sizeof *job.comps);

@@ -15,61 +15,68 @@
 
 static void impact_usage(FILE *f)
 {
-  fprintf(f,
-          "usage: granucal impact [-m NFD] [-t TFD] [-c CARD] [-s KEY=VALUE]... --vn V\n"
-          "                       (--omega W | --ratio MIN,MAX [--count N]) [--vt VT]\n"
-          "                       [--omega2 W2] [--dt DT | --ntcol N] [--rolling] [--mid-point]\n"
-          "                       [--rolling-model none|spring|const] [-o OUT.csv] [-q]\n\n"
-          "Oblique impacts of spheres on a frictional plane: every sphere arrives with the\n"
-          "same normal speed and its own spin, so the incidence at the contact point differs\n"
-          "(Walton's hard-sphere test, sec. 5.5 and 8.4.2).  One CSV row per sphere, with the\n"
-          "rigid-body prediction for sliding collisions (eq. C.25) beside the simulation.\n"
-          "Body 2 is a plane when R2 = 0 (rigid when E2 = 0, else deformable with E2, nu2) or,\n"
-          "when R2 > 0, a second sphere (mass m2, or rho and R2) at rest with spin --omega2.\n\n"
-          "  -m, --model NAME   normal model (default: the card's 'model', else ep)\n"
-          "  -t, --tfd NAME     tangential model (default: the card's 'tfd', else the normal model's\n"
-          "                     own tangential part); friction mu from the card\n"
-          "  -c, --card FILE    material card; -s, --set K=V sets one parameter\n"
-          "      --vn V         normal impact speed [m/s] (> 0)\n"
-          "      --vt VT        tangential velocity of the centre [m/s] (default 0)\n"
-          "      --omega W      spin [rad/s] of a single sphere\n"
-          "      --omega2 W2    spin [rad/s] of sphere 2 (R2 > 0; default 0)\n"
-          "      --ratio MIN,MAX  v_n / v_st from MIN to MAX (log-spaced), the spin set accordingly\n"
-          "      --count N      spheres in the --ratio set (default 50)\n"
-          "      --dt DT        time step [s]; default: Hertz contact duration (eq. 3.22) / ntcol\n"
-          "      --ntcol N      steps per contact duration (default 200, in [10, 1e7]); a --dt\n"
-          "                     above t_c/10 is refused\n"
-          "      --rolling      apply the rolling correction of sec. 5.2\n"
-          "      --mid-point    contact point in the middle of the overlap (levers R - alpha/2,\n"
-          "                     as granucal chute and the LAMMPS plugin); default: on the\n"
-          "                     undeformed surfaces (levers R, R2; sec. 8.4)\n"
-          "      --rolling-model NAME  rolling resistance (none, spring, const; 'granucal\n"
-          "                     models'): a couple against w1 - w2, parameters mu_r, beta_r,\n"
-          "                     w_reg from the card / --set\n"
-          "  -o, --output FILE  CSV (default: standard output); -q: no summary\n\n"
-          "Columns: omega [rad/s], v_st [m/s] (= v_t + omega R + omega2 R2), vn_over_vst,\n"
-          "x (= f mu (1+e) v_n/v_st, f = 7/2 for homogeneous spheres), e, beta (= -v_st'/v_st,\n"
-          "eq. 8.9), beta_sliding (eq. C.25 with the simulated e), tan_in (= v_st/v_n), tan_out\n"
-          "(= v_st'/v_n'), P_max [N], Q_max [N], t_contact [s], sliding_steps, nonsimple_steps,\n"
-          "v_t_out [m/s], omega_out [rad/s] (sphere 1 after), v_n2_out [m/s], v_t2_out [m/s],\n"
-          "omega2_out [rad/s] (sphere 2 after, in the frame where it was at rest; 0 for a plane).\n");
+  fprintf(
+      f,
+      "usage: granucal impact [-m NFD] [-t TFD] [-c CARD] [-s KEY=VALUE]... --vn V\n"
+      "                       (--omega W | --ratio MIN,MAX [--count N]) [--vt VT]\n"
+      "                       [--omega2 W2] [--dt DT | --ntcol N] [--rolling] [--mid-point]\n"
+      "                       [--rolling-model none|spring|const] [-o OUT.csv] [-q]\n\n"
+      "Oblique impacts of spheres on a frictional plane: every sphere arrives with the\n"
+      "same normal speed and its own spin, so the incidence at the contact point differs\n"
+      "(Walton's hard-sphere test, sec. 5.5 and 8.4.2).  One CSV row per sphere, with the\n"
+      "rigid-body prediction for sliding collisions (eq. C.25) beside the simulation.\n"
+      "Body 2 is a plane when R2 = 0 (rigid when E2 = 0, else deformable with E2, nu2) or,\n"
+      "when R2 > 0, a second sphere (mass m2, or rho and R2) at rest with spin --omega2.\n\n"
+      "  -m, --model NAME   normal model (default: the card's 'model', else ep)\n"
+      "  -t, --tfd NAME     tangential model (default: the card's 'tfd', else the normal model's\n"
+      "                     own tangential part); friction mu from the card\n"
+      "  -c, --card FILE    material card; -s, --set K=V sets one parameter\n"
+      "      --vn V         normal impact speed [m/s] (> 0)\n"
+      "      --vt VT        tangential velocity of the centre [m/s] (default 0)\n"
+      "      --omega W      spin [rad/s] of a single sphere\n"
+      "      --omega2 W2    spin [rad/s] of sphere 2 (R2 > 0; default 0)\n"
+      "      --ratio MIN,MAX  v_n / v_st from MIN to MAX (log-spaced), the spin set accordingly\n"
+      "      --count N      spheres in the --ratio set (default 50)\n"
+      "      --dt DT        time step [s]; default: Hertz contact duration (eq. 3.22) / ntcol\n"
+      "      --ntcol N      steps per contact duration (default 200, in [10, 1e7]); a --dt\n"
+      "                     above t_c/10 is refused\n"
+      "      --rolling      apply the rolling correction of sec. 5.2\n"
+      "      --mid-point    contact point in the middle of the overlap (levers R - alpha/2,\n"
+      "                     as granucal chute and the LAMMPS plugin); default: on the\n"
+      "                     undeformed surfaces (levers R, R2; sec. 8.4)\n"
+      "      --rolling-model NAME  rolling resistance (none, spring, const; 'granucal\n"
+      "                     models'): a couple against w1 - w2, parameters mu_r, beta_r,\n"
+      "                     w_reg from the card / --set\n"
+      "  -o, --output FILE  CSV (default: standard output); -q: no summary\n\n"
+      "Columns: omega [rad/s], v_st [m/s] (= v_t + omega R + omega2 R2), vn_over_vst,\n"
+      "x (= f mu (1+e) v_n/v_st, f = 7/2 for homogeneous spheres), e, beta (= -v_st'/v_st,\n"
+      "eq. 8.9), beta_sliding (eq. C.25 with the simulated e), tan_in (= v_st/v_n), tan_out\n"
+      "(= v_st'/v_n'), P_max [N], Q_max [N], t_contact [s], sliding_steps, nonsimple_steps,\n"
+      "v_t_out [m/s], omega_out [rad/s] (sphere 1 after), v_n2_out [m/s], v_t2_out [m/s],\n"
+      "omega2_out [rad/s] (sphere 2 after, in the frame where it was at rest; 0 for a plane).\n");
 }
 
 int gc_cmd_impact(int argc, char **argv)
 {
-  static const struct option opts[] = {
-    { "model", required_argument, NULL, 'm' }, { "tfd", required_argument, NULL, 't' },
-    { "card", required_argument, NULL, 'c' },  { "set", required_argument, NULL, 's' },
-    { "vn", required_argument, NULL, 'V' },    { "vt", required_argument, NULL, 'T' },
-    { "omega", required_argument, NULL, 'W' }, { "ratio", required_argument, NULL, 'R' },
-    { "count", required_argument, NULL, 'N' }, { "dt", required_argument, NULL, 'D' },
-    { "ntcol", required_argument, NULL, 'C' }, { "rolling", no_argument, NULL, 'L' },
-    { "mid-point", no_argument, NULL, 'K' },
-    { "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' },
-    { "omega2", required_argument, NULL, 'X' },
-    { "rolling-model", required_argument, NULL, 'Y' }, { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 }
-  };
+  static const struct option opts[] = { { "model", required_argument, NULL, 'm' },
+                                        { "tfd", required_argument, NULL, 't' },
+                                        { "card", required_argument, NULL, 'c' },
+                                        { "set", required_argument, NULL, 's' },
+                                        { "vn", required_argument, NULL, 'V' },
+                                        { "vt", required_argument, NULL, 'T' },
+                                        { "omega", required_argument, NULL, 'W' },
+                                        { "ratio", required_argument, NULL, 'R' },
+                                        { "count", required_argument, NULL, 'N' },
+                                        { "dt", required_argument, NULL, 'D' },
+                                        { "ntcol", required_argument, NULL, 'C' },
+                                        { "rolling", no_argument, NULL, 'L' },
+                                        { "mid-point", no_argument, NULL, 'K' },
+                                        { "output", required_argument, NULL, 'o' },
+                                        { "quiet", no_argument, NULL, 'q' },
+                                        { "omega2", required_argument, NULL, 'X' },
+                                        { "rolling-model", required_argument, NULL, 'Y' },
+                                        { "help", no_argument, NULL, 'h' },
+                                        { NULL, 0, NULL, 0 } };
   const char *prog = "granucal impact";
   const char *nfd_name = NULL, *tfd_name = NULL, *card = NULL, *out = NULL, *ratio = NULL;
   const char *roll_name = NULL;
@@ -95,16 +102,24 @@ int gc_cmd_impact(int argc, char **argv)
     case 't': tfd_name = optarg; break;
     case 'c': card = optarg; break;
     case 's': sets[nsets++] = optarg; break;
-    case 'V': bad = gc_cli_double(prog, "--vn", optarg, 0, 1e4, 1, 0, "m/s", &vn); have_vn = 1; break;
+    case 'V':
+      bad = gc_cli_double(prog, "--vn", optarg, 0, 1e4, 1, 0, "m/s", &vn);
+      have_vn = 1;
+      break;
     case 'T': bad = gc_cli_double(prog, "--vt", optarg, -1e4, 1e4, 0, 0, "m/s", &vt); break;
     case 'W':
       bad = gc_cli_double(prog, "--omega", optarg, -1e7, 1e7, 0, 0, "rad/s", &omega);
       have_omega = 1;
       break;
-    case 'X': bad = gc_cli_double(prog, "--omega2", optarg, -1e7, 1e7, 0, 0, "rad/s", &omega2); break;
+    case 'X':
+      bad = gc_cli_double(prog, "--omega2", optarg, -1e7, 1e7, 0, 0, "rad/s", &omega2);
+      break;
     case 'R': ratio = optarg; break;
     case 'N': bad = gc_cli_long(prog, "--count", optarg, 1, 100000, &count); break;
-    case 'D': bad = gc_cli_double(prog, "--dt", optarg, 0, 1, 1, 0, "s", &cfg.dt); have_dt = 1; break;
+    case 'D':
+      bad = gc_cli_double(prog, "--dt", optarg, 0, 1, 1, 0, "s", &cfg.dt);
+      have_dt = 1;
+      break;
     case 'C':
       bad = gc_cli_long(prog, "--ntcol", optarg, GC_DT_REFUSE_NTCOL, 10000000, &l);
       cfg.ntcol = (int)l;
@@ -115,7 +130,10 @@ int gc_cmd_impact(int argc, char **argv)
     case 'Y': roll_name = optarg; break;
     case 'o': out = optarg; break;
     case 'q': quiet = 1; break;
-    case 'h': impact_usage(stdout); free(sets); return 0;
+    case 'h':
+      impact_usage(stdout);
+      free(sets);
+      return 0;
     default: /* ':' (missing value) or '?' (unknown option) */
       free(sets);
       return gc_cli_bad_option(prog, c, argc, argv, optind, opts);
@@ -190,8 +208,10 @@ int gc_cmd_impact(int argc, char **argv)
   if (roll_name) {
     const gc_submodel *rm = gc_submodel_lookup(GC_KIND_ROLLING, roll_name);
     if (!rm) {
-      fprintf(stderr, "%s: --rolling-model '%s' is not a rolling model (none, spring, const; "
-              "see 'granucal models')\n", prog, roll_name);
+      fprintf(stderr,
+              "%s: --rolling-model '%s' is not a rolling model (none, spring, const; "
+              "see 'granucal models')\n",
+              prog, roll_name);
       return 2;
     }
     const gc_submodel *sub[GC_NKINDS];
@@ -246,9 +266,10 @@ int gc_cmd_impact(int argc, char **argv)
     fprintf(stderr, "%s: %s\n", prog, msg);
     return 1;
   }
-  fprintf(of.f, "omega [rad/s],v_st [m/s],vn_over_vst,x,e,beta,beta_sliding,tan_in,tan_out,"
-                "P_max [N],Q_max [N],t_contact [s],sliding_steps,nonsimple_steps,"
-                "v_t_out [m/s],omega_out [rad/s],v_n2_out [m/s],v_t2_out [m/s],omega2_out [rad/s]\n");
+  fprintf(of.f,
+          "omega [rad/s],v_st [m/s],vn_over_vst,x,e,beta,beta_sliding,tan_in,tan_out,"
+          "P_max [N],Q_max [N],t_contact [s],sliding_steps,nonsimple_steps,"
+          "v_t_out [m/s],omega_out [rad/s],v_n2_out [m/s],v_t2_out [m/s],omega2_out [rad/s]\n");
   const double f = gc_impact_slip_factor(&cfg);
   const double R2 = p.R2 > 0 ? p.R2 : 0.0;
   long n = have_omega ? 1 : count;
@@ -262,18 +283,18 @@ int gc_cmd_impact(int argc, char **argv)
     gc_impact_result r;
     st = gc_impact_run2(&law, &cfg, vn, vt, w, omega2, &r);
     if (st == GC_EPHYS && gc_law_overlap_check(&law, r.t_contact, r.alpha_max,
-                                               "E too small or v_n too large", msg,
-                                               sizeof msg)) {
-      fprintf(stderr, "%s: impact with omega = %g rad/s: %s; refusing the result\n", prog, w,
-              msg);
+                                               "E too small or v_n too large", msg, sizeof msg)) {
+      fprintf(stderr, "%s: impact with omega = %g rad/s: %s; refusing the result\n", prog, w, msg);
       break;
     }
     if (st == GC_EPHYS) {
-      fprintf(stderr, "%s: impact with omega = %g rad/s: the kinetic energy after the impact, "
+      fprintf(stderr,
+              "%s: impact with omega = %g rad/s: the kinetic energy after the impact, "
               "%.6g J, is %.4g times the %.6g J before: the contact created energy, which no "
               "passive contact law may do; refusing the result (models %s + %s, mu = %g, "
-              "dt = %.4g s; %s)\n", prog, w, r.ke_out, r.ke_out / r.ke_in, r.ke_in,
-              law.name_normal, law.name_tangential, p.mu, r.dt,
+              "dt = %.4g s; %s)\n",
+              prog, w, r.ke_out, r.ke_out / r.ke_in, r.ke_in, law.name_normal, law.name_tangential,
+              p.mu, r.dt,
               "a time step too coarse for the tangential stiffness (a smaller --dt), or a mu "
               "so large that the contact never slips: the varying-P transitions of tfd vqz / ep "
               "(eq. 3.26-3.64) release mu |dP| per step, more than such a contact carries "
@@ -285,8 +306,10 @@ int gc_cmd_impact(int argc, char **argv)
       break;
     }
     if (r.e > 1.0 + GC_E_TOL || !isfinite(r.e) || !isfinite(r.beta)) {
-      fprintf(stderr, "%s: impact with omega = %g rad/s: e = %.6g, beta = %.6g: %s; refusing the "
-                      "result\n", prog, w, r.e, r.beta,
+      fprintf(stderr,
+              "%s: impact with omega = %g rad/s: e = %.6g, beta = %.6g: %s; refusing the "
+              "result\n",
+              prog, w, r.e, r.beta,
               isfinite(r.e) && isfinite(r.beta) ? "the normal contact created energy (e > 1)"
                                                 : "a non-finite result");
       st = GC_EINVAL;
@@ -296,14 +319,17 @@ int gc_cmd_impact(int argc, char **argv)
     double xval = f * p.mu * (1.0 + r.e) * ratio_i;
     double bslide = r.v_st != 0 ? gc_beta_sliding_f(f, p.mu, r.e, vn, r.v_st) : NAN;
     double tan_out = r.v_n_out != 0 ? r.v_st_out / r.v_n_out : NAN;
-    fprintf(of.f, "%.10g,%.10g,%.10g,%.10g,%.8f,%.8f,%.8f,%.10g,%.10g,%.10g,%.10g,%.10g,%ld,%ld,"
-                  "%.10g,%.10g,%.10g,%.10g,%.10g\n",
+    fprintf(of.f,
+            "%.10g,%.10g,%.10g,%.10g,%.8f,%.8f,%.8f,%.10g,%.10g,%.10g,%.10g,%.10g,%ld,%ld,"
+            "%.10g,%.10g,%.10g,%.10g,%.10g\n",
             w, r.v_st, ratio_i, xval, r.e, r.beta, bslide, r.v_st / vn, tan_out, r.P_max, r.Q_max,
-            r.t_contact, r.n_sliding, r.n_nonsimple, r.v_t_out, r.omega_out, r.v_n2_out,
-            r.v_t2_out, r.omega2_out);
+            r.t_contact, r.n_sliding, r.n_nonsimple, r.v_t_out, r.omega_out, r.v_n2_out, r.v_t2_out,
+            r.omega2_out);
     if (!quiet && (n == 1 || i == 0 || i == n - 1))
-      fprintf(stderr, "v_n/v_st = %.4g: e = %.5f, beta = %.5f (sliding theory %.5f), "
-                      "non-simple steps %ld\n", ratio_i, r.e, r.beta, bslide, r.n_nonsimple);
+      fprintf(stderr,
+              "v_n/v_st = %.4g: e = %.5f, beta = %.5f (sliding theory %.5f), "
+              "non-simple steps %ld\n",
+              ratio_i, r.e, r.beta, bslide, r.n_nonsimple);
   }
   if (st) {
     gc_outfile_abort(&of);

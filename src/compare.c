@@ -37,9 +37,9 @@ void gc_curve_free(gc_curve *c)
 /* used: their SI unit; ignored: NULL (granucal contact's other outputs, an FEA curve's a) */
 static const struct {
   const char *name, *si;
-} curve_cols[] = { { "t", "s" },   { "time", "s" }, { "alpha", "m" }, { "P", "N" },
-                   { "a", NULL },  { "a_e", NULL }, { "a_p", NULL },   { "delta", NULL },
-                   { "Q", NULL },  { "K_T", NULL }, { "flags", NULL } };
+} curve_cols[] = { { "t", "s" },  { "time", "s" }, { "alpha", "m" }, { "P", "N" },
+                   { "a", NULL }, { "a_e", NULL }, { "a_p", NULL },  { "delta", NULL },
+                   { "Q", NULL }, { "K_T", NULL }, { "flags", NULL } };
 
 const char gc_curve_columns[] = "t [s] (or time), alpha [m], P [N]; ignored: a, a_e, a_p, "
                                 "delta, Q, K_T, flags";
@@ -108,8 +108,8 @@ int gc_curve_read(const char *path, gc_curve *c, char *msg, size_t n)
       snprintf(msg, n, "%s:%zu:%d: P = %g N out of range [0, inf)", path, t.line[i], cP + 1, P);
       st = GC_EFORMAT;
     } else if (i > 0 && !(tt > c->t[i - 1])) {
-      snprintf(msg, n, "%s:%zu:%d: t = %g s does not increase (previous row %g s)", path,
-               t.line[i], ct + 1, tt, c->t[i - 1]);
+      snprintf(msg, n, "%s:%zu:%d: t = %g s does not increase (previous row %g s)", path, t.line[i],
+               ct + 1, tt, c->t[i - 1]);
       st = GC_EFORMAT;
     } else {
       c->t[i] = tt;
@@ -152,8 +152,8 @@ void gc_curve_stats_of(const double *alpha, const double *P, size_t n, gc_curve_
   s->alpha_res = n > 0 && P[n - 1] <= 1e-3 * s->P_max ? alpha[n - 1] : NAN;
 }
 
-int gc_compare_run(const gc_law *law, const gc_curve *ref, int drive, double *alpha_m,
-                   double *P_m, gc_curve_stats *st, char *msg, size_t n)
+int gc_compare_run(const gc_law *law, const gc_curve *ref, int drive, double *alpha_m, double *P_m,
+                   gc_curve_stats *st, char *msg, size_t n)
 {
   gc_loadpath lp;
   memset(&lp, 0, sizeof lp);

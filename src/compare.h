@@ -19,10 +19,10 @@
 typedef struct gc_curve_s {
   size_t n;
   double *t, *alpha, *P;
-  size_t *line;       /* line of each row in its file */
-  int col_t, col_alpha, col_P;  /* 1-based columns of t, alpha, P in the file; col_t 0: none */
+  size_t *line;                /* line of each row in its file */
+  int col_t, col_alpha, col_P; /* 1-based columns of t, alpha, P in the file; col_t 0: none */
   char path[512];
-  char notes[512];    /* units converted, one line each */
+  char notes[512]; /* units converted, one line each */
 } gc_curve;
 
 /* The columns a curve reads and those it ignores, for messages ("t, time, alpha, P; ignored:
@@ -38,13 +38,13 @@ int gc_curve_alloc(gc_curve *c, size_t n);
 void gc_curve_free(gc_curve *c);
 
 typedef struct {
-  double P_max;       /* largest force [N] */
-  double alpha_max;   /* largest displacement [m] */
-  double alpha_res;   /* residual displacement after the last unloading [m]; NAN if unknown */
-  double W_load;      /* work done while alpha increases [J] (trapezoidal rule) */
-  double W_unload;    /* work returned while alpha decreases [J] */
-  double W_diss;      /* W_load - W_unload [J] */
-  double e;           /* sqrt(W_unload / W_load) (eq. 6.43); NAN without loading */
+  double P_max;     /* largest force [N] */
+  double alpha_max; /* largest displacement [m] */
+  double alpha_res; /* residual displacement after the last unloading [m]; NAN if unknown */
+  double W_load;    /* work done while alpha increases [J] (trapezoidal rule) */
+  double W_unload;  /* work returned while alpha decreases [J] */
+  double W_diss;    /* W_load - W_unload [J] */
+  double e;         /* sqrt(W_unload / W_load) (eq. 6.43); NAN without loading */
   /* errors against the reference (NAN for the reference itself): force [N] when the path is
    * displacement-driven, displacement [m] when force-driven */
   double rms_load, max_load, rms_unload, max_unload;
@@ -62,7 +62,7 @@ enum { GC_COMPARE_ALPHA = 0, GC_COMPARE_FORCE = 1 };
  * curve; st its statistics and the errors against the reference on the reference's loading
  * (alpha increasing) and unloading (alpha decreasing) steps.  The model's alpha_res is the
  * driver's (the model's own residual displacement). */
-int gc_compare_run(const gc_law *law, const gc_curve *ref, int drive, double *alpha_m,
-                   double *P_m, gc_curve_stats *st, char *msg, size_t msglen);
+int gc_compare_run(const gc_law *law, const gc_curve *ref, int drive, double *alpha_m, double *P_m,
+                   gc_curve_stats *st, char *msg, size_t msglen);
 
 #endif

@@ -67,8 +67,8 @@ int gc_loadpath_read(const char *path, gc_loadpath *lp, char *msg, size_t n)
     const char *name = t.names[k];
     int role = (int)k == ct ? 0 : (int)k == cx ? 1 : (int)k == cy ? 2 : -1;
     if (role < 0) {
-      snprintf(msg, n, "%s:%zu:%zu: unknown column '%s' (a load path has %s)", path,
-               t.header_line, k + 1, name, known);
+      snprintf(msg, n, "%s:%zu:%zu: unknown column '%s' (a load path has %s)", path, t.header_line,
+               k + 1, name, known);
       gc_table_free(&t);
       return GC_EFORMAT;
     }
@@ -320,9 +320,10 @@ int gc_contact_run(const gc_law *law, const gc_loadpath *lp, gc_contact_rec *rec
                law->name_normal, gc_strerror(st));
       return st;
     }
-    if (gc_law_overlap_check(law, lp->t[i], alpha, lp->normal == GC_DRIVE_P
-                             ? "E too small or the load P too large"
-                             : "the displacement path too large (units?) or R too small",
+    if (gc_law_overlap_check(law, lp->t[i], alpha,
+                             lp->normal == GC_DRIVE_P
+                                 ? "E too small or the load P too large"
+                                 : "the displacement path too large (units?) or R too small",
                              msg, n))
       return GC_EPHYS;
     /* Work of the normal force, trapezoidal rule (for eq. 6.43). */
@@ -341,7 +342,8 @@ int gc_contact_run(const gc_law *law, const gc_loadpath *lp, gc_contact_rec *rec
     if (st) {
       snprintf(msg, n, "step %zu (t = %g): tangential model '%s' failed: %s%s", i, lp->t[i],
                law->name_tangential, gc_strerror(st),
-               st == GC_EINVAL && lp->tangential == GC_DRIVE_Q ? " (|Q| > mu P cannot be reached)" : "");
+               st == GC_EINVAL && lp->tangential == GC_DRIVE_Q ? " (|Q| > mu P cannot be reached)"
+                                                               : "");
       return st;
     }
     unsigned flags = 0;

@@ -8,7 +8,7 @@
 
 #include "gc_model.h"
 
-enum { GC_DRIVE_ALPHA = 0, GC_DRIVE_P = 1 };          /* normal input */
+enum { GC_DRIVE_ALPHA = 0, GC_DRIVE_P = 1 };                    /* normal input */
 enum { GC_DRIVE_NONE = 0, GC_DRIVE_DELTA = 1, GC_DRIVE_Q = 2 }; /* tangential input */
 
 typedef struct {
@@ -23,10 +23,10 @@ typedef struct {
 
 /* Output flags of one step */
 enum {
-  GC_FLAG_LOADING = 1,   /* L: normal displacement increasing */
-  GC_FLAG_PLASTIC = 2,   /* P: the contact has yielded */
-  GC_FLAG_SLIDING = 4,   /* S: |Q| = mu P */
-  GC_FLAG_NONSIMPLE = 8  /* N: non-simple tangential step (|dQ| < mu |dP|) */
+  GC_FLAG_LOADING = 1,  /* L: normal displacement increasing */
+  GC_FLAG_PLASTIC = 2,  /* P: the contact has yielded */
+  GC_FLAG_SLIDING = 4,  /* S: |Q| = mu P */
+  GC_FLAG_NONSIMPLE = 8 /* N: non-simple tangential step (|dQ| < mu |dP|) */
 };
 
 typedef struct {
@@ -35,15 +35,15 @@ typedef struct {
 } gc_contact_rec;
 
 typedef struct {
-  double P_max;      /* largest normal force [N] */
-  double alpha_max;  /* largest normal displacement [m] */
-  double alpha_res;  /* residual displacement at the end (0 if elastic) [m] */
-  double W_load;     /* work done on the contact while alpha increased [J] */
-  double W_unload;   /* work returned while alpha decreased [J] */
-  double e_energy;   /* sqrt(W_unload / W_load) (eq. 6.43); 0 if no loading */
-  double Q_max;      /* largest |Q| [N] */
-  long n_nonsimple;  /* non-simple tangential steps */
-  long n_sliding;    /* sliding tangential steps */
+  double P_max;     /* largest normal force [N] */
+  double alpha_max; /* largest normal displacement [m] */
+  double alpha_res; /* residual displacement at the end (0 if elastic) [m] */
+  double W_load;    /* work done on the contact while alpha increased [J] */
+  double W_unload;  /* work returned while alpha decreased [J] */
+  double e_energy;  /* sqrt(W_unload / W_load) (eq. 6.43); 0 if no loading */
+  double Q_max;     /* largest |Q| [N] */
+  long n_nonsimple; /* non-simple tangential steps */
+  long n_sliding;   /* sliding tangential steps */
 } gc_contact_summary;
 
 int gc_loadpath_alloc(gc_loadpath *lp, size_t n, int with_tangential);

@@ -14,7 +14,10 @@ void gc_drop_cfg_default(gc_drop_cfg *cfg)
   cfg->integrator = GC_INTEGRATOR_LEAPFROG;
 }
 
-double gc_drop_speed_from_height(double H, double g) { return sqrt(2.0 * g * H); }
+double gc_drop_speed_from_height(double H, double g)
+{
+  return sqrt(2.0 * g * H);
+}
 
 static int time_step(const gc_law *law, const gc_drop_cfg *cfg, double v_in, double *dt)
 {

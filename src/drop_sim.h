@@ -11,25 +11,25 @@
 enum { GC_INTEGRATOR_LEAPFROG = 0, GC_INTEGRATOR_VERLET = 1 };
 
 typedef struct {
-  double mass;     /* sphere mass [kg] */
-  double g;        /* gravity along the approach [m/s^2]; 0 for none (sec. 6.5) */
-  double dt;       /* time step [s]; 0: from ntcol */
-  int ntcol;       /* steps per elastic collision duration (sec. 8.4.1) when dt = 0 */
-  int integrator;  /* GC_INTEGRATOR_* */
-  long max_steps;  /* safety limit; 0: 10^8 */
+  double mass;    /* sphere mass [kg] */
+  double g;       /* gravity along the approach [m/s^2]; 0 for none (sec. 6.5) */
+  double dt;      /* time step [s]; 0: from ntcol */
+  int ntcol;      /* steps per elastic collision duration (sec. 8.4.1) when dt = 0 */
+  int integrator; /* GC_INTEGRATOR_* */
+  long max_steps; /* safety limit; 0: 10^8 */
 } gc_drop_cfg;
 
 typedef struct {
-  double v_in;       /* approach speed at first contact [m/s] */
-  double v_out;      /* rebound speed at separation [m/s] */
-  double e_vel;      /* v_out / v_in (eq. 6.42) */
-  double e_energy;   /* sqrt(W_unload / W_load) (eq. 6.43) */
-  double P_max;      /* [N] */
-  double alpha_max;  /* [m] */
-  double alpha_res;  /* residual displacement at separation [m] */
-  double t_contact;  /* contact duration [s] */
-  double dt;         /* time step used [s] */
-  long steps;        /* steps in contact */
+  double v_in;      /* approach speed at first contact [m/s] */
+  double v_out;     /* rebound speed at separation [m/s] */
+  double e_vel;     /* v_out / v_in (eq. 6.42) */
+  double e_energy;  /* sqrt(W_unload / W_load) (eq. 6.43) */
+  double P_max;     /* [N] */
+  double alpha_max; /* [m] */
+  double alpha_res; /* residual displacement at separation [m] */
+  double t_contact; /* contact duration [s] */
+  double dt;        /* time step used [s] */
+  long steps;       /* steps in contact */
 } gc_drop_result;
 
 /* One history sample; the optional callback receives every step (time from first contact). */

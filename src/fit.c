@@ -139,8 +139,10 @@ int gc_fit_model_params(const gc_preset *model, const gc_params *base, double ma
   if (nother)
     *nother = 0;
   if (!model || !gc_preset_part(model, GC_KIND_NORMAL)) {
-    snprintf(msg, n, "'%s' has no normal part: granucal fit calibrates a normal model (see "
-                     "'granucal models')", model ? model->name : "?");
+    snprintf(msg, n,
+             "'%s' has no normal part: granucal fit calibrates a normal model (see "
+             "'granucal models')",
+             model ? model->name : "?");
     return GC_EINVAL;
   }
   /* P_Y and sY1 are one parameter (eq. 6.19, P_Y > 0 overrides sY): one form only */
@@ -345,8 +347,10 @@ int gc_fit_add_path(gc_fit_data *d, const gc_curve *cv, char *msg, size_t n)
   for (size_t i = 1; i < c.n; i++)
     loads |= c.alpha[i] > c.alpha[i - 1] && c.P[i] > 0;
   if (!loads) {
-    snprintf(msg, n, "%s: the path never loads the contact (no step with alpha increasing and "
-                     "P > 0)", path);
+    snprintf(msg, n,
+             "%s: the path never loads the contact (no step with alpha increasing and "
+             "P > 0)",
+             path);
     return GC_EFORMAT;
   }
   size_t m = d->n_path + c.n, nf = d->n_path_files + 1;
@@ -419,8 +423,8 @@ static void unknown_columns(gc_fit_data *d, const char *path, const gc_table *t,
     for (const char *const *k = known; *k; k++)
       found |= strcmp(t->names[c], *k) == 0;
     if (!found)
-      add_note(d, "%s:%zu:%zu: column '%s' ignored (%s)", path, t->header_line, c + 1,
-               t->names[c], expect);
+      add_note(d, "%s:%zu:%zu: column '%s' ignored (%s)", path, t->header_line, c + 1, t->names[c],
+               expect);
   }
   if (t->delim == ';' || t->delim == '\t')
     add_note(d, "%s: read as %s-separated (no comma in the header line %zu)", path,
@@ -484,16 +488,18 @@ int gc_fit_read_compression(gc_fit_data *d, const char *path, char *msg, size_t 
     return st;
   int ca = gc_table_col(&t, "alpha"), cw = gc_table_col(&t, "approach"), cP = gc_table_col(&t, "P");
   if ((ca < 0) == (cw < 0) || cP < 0) {
-    snprintf(msg, n, "%s:%zu:1: the header must name exactly one of 'alpha' [m] or 'approach' "
-                     "[m], and 'P' [N] (%s); this header is %s", path, t.header_line,
-             comp_expect, gc_fit_kind_name(kind_of(&t)));
+    snprintf(msg, n,
+             "%s:%zu:1: the header must name exactly one of 'alpha' [m] or 'approach' "
+             "[m], and 'P' [N] (%s); this header is %s",
+             path, t.header_line, comp_expect, gc_fit_kind_name(kind_of(&t)));
     st = GC_EFORMAT;
   }
   if (!st && kind_of(&t) == GC_FIT_KIND_PATH) {
     /* a load-unload curve with its t column: replayed as a path, never taken as points */
-    snprintf(msg, n, "%s:%zu:1: the header names %s, not compression data: give it as a data "
-             "file argument, whose kind the header tells", path, t.header_line,
-             gc_fit_kind_name(GC_FIT_KIND_PATH));
+    snprintf(msg, n,
+             "%s:%zu:1: the header names %s, not compression data: give it as a data "
+             "file argument, whose kind the header tells",
+             path, t.header_line, gc_fit_kind_name(GC_FIT_KIND_PATH));
     st = GC_EFORMAT;
   }
   int cx = ca >= 0 ? ca : cw;
@@ -563,8 +569,10 @@ int gc_fit_read_drops_ex(gc_fit_data *d, const char *path, double g, int need_e,
   int cv = gc_table_col(&t, "v_in"), cH = gc_table_col(&t, "H"), ce = gc_table_col(&t, "e");
   int cn = gc_table_col(&t, "n"), cs = gc_table_col(&t, "sd");
   if ((cv < 0 && cH < 0) || (need_e && ce < 0)) {
-    snprintf(msg, n, "%s:%zu:1: the header must name 'v_in' [m/s] or 'H' [m]%s (%s); this "
-             "header is %s", path, t.header_line, need_e ? ", and 'e'" : "", drop_expect,
+    snprintf(msg, n,
+             "%s:%zu:1: the header must name 'v_in' [m/s] or 'H' [m]%s (%s); this "
+             "header is %s",
+             path, t.header_line, need_e ? ", and 'e'" : "", drop_expect,
              gc_fit_kind_name(kind_of(&t)));
     st = GC_EFORMAT;
   }
@@ -624,9 +632,10 @@ int gc_fit_read_drops_ex(gc_fit_data *d, const char *path, double g, int need_e,
         hint = " (v_in 1000 times too large: likely mm/s under [m/s], write 'v_in [mm/s]')";
       else if (fabs(rv / 100 - 1) < 0.02)
         hint = " (v_in 100 times too large: likely cm/s under [m/s], write 'v_in [cm/s]')";
-      snprintf(msg, n, "%s:%zu:%d: v_in = %g m/s disagrees with H = %g m (sqrt(2 g H) = %.4g m/s, "
-                       "g = %g m/s^2) by more than 2 %%%s", path, ln, cv + 1, v, H,
-               sqrt(2.0 * g * H), g, hint);
+      snprintf(msg, n,
+               "%s:%zu:%d: v_in = %g m/s disagrees with H = %g m (sqrt(2 g H) = %.4g m/s, "
+               "g = %g m/s^2) by more than 2 %%%s",
+               path, ln, cv + 1, v, H, sqrt(2.0 * g * H), g, hint);
       st = GC_EFORMAT;
     } else {
       d->v_in[i] = cv >= 0 ? v : sqrt(2.0 * g * H);
@@ -716,8 +725,7 @@ int gc_fit_data_append(gc_fit_data *dst, const gc_fit_data *s, char *msg, size_t
 
 /* ---------------------------------------------------------------- setup */
 
-int gc_fit_setup_default(gc_fit_setup *s, const gc_params *base, double mass, char *msg,
-                         size_t n)
+int gc_fit_setup_default(gc_fit_setup *s, const gc_params *base, double mass, char *msg, size_t n)
 {
   return gc_fit_setup_model(s, gc_preset_lookup("ep"), 0, base, mass, msg, n);
 }
@@ -1012,8 +1020,10 @@ static int check_drop_dt(const gc_fit_setup *set, const gc_fit_data *d, char *ms
   if (law_from(set, p, &law, sub, sizeof sub) || gc_law_contact_time(&law, set->mass, v, &tc) ||
       !(tc > 0))
     return GC_SUCCESS; /* no law there: the search meets it as a failed point */
-  int len = snprintf(what, sizeof what, "the drop at v_in = %.4g m/s at the stiffest corner of "
-                     "the bounds (", v);
+  int len = snprintf(what, sizeof what,
+                     "the drop at v_in = %.4g m/s at the stiffest corner of "
+                     "the bounds (",
+                     v);
   for (int j = 0, first = 1; j < set->npar && len > 0 && (size_t)len < sizeof what; j++)
     if (set->is_free[j]) {
       len += snprintf(what + len, sizeof what - (size_t)len, "%s%s = %g", first ? "" : ", ",
@@ -1046,13 +1056,16 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
     return GC_EINVAL;
   }
   if (!(set->mass > 0) || !isfinite(set->mass)) {
-    snprintf(msg, n, "m = %g out of range (0, inf) kg: the drops need the particle mass (give m "
-                     "or rho in the card)", set->mass);
+    snprintf(msg, n,
+             "m = %g out of range (0, inf) kg: the drops need the particle mass (give m "
+             "or rho in the card)",
+             set->mass);
     return GC_EINVAL;
   }
   if (set->base.R2 > 0 || set->base.E2 > 0) {
-    snprintf(msg, n, "the fit models a sphere on a rigid plane (the compression and drop tests): "
-                     "R2 and E2 must be 0");
+    snprintf(msg, n,
+             "the fit models a sphere on a rigid plane (the compression and drop tests): "
+             "R2 and E2 must be 0");
     return GC_EINVAL;
   }
   if (!(set->w_a >= 0) || !(set->w_e >= 0) || !isfinite(set->w_a + set->w_e) ||
@@ -1075,8 +1088,10 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
     if (!set->is_free[j])
       continue;
     if (!(t > 0)) {
-      snprintf(msg, n, "%s = %g: a free parameter needs a positive initial value (give one in "
-                       "the card or with -s %s=VALUE, or fix it with --fix %s)", nm, t, nm, nm);
+      snprintf(msg, n,
+               "%s = %g: a free parameter needs a positive initial value (give one in "
+               "the card or with -s %s=VALUE, or fix it with --fix %s)",
+               nm, t, nm, nm);
       return GC_EINVAL;
     }
     if (!(lo > 0) || !(lo <= t) || !(t <= hi) || !isfinite(hi)) {
@@ -1147,8 +1162,9 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
   gc_fit_value v0 = gc_fit_eval(pb, set->trial, NULL);
   if (pb->nfail) {
     gc_fit_problem_free(pb);
-    snprintf(msg, n, "the model fails at the initial values (a drop did not rebound or a force "
-                     "could not be computed): give other initial values");
+    snprintf(msg, n,
+             "the model fails at the initial values (a drop did not rebound or a force "
+             "could not be computed): give other initial values");
     return GC_EINVAL;
   }
   double Pscale = 0, escale = 0;
@@ -1171,8 +1187,7 @@ int gc_fit_problem_init(gc_fit_problem *pb, const gc_fit_setup *set, const gc_fi
 
 /* ---------------------------------------------------------------- derived quantities */
 
-int gc_fit_yield_stress(const gc_fit_setup *set, const double *p, double *sY,
-                        double *A_Y)
+int gc_fit_yield_stress(const gc_fit_setup *set, const double *p, double *sY, double *A_Y)
 {
   int jP = gc_fit_find(set, GC_PAR_P_Y);
   if (jP < 0)
@@ -1192,9 +1207,8 @@ int gc_fit_yield_stress(const gc_fit_setup *set, const double *p, double *sY,
   return GC_SUCCESS;
 }
 
-int gc_fit_synthesize(const gc_fit_setup *set, gc_fit_data *d, const double *p,
-                      double noise_P_rel, double noise_e, unsigned long seed, char *msg,
-                      size_t n)
+int gc_fit_synthesize(const gc_fit_setup *set, gc_fit_data *d, const double *p, double noise_P_rel,
+                      double noise_e, unsigned long seed, char *msg, size_t n)
 {
   gc_law law;
   int st = set->model ? law_from(set, p, &law, msg, n) : GC_EINVAL;
@@ -1219,7 +1233,8 @@ int gc_fit_synthesize(const gc_fit_setup *set, gc_fit_data *d, const double *p,
     snprintf(msg, n, "synthetic data: the model failed: %s", gc_strerror(st));
   } else {
     for (size_t i = 0; i < d->n_comp; i++)
-      d->P[i] = fmax(0.0, P[i] * (1.0 + (noise_P_rel > 0 ? gsl_ran_gaussian(rng, noise_P_rel) : 0.0)));
+      d->P[i] =
+          fmax(0.0, P[i] * (1.0 + (noise_P_rel > 0 ? gsl_ran_gaussian(rng, noise_P_rel) : 0.0)));
     for (size_t k = 0; k < d->n_drop; k++)
       d->e[k] = fmin(1.0, dr[k].e_vel + (noise_e > 0 ? gsl_ran_gaussian(rng, noise_e) : 0.0));
   }

@@ -70,31 +70,31 @@ int gc_fit_model_reads(const gc_preset *model, gc_param_id id);
 
 typedef struct {
   size_t n_comp;
-  double *alpha;      /* single-side displacement [m] */
-  double *P;          /* force [N] */
-  size_t *comp_line;  /* line of each point in its file (0: not from a file) */
+  double *alpha;     /* single-side displacement [m] */
+  double *P;         /* force [N] */
+  size_t *comp_line; /* line of each point in its file (0: not from a file) */
   size_t n_drop;
-  double *v_in;       /* impact speed [m/s] */
-  double *H;          /* drop height [m], 0 if not given */
-  double *e;          /* coefficient of restitution [-] */
-  double *e_n;        /* repeat count, 0 if not given */
-  double *e_sd;       /* standard deviation of e, 0 if not given */
+  double *v_in; /* impact speed [m/s] */
+  double *H;    /* drop height [m], 0 if not given */
+  double *e;    /* coefficient of restitution [-] */
+  double *e_n;  /* repeat count, 0 if not given */
+  double *e_sd; /* standard deviation of e, 0 if not given */
   size_t *drop_line;
-  int has_n, has_sd;  /* the drop file gave the column */
+  int has_n, has_sd; /* the drop file gave the column */
   /* 1-based columns of the file read last (0: none), for gc_data_check's messages */
   int comp_col_x, comp_col_P, drop_col_v, drop_col_H;
-  int comp_approach;  /* the displacement column is the platen approach (alpha = approach / 2) */
-  char comp_path[512], drop_path[512];  /* the files read, ", "-separated */
-  char notes[2048];   /* what the readers converted or ignored, one line each */
+  int comp_approach; /* the displacement column is the platen approach (alpha = approach / 2) */
+  char comp_path[512], drop_path[512]; /* the files read, ", "-separated */
+  char notes[2048];                    /* what the readers converted or ignored, one line each */
   /* Load paths (FEA curves, cyclic compression tests): any sequence of loading, unloading and
    * reloading, replayed through the contact driver (gc_contact_run, displacement-driven) from
    * a fresh contact, one replay per file.  Points path_start[f] .. path_start[f + 1] - 1 are
    * file f's. */
   size_t n_path, n_path_files;
-  double *path_t, *path_alpha, *path_P;  /* [s], single-side displacement [m], force [N] */
+  double *path_t, *path_alpha, *path_P; /* [s], single-side displacement [m], force [N] */
   size_t *path_line;
-  size_t *path_start;                    /* n_path_files + 1 entries */
-  char path_paths[8][512];               /* the first 8 file names, for the reports */
+  size_t *path_start;      /* n_path_files + 1 entries */
+  char path_paths[8][512]; /* the first 8 file names, for the reports */
 } gc_fit_data;
 
 /* Zeroed arrays for n_comp compression points and n_drop drops (either may be 0). */
@@ -134,17 +134,17 @@ const char *gc_fit_kind_name(int kind);
 enum { GC_FIT_PW_NONE = 0, GC_FIT_PW_COUNT = 1, GC_FIT_PW_SD = 2 };
 
 typedef struct {
-  const gc_preset *model;  /* the model fitted (a preset with a normal part) */
-  int npar;                /* its parameter vector: pid[0 .. npar - 1] */
+  const gc_preset *model; /* the model fitted (a preset with a normal part) */
+  int npar;               /* its parameter vector: pid[0 .. npar - 1] */
   gc_param_id pid[GC_FIT_MAXPAR];
-  gc_params base;          /* R1 and everything the fit does not touch; R2 = E2 = 0 (plane) */
-  double mass;             /* [kg] */
-  gc_drop_cfg drop;        /* mass is filled in from mass; dt 1e-6 s, leap-frog, g = 0 */
-  double w_a, w_e;         /* weights of eq. E.5 (0.1, 0.9 in the seed) */
-  int point_weights;       /* GC_FIT_PW_* for the drops */
-  double trial[GC_FIT_MAXPAR];   /* trial values / initial guess (E.6-E.7 normalisation) */
+  gc_params base;              /* R1 and everything the fit does not touch; R2 = E2 = 0 (plane) */
+  double mass;                 /* [kg] */
+  gc_drop_cfg drop;            /* mass is filled in from mass; dt 1e-6 s, leap-frog, g = 0 */
+  double w_a, w_e;             /* weights of eq. E.5 (0.1, 0.9 in the seed) */
+  int point_weights;           /* GC_FIT_PW_* for the drops */
+  double trial[GC_FIT_MAXPAR]; /* trial values / initial guess (E.6-E.7 normalisation) */
   int is_free[GC_FIT_MAXPAR];
-  double lo[GC_FIT_MAXPAR], hi[GC_FIT_MAXPAR];  /* bounds, 0 < lo <= trial <= hi */
+  double lo[GC_FIT_MAXPAR], hi[GC_FIT_MAXPAR]; /* bounds, 0 < lo <= trial <= hi */
   double norm_Fa, norm_Fe; /* F_a(trial), F_e(trial) given by the caller (a profile or a refit
                             * with some parameters held must minimise the same F); 0: computed
                             * at the trial values */
@@ -173,22 +173,22 @@ const char *gc_fit_unit(const gc_fit_setup *s, int j);
 void gc_fit_params_at(const gc_fit_setup *s, const double *p, gc_params *q);
 
 typedef struct {
-  double F;       /* normalised objective (eq. E.5) */
-  double Fa, Fe;  /* raw sums of squares (eq. E.1, E.4) */
+  double F;      /* normalised objective (eq. E.5) */
+  double Fa, Fe; /* raw sums of squares (eq. E.1, E.4) */
 } gc_fit_value;
 
 typedef struct {
   gc_fit_setup set;
   const gc_fit_data *data;
   const gc_preset *model;
-  double Fa_ref, Fe_ref;   /* F_a(trial), F_e(trial) (eq. E.6-E.7) */
-  double sa, se;           /* residual scales sqrt(w_a / Fa_ref), sqrt(w_e / Fe_ref); 0 if unused */
-  double *c, *sqc;         /* drop point weights c_k (mean 1) and their square roots */
-  void *path_recs;         /* gc_contact_rec scratch for the path replays (n_path) */
-  size_t n_res;            /* m1 + m2 + path points (residuals in this order) */
-  int nfree, idx[GC_FIT_MAXPAR];  /* free parameters in order */
-  long nevals;             /* objective evaluations since init */
-  long nfail;              /* evaluations where the model failed (penalised) */
+  double Fa_ref, Fe_ref; /* F_a(trial), F_e(trial) (eq. E.6-E.7) */
+  double sa, se;         /* residual scales sqrt(w_a / Fa_ref), sqrt(w_e / Fe_ref); 0 if unused */
+  double *c, *sqc;       /* drop point weights c_k (mean 1) and their square roots */
+  void *path_recs;       /* gc_contact_rec scratch for the path replays (n_path) */
+  size_t n_res;          /* m1 + m2 + path points (residuals in this order) */
+  int nfree, idx[GC_FIT_MAXPAR]; /* free parameters in order */
+  long nevals;                   /* objective evaluations since init */
+  long nfail;                    /* evaluations where the model failed (penalised) */
 } gc_fit_problem;
 
 /* Validate the setup against the data, compute the normalisation at the trial values. */
@@ -213,47 +213,45 @@ void gc_fit_x_to_p(const gc_fit_problem *pb, const double *x, double *p);
 void gc_fit_p_to_x(const gc_fit_problem *pb, const double *p, double *x);
 
 /* Yield stress from P_Y by eq. E.16 / 6.19: sY = (6 E*^2 P_Y / (pi^3 R^2))^(1/3) / A_Y(nu). */
-int gc_fit_yield_stress(const gc_fit_setup *set, const double *p, double *sY,
-                        double *A_Y);
+int gc_fit_yield_stress(const gc_fit_setup *set, const double *p, double *sY, double *A_Y);
 
 /* Replace the data by synthetic data from parameters p (same alpha_i, v_in,k), with Gaussian
  * noise of standard deviation noise_P_rel * P (relative) and noise_e (absolute), from GSL's
  * mt19937 seeded with seed.  Uses pb's setup (geometry, drop configuration). */
-int gc_fit_synthesize(const gc_fit_setup *set, gc_fit_data *d, const double *p,
-                      double noise_P_rel, double noise_e, unsigned long seed, char *msg,
-                      size_t msglen);
+int gc_fit_synthesize(const gc_fit_setup *set, gc_fit_data *d, const double *p, double noise_P_rel,
+                      double noise_e, unsigned long seed, char *msg, size_t msglen);
 
 /* ---------------------------------------------------------------- solvers */
 
 /* Indices of the solver table's first rows, for the code and tests that name them. */
 enum {
-  GC_FIT_LM = 0,        /* GSL gsl_multifit_nlinear, Levenberg-Marquardt trust region */
-  GC_FIT_SD,            /* steepest descent, Algorithm D.1 */
-  GC_FIT_BOBYQA,        /* NLopt LN_BOBYQA */
-  GC_FIT_NELDERMEAD,    /* NLopt LN_NELDERMEAD */
-  GC_FIT_SBPLX,         /* NLopt LN_SBPLX (Subplex) */
-  GC_FIT_DIRECT,        /* NLopt GN_DIRECT_L, then local polishing */
-  GC_FIT_CRS2           /* NLopt GN_CRS2_LM, then local polishing */
+  GC_FIT_LM = 0,     /* GSL gsl_multifit_nlinear, Levenberg-Marquardt trust region */
+  GC_FIT_SD,         /* steepest descent, Algorithm D.1 */
+  GC_FIT_BOBYQA,     /* NLopt LN_BOBYQA */
+  GC_FIT_NELDERMEAD, /* NLopt LN_NELDERMEAD */
+  GC_FIT_SBPLX,      /* NLopt LN_SBPLX (Subplex) */
+  GC_FIT_DIRECT,     /* NLopt GN_DIRECT_L, then local polishing */
+  GC_FIT_CRS2        /* NLopt GN_CRS2_LM, then local polishing */
 };
 const char *gc_fit_alg_name(int alg);
 const char *gc_fit_alg_description(int alg);
-int gc_fit_alg_lookup(const char *name);   /* the name or an alias; -1 if unknown */
+int gc_fit_alg_lookup(const char *name); /* the name or an alias; -1 if unknown */
 int gc_fit_alg_is_global(int alg);
 
 typedef struct {
-  int algorithm;       /* GC_FIT_* */
-  int polish;          /* local algorithm after a global one (GC_FIT_BOBYQA default; -1 none) */
-  long max_evals;      /* budget per start (global: for the global phase); 0 = default */
-  double xtol;         /* tolerance on the log-parameters (NLopt xtol_abs, GSL xtol) */
-  double ftol;         /* relative tolerance on F (NLopt ftol_rel, GSL ftol) */
-  double fd_step;      /* finite-difference step in log-parameters (LM Jacobian) */
-  double sd_delta;     /* Algorithm D.1: initial relative step delta */
-  double sd_eps;       /* Algorithm D.1: tolerance eps on |F_new - F_old| */
+  int algorithm;   /* GC_FIT_* */
+  int polish;      /* local algorithm after a global one (GC_FIT_BOBYQA default; -1 none) */
+  long max_evals;  /* budget per start (global: for the global phase); 0 = default */
+  double xtol;     /* tolerance on the log-parameters (NLopt xtol_abs, GSL xtol) */
+  double ftol;     /* relative tolerance on F (NLopt ftol_rel, GSL ftol) */
+  double fd_step;  /* finite-difference step in log-parameters (LM Jacobian) */
+  double sd_delta; /* Algorithm D.1: initial relative step delta */
+  double sd_eps;   /* Algorithm D.1: tolerance eps on |F_new - F_old| */
   long sd_max_iter;
-  int starts;          /* multi-start: number of starts (>= 1); start 1 is the trial point */
-  unsigned long seed;  /* multi-start RNG seed (GSL mt19937) */
-  FILE *log;           /* iteration history, NULL for none */
-  int have_start;      /* start 1 from start[] instead of the trial values (a restart from a
+  int starts;         /* multi-start: number of starts (>= 1); start 1 is the trial point */
+  unsigned long seed; /* multi-start RNG seed (GSL mt19937) */
+  FILE *log;          /* iteration history, NULL for none */
+  int have_start;     /* start 1 from start[] instead of the trial values (a restart from a
                         * better point; the normalisation stays the trial values') */
   double start[GC_FIT_MAXPAR];
 } gc_fit_options;
@@ -271,9 +269,9 @@ typedef struct gc_fit_run_ctx gc_fit_run_ctx;
 typedef struct {
   const char *name;
   const char *description;
-  const char *aliases;   /* other names, space-separated, or NULL */
-  unsigned flags;        /* GC_FIT_SOLVER_* */
-  int variant;           /* the runner's algorithm code (NLopt's nlopt_algorithm) */
+  const char *aliases; /* other names, space-separated, or NULL */
+  unsigned flags;      /* GC_FIT_SOLVER_* */
+  int variant;         /* the runner's algorithm code (NLopt's nlopt_algorithm) */
   /* options and problem fit for this solver: GC_SUCCESS, else GC_EINVAL and a message */
   int (*check)(const gc_fit_problem *pb, const gc_fit_options *o, char *msg, size_t n);
   /* one start from p0 with budget evaluations */
@@ -288,28 +286,28 @@ size_t gc_fit_solver_names(char *buf, size_t n, unsigned need, unsigned refuse);
 void gc_fit_options_default(gc_fit_options *o);
 
 typedef struct {
-  int start;           /* 1-based start of a multi-start run */
-  long iter;           /* iteration (SD, LM) or evaluation (NLopt) number */
-  long nevals;         /* evaluations so far */
-  double F;            /* best objective so far */
+  int start;   /* 1-based start of a multi-start run */
+  long iter;   /* iteration (SD, LM) or evaluation (NLopt) number */
+  long nevals; /* evaluations so far */
+  double F;    /* best objective so far */
 } gc_fit_trace;
 
 typedef struct {
-  double p[GC_FIT_MAXPAR];  /* best parameters */
-  gc_fit_value val;       /* objective at p */
-  long nevals;            /* objective evaluations used (all starts, including gradients) */
-  long niter;             /* iterations (SD, LM) of the best start */
-  long nfail;             /* penalised evaluations */
-  double seconds;         /* wall time */
-  int converged;          /* the stopping test was met (not the budget) */
-  int best_start;         /* 1-based */
-  char stop[160];         /* why the best start stopped */
-  gc_fit_trace *trace;    /* objective history of the best start */
+  double p[GC_FIT_MAXPAR]; /* best parameters */
+  gc_fit_value val;        /* objective at p */
+  long nevals;             /* objective evaluations used (all starts, including gradients) */
+  long niter;              /* iterations (SD, LM) of the best start */
+  long nfail;              /* penalised evaluations */
+  double seconds;          /* wall time */
+  int converged;           /* the stopping test was met (not the budget) */
+  int best_start;          /* 1-based */
+  char stop[160];          /* why the best start stopped */
+  gc_fit_trace *trace;     /* objective history of the best start */
   size_t ntrace, trace_cap;
-  gc_fit_trace *all;      /* objective histories of every start, start after start (issue 13:
+  gc_fit_trace *all; /* objective histories of every start, start after start (issue 13:
                            * the convergence plot draws them all) */
   size_t nall, all_cap;
-  int nstarts;            /* starts run */
+  int nstarts; /* starts run */
 } gc_fit_result;
 
 /* Run the chosen solver (with multi-start) from the trial values.  The objective history of the
@@ -323,31 +321,30 @@ void gc_fit_result_free(gc_fit_result *res);
 
 typedef struct {
   size_t n_res;
-  int nfree, dof;              /* dof = n_res - nfree */
-  double s2;                   /* residual variance F / dof */
-  double *J;                   /* n_res x 5 Jacobian of r wrt ln p (all five), row-major */
-  double sv_all[GC_FIT_MAXPAR];  /* singular values of J (all five, descending) */
-  double null_all[GC_FIT_MAXPAR];/* right singular vector of the smallest one */
-  double nu_at_fixed_Estar;    /* |dr/dln nu at fixed E*| / |dr/dln E*| (0: nu has no effect) */
-  double sv_free[GC_FIT_MAXPAR]; /* singular values of the free columns */
-  double cond_free;            /* sv_max / sv_min of the free columns */
-  int rank_deficient;          /* free columns numerically dependent */
-  double corr[GC_FIT_MAXPAR * GC_FIT_MAXPAR];  /* correlations of the free ln p: corr[a * 5 + b] for
+  int nfree, dof;                 /* dof = n_res - nfree */
+  double s2;                      /* residual variance F / dof */
+  double *J;                      /* n_res x 5 Jacobian of r wrt ln p (all five), row-major */
+  double sv_all[GC_FIT_MAXPAR];   /* singular values of J (all five, descending) */
+  double null_all[GC_FIT_MAXPAR]; /* right singular vector of the smallest one */
+  double nu_at_fixed_Estar;       /* |dr/dln nu at fixed E*| / |dr/dln E*| (0: nu has no effect) */
+  double sv_free[GC_FIT_MAXPAR];  /* singular values of the free columns */
+  double cond_free;               /* sv_max / sv_min of the free columns */
+  int rank_deficient;             /* free columns numerically dependent */
+  double corr[GC_FIT_MAXPAR * GC_FIT_MAXPAR]; /* correlations of the free ln p: corr[a * 5 + b] for
                                 * free indices a, b (the order of pb->idx) */
-  double se_log[GC_FIT_MAXPAR];  /* standard errors of ln p (INFINITY: not identifiable) */
-  double ci_lo[GC_FIT_MAXPAR], ci_hi[GC_FIT_MAXPAR];  /* 95 % intervals of p */
-  double Estar, Estar_lo, Estar_hi;  /* E* and its 95 % interval */
-  double tq;                   /* Student t quantile used */
-  int Enu_free;                /* both E and nu free */
-  double Enu_corr;             /* their correlation when both free */
+  double se_log[GC_FIT_MAXPAR]; /* standard errors of ln p (INFINITY: not identifiable) */
+  double ci_lo[GC_FIT_MAXPAR], ci_hi[GC_FIT_MAXPAR]; /* 95 % intervals of p */
+  double Estar, Estar_lo, Estar_hi;                  /* E* and its 95 % interval */
+  double tq;                                         /* Student t quantile used */
+  int Enu_free;                                      /* both E and nu free */
+  double Enu_corr;                                   /* their correlation when both free */
 } gc_fit_ident;
 
 /* Jacobian by central differences with step h in ln p, its SVD, correlations and approximate
  * confidence intervals (linearised, s^2 from the residual). */
-int gc_fit_identify(gc_fit_problem *pb, const double *p, double h, gc_fit_ident *id,
-                    char *msg, size_t msglen);
+int gc_fit_identify(gc_fit_problem *pb, const double *p, double h, gc_fit_ident *id, char *msg,
+                    size_t msglen);
 void gc_fit_ident_free(gc_fit_ident *id);
-
 
 /* ---------------------------------------------------------------- what the data determine */
 
@@ -361,55 +358,55 @@ void gc_fit_ident_free(gc_fit_ident *id);
 enum { GC_FIT_DETERMINED = 0, GC_FIT_UPPER_ONLY, GC_FIT_LOWER_ONLY, GC_FIT_UNDETERMINED };
 
 typedef struct {
-  int j;                            /* parameter, -1: not profiled */
+  int j; /* parameter, -1: not profiled */
   int npts;
-  double x[GC_FIT_PROF_N + 1];      /* grid values (ascending) */
-  double F[GC_FIT_PROF_N + 1];      /* profile objective (INFINITY where the refit failed) */
-  double q[GC_FIT_PROF_N + 1][GC_FIT_MAXPAR];  /* the re-optimised parameters */
-  double F_min, dF;                 /* minimum and the threshold s^2 F_{0.95}(1, dof) */
-  double lo, hi;                    /* 95 % profile interval */
-  int open_lo, open_hi;             /* the interval reaches the search bound on that side */
-  int cls;                          /* GC_FIT_DETERMINED ... */
+  double x[GC_FIT_PROF_N + 1]; /* grid values (ascending) */
+  double F[GC_FIT_PROF_N + 1]; /* profile objective (INFINITY where the refit failed) */
+  double q[GC_FIT_PROF_N + 1][GC_FIT_MAXPAR]; /* the re-optimised parameters */
+  double F_min, dF;                           /* minimum and the threshold s^2 F_{0.95}(1, dof) */
+  double lo, hi;                              /* 95 % profile interval */
+  int open_lo, open_hi; /* the interval reaches the search bound on that side */
+  int cls;              /* GC_FIT_DETERMINED ... */
 } gc_fit_profile;
 
-int gc_fit_profile_run(const gc_fit_problem *pb, const double *p_opt, int j,
-                       gc_fit_profile *pr, char *msg, size_t msglen);
+int gc_fit_profile_run(const gc_fit_problem *pb, const double *p_opt, int j, gc_fit_profile *pr,
+                       char *msg, size_t msglen);
 
 /* Candidate extra measurements ranked by what they add to the Jacobian (see fit_profile.c). */
 #define GC_FIT_ADVICE_STEPS 3
 typedef struct {
-  int nA, A[GC_FIT_MAXPAR];           /* the analysed parameters (the free ones of the full fit) */
-  double sv_min0;                   /* smallest singular value of the data's Jacobian on A */
-  double factor0[GC_FIT_MAXPAR];      /* 95 % interval factor exp(2 t se) of each analysed
+  int nA, A[GC_FIT_MAXPAR];      /* the analysed parameters (the free ones of the full fit) */
+  double sv_min0;                /* smallest singular value of the data's Jacobian on A */
+  double factor0[GC_FIT_MAXPAR]; /* 95 % interval factor exp(2 t se) of each analysed
                                      * parameter (INFINITY: not determined) */
   int nsteps;
-  char what[GC_FIT_ADVICE_STEPS][128];   /* greedy choice, step by step */
-  double sv_min[GC_FIT_ADVICE_STEPS];    /* after adding steps 0..k */
+  char what[GC_FIT_ADVICE_STEPS][128]; /* greedy choice, step by step */
+  double sv_min[GC_FIT_ADVICE_STEPS];  /* after adding steps 0..k */
   double factor[GC_FIT_ADVICE_STEPS][GC_FIT_MAXPAR];
-  int ncand;                        /* candidates evaluated */
-  int nirr, irr[GC_FIT_MAXPAR];       /* parameters without effect on the data or any candidate
+  int ncand;                    /* candidates evaluated */
+  int nirr, irr[GC_FIT_MAXPAR]; /* parameters without effect on the data or any candidate
                                      * (left out of A) */
-  double P_peak;                    /* largest contact force of the data and candidates [N] */
+  double P_peak;                /* largest contact force of the data and candidates [N] */
 } gc_fit_advice;
 
 typedef struct {
-  int mode;                         /* 1: parameters the data do not determine were held */
+  int mode;                           /* 1: parameters the data do not determine were held */
   int analysed[GC_FIT_MAXPAR];        /* free in the full fit */
   gc_fit_profile prof[GC_FIT_MAXPAR]; /* by parameter; prof[j].j < 0 when not profiled */
   int held[GC_FIT_MAXPAR];
-  double hold[GC_FIT_MAXPAR];         /* their values in the final fit */
-  int hold_from_card[GC_FIT_MAXPAR];  /* 1: the card's value (inside the profile interval) */
-  double p_full[GC_FIT_MAXPAR], F_full;  /* the fit with everything free */
-  double Estar_range[2];            /* E* over the profile of the first held parameter */
+  double hold[GC_FIT_MAXPAR];           /* their values in the final fit */
+  int hold_from_card[GC_FIT_MAXPAR];    /* 1: the card's value (inside the profile interval) */
+  double p_full[GC_FIT_MAXPAR], F_full; /* the fit with everything free */
+  double Estar_range[2];                /* E* over the profile of the first held parameter */
   int have_advice;
   gc_fit_advice adv;
-  int unconverged;                  /* the solve did not reach a minimum: nothing is classified */
-  char why[200];                    /* its stop reason */
-  int have_quality, poor;           /* gc_fit_verdict_quality ran; the fit is poor */
-  size_t n_force;                   /* force residuals tested (compression and path points) */
-  size_t runs, n_pos, n_neg;        /* runs test on their signs in data order */
-  double runs_p;                    /* its one-sided p (too few runs) */
-  double rel_rms;                   /* RMS(P_model - P) / RMS(P) */
+  int unconverged;           /* the solve did not reach a minimum: nothing is classified */
+  char why[200];             /* its stop reason */
+  int have_quality, poor;    /* gc_fit_verdict_quality ran; the fit is poor */
+  size_t n_force;            /* force residuals tested (compression and path points) */
+  size_t runs, n_pos, n_neg; /* runs test on their signs in data order */
+  double runs_p;             /* its one-sided p (too few runs) */
+  double rel_rms;            /* RMS(P_model - P) / RMS(P) */
 } gc_fit_verdict;
 
 /* Is the fit poor?  The force residuals P_model - P at p (compression points, then every load
@@ -454,9 +451,8 @@ int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *
  * compression.png, restitution.png, convergence.png.  Written in a temporary directory and moved
  * into place only when complete.  *warn is set when the PNGs could not be made. */
 int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_options *o,
-                        const gc_fit_result *res, const gc_fit_ident *id,
-                        const gc_fit_verdict *v, const gc_card_extra *x, const char *comment,
-                        int *warn, char *msg,
+                        const gc_fit_result *res, const gc_fit_ident *id, const gc_fit_verdict *v,
+                        const gc_card_extra *x, const char *comment, int *warn, char *msg,
                         size_t msglen);
 /* Add to plan the report directory dir and every file gc_fit_write_report writes there. */
 void gc_fit_report_plan(const char *dir, gc_outplan *plan);

@@ -55,8 +55,8 @@ static int svd(const double *A, size_t m, size_t lda, const int *cols, int nc, d
   return st;
 }
 
-int gc_fit_identify(gc_fit_problem *pb, const double *p, double h, gc_fit_ident *id,
-                    char *msg, size_t n)
+int gc_fit_identify(gc_fit_problem *pb, const double *p, double h, gc_fit_ident *id, char *msg,
+                    size_t n)
 {
   memset(id, 0, sizeof *id);
   size_t m = pb->n_res;
@@ -92,8 +92,10 @@ int gc_fit_identify(gc_fit_problem *pb, const double *p, double h, gc_fit_ident 
     gc_fit_eval(pb, q, rm);
     int okm = pb->nfail == f0;
     for (size_t i = 0; i < m; i++) {
-      double d = okp && okm ? (rp[i] - rm[i]) / (2 * h) : okp ? (rp[i] - r0[i]) / h
-                                                          : okm ? (r0[i] - rm[i]) / h : 0.0;
+      double d = okp && okm ? (rp[i] - rm[i]) / (2 * h)
+                 : okp      ? (rp[i] - r0[i]) / h
+                 : okm      ? (r0[i] - rm[i]) / h
+                            : 0.0;
       id->J[i * GC_FIT_MAXPAR + (size_t)j] = d;
     }
   }
@@ -169,7 +171,8 @@ int gc_fit_identify(gc_fit_problem *pb, const double *p, double h, gc_fit_ident 
     }
   for (int a = 0; a < nfr; a++)
     for (int b = 0; b < nfr; b++)
-      id->corr[a * GC_FIT_MAXPAR + b] = Creg[a * nfr + b] / sqrt(Creg[a * nfr + a] * Creg[b * nfr + b]);
+      id->corr[a * GC_FIT_MAXPAR + b] =
+          Creg[a * nfr + b] / sqrt(Creg[a * nfr + a] * Creg[b * nfr + b]);
   for (int a = 0; a < nfr; a++) {
     int j = pb->idx[a];
     int null_load = 0;

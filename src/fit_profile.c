@@ -59,8 +59,8 @@ static int refit_fixed(const gc_fit_problem *pb, const double *start, int j, dou
   return st;
 }
 
-int gc_fit_profile_run(const gc_fit_problem *pb, const double *p_opt, int j,
-                       gc_fit_profile *pr, char *msg, size_t n)
+int gc_fit_profile_run(const gc_fit_problem *pb, const double *p_opt, int j, gc_fit_profile *pr,
+                       char *msg, size_t n)
 {
   memset(pr, 0, sizeof *pr);
   pr->j = -1;
@@ -237,8 +237,9 @@ static void print_quality(FILE *f, const gc_fit_verdict *v)
     return;
   fprintf(f, "  POOR FIT: the force residuals' RMS is %.3g %% of the RMS force", 100 * v->rel_rms);
   if (v->runs_p < GC_FIT_RUNS_P)
-    fprintf(f, " and they are systematic\n  (Wald-Wolfowitz runs test on their signs in data "
-               "order: %zu runs in %zu residuals, %zu + and %zu -,\n  p = %.2g < %g)",
+    fprintf(f,
+            " and they are systematic\n  (Wald-Wolfowitz runs test on their signs in data "
+            "order: %zu runs in %zu residuals, %zu + and %zu -,\n  p = %.2g < %g)",
             v->runs, v->n_pos + v->n_neg, v->n_pos, v->n_neg, v->runs_p, GC_FIT_RUNS_P);
   fprintf(f, ".\n  The model does not describe these data; likely causes: values in other units "
              "than the\n  header says (mm under [m], kN under [N]), mislabelled or swapped "
@@ -251,8 +252,8 @@ static void print_quality(FILE *f, const gc_fit_verdict *v)
 enum { CAND_DROP, CAND_UNLOAD, CAND_COMP };
 typedef struct {
   int kind;
-  double x;        /* v_in [m/s], or alpha [m] */
-  double x_load;   /* unloading: the largest displacement before unloading */
+  double x;      /* v_in [m/s], or alpha [m] */
+  double x_load; /* unloading: the largest displacement before unloading */
 } cand;
 
 /* The observable of a candidate under the law of p: e, or P [N]. */
@@ -282,7 +283,8 @@ static int observe(const gc_fit_problem *pb, const double *p, const cand *c, dou
  * interval factor exp(2 t se) with se^2 = s2 (M^-1)_jj (INFINITY along a null direction). */
 static int analyse(const double *M, int k, double s2, double tq, double *lam_min, double *factor)
 {
-  gsl_matrix *A = gsl_matrix_alloc((size_t)k, (size_t)k), *V = gsl_matrix_alloc((size_t)k, (size_t)k);
+  gsl_matrix *A = gsl_matrix_alloc((size_t)k, (size_t)k),
+             *V = gsl_matrix_alloc((size_t)k, (size_t)k);
   gsl_vector *L = gsl_vector_alloc((size_t)k);
   gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc((size_t)k);
   int st = GC_ENOMEM;
@@ -332,8 +334,8 @@ static void describe(const cand *c, double g, char *buf, size_t n)
   if (c->kind == CAND_DROP)
     snprintf(buf, n, "a drop at v_in = %.3g m/s (H = %.3g mm)", c->x, 1e3 * c->x * c->x / (2 * g));
   else if (c->kind == CAND_UNLOAD)
-    snprintf(buf, n, "an unloading point: P at alpha = %.3g um after compressing to %.3g um", 1e6 * c->x,
-             1e6 * c->x_load);
+    snprintf(buf, n, "an unloading point: P at alpha = %.3g um after compressing to %.3g um",
+             1e6 * c->x, 1e6 * c->x_load);
   else
     snprintf(buf, n, "a compression point at alpha = %.3g um", 1e6 * c->x);
 }
@@ -451,7 +453,8 @@ int gc_fit_advise(const gc_fit_problem *pb, const double *p, const gc_fit_ident 
   for (size_t i = 0; i < id->n_res; i++)
     for (int a = 0; a < k; a++)
       for (int b = 0; b < k; b++)
-        M[a * k + b] += id->J[i * GC_FIT_MAXPAR + (size_t)ad->A[a]] * id->J[i * GC_FIT_MAXPAR + (size_t)ad->A[b]];
+        M[a * k + b] += id->J[i * GC_FIT_MAXPAR + (size_t)ad->A[a]] *
+                        id->J[i * GC_FIT_MAXPAR + (size_t)ad->A[b]];
   gsl_error_handler_t *old = gsl_set_error_handler_off();
   double lam;
   int st = analyse(M, k, id->s2, id->tq, &lam, ad->factor0);
@@ -509,7 +512,7 @@ int gc_fit_advise(const gc_fit_problem *pb, const double *p, const gc_fit_ident 
 static const char *name_or_Estar(const gc_fit_setup *s, int j)
 {
   return j == gc_fit_find(s, GC_PAR_E1) && gc_fit_find(s, GC_PAR_NU1) >= 0 ? "E*"
-                                                                            : gc_fit_name(s, j);
+                                                                           : gc_fit_name(s, j);
 }
 
 void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double *p,
@@ -532,9 +535,11 @@ void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double *p,
   if (v->unconverged) {
     /* a profile is a statement about the neighbourhood of a minimum: at another point its
      * "determined" or "bounded" would describe the solver's stopping place, not the data */
-    fprintf(f, "verdict: the solver did not converge (%s):\n  the result is not a minimum of F, so "
-               "what the data determine is not judged; the parameters\n  below are where it "
-               "stopped (try -A lm, -A bobyqa, --starts 4 or a larger --max-evals)\n", v->why);
+    fprintf(f,
+            "verdict: the solver did not converge (%s):\n  the result is not a minimum of F, so "
+            "what the data determine is not judged; the parameters\n  below are where it "
+            "stopped (try -A lm, -A bobyqa, --starts 4 or a larger --max-evals)\n",
+            v->why);
     print_quality(f, v);
     return;
   }
@@ -554,14 +559,20 @@ void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double *p,
       continue;
     const char *u = gc_fit_unit(&pb->set, j), *nm = gc_fit_name(&pb->set, j);
     if (pr->cls == GC_FIT_UPPER_ONLY)
-      fprintf(f, "  %s is only bounded above: %s <= %.3g %s (95 %% profile); every value down to the "
-                 "search bound %.3g %s fits as well\n", nm, nm, pr->hi, u, pr->lo, u);
+      fprintf(f,
+              "  %s is only bounded above: %s <= %.3g %s (95 %% profile); every value down to the "
+              "search bound %.3g %s fits as well\n",
+              nm, nm, pr->hi, u, pr->lo, u);
     else if (pr->cls == GC_FIT_LOWER_ONLY)
-      fprintf(f, "  %s is only bounded below: %s >= %.3g %s (95 %% profile); every value up to the "
-                 "search bound %.3g %s fits as well\n", nm, nm, pr->lo, u, pr->hi, u);
+      fprintf(f,
+              "  %s is only bounded below: %s >= %.3g %s (95 %% profile); every value up to the "
+              "search bound %.3g %s fits as well\n",
+              nm, nm, pr->lo, u, pr->hi, u);
     else
-      fprintf(f, "  %s is not determined: every value in the search range [%.3g, %.3g] %s fits as "
-                 "well (95 %% profile)\n", nm, pr->lo, pr->hi, u);
+      fprintf(f,
+              "  %s is not determined: every value in the search range [%.3g, %.3g] %s fits as "
+              "well (95 %% profile)\n",
+              nm, pr->lo, pr->hi, u);
   }
   int nh = 0;
   for (int j = 0; j < s->npar; j++)
@@ -595,7 +606,8 @@ void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double *p,
         }
         if (lo <= hi && hi - lo > 1e-4 * fabs(hi))
           fprintf(f, "  over the %s the data allow, %s ranges over [%.4g, %.4g] %s\n",
-                  gc_fit_name(&pb->set, j), name_or_Estar(s, k), lo, hi, k == iE ? "Pa" : gc_fit_unit(s, k));
+                  gc_fit_name(&pb->set, j), name_or_Estar(s, k), lo, hi,
+                  k == iE ? "Pa" : gc_fit_unit(s, k));
       }
     }
   }
@@ -603,19 +615,24 @@ void gc_fit_print_verdict(FILE *f, const gc_fit_problem *pb, const double *p,
     for (int a = 0; a < v->adv.nirr; a++) {
       int j = v->adv.irr[a];
       if (j == iK && iP >= 0)
-        fprintf(f, "  K_c has no effect at these forces: C_R - 1 = K_c (P - P_Y) <= %.2g at the largest "
-                   "force reached\n  (%.3g N, K_c = %.3g 1/N at its upper search bound); no drop or "
-                   "compression in this range\n  determines it, and for the same reason it does not "
-                   "matter in a simulation at such forces\n",
-                   s->hi[iK] * fmax(v->adv.P_peak - p[iP], 0.0), v->adv.P_peak, s->hi[iK]);
+        fprintf(f,
+                "  K_c has no effect at these forces: C_R - 1 = K_c (P - P_Y) <= %.2g at the "
+                "largest "
+                "force reached\n  (%.3g N, K_c = %.3g 1/N at its upper search bound); no drop or "
+                "compression in this range\n  determines it, and for the same reason it does not "
+                "matter in a simulation at such forces\n",
+                s->hi[iK] * fmax(v->adv.P_peak - p[iP], 0.0), v->adv.P_peak, s->hi[iK]);
       else
         fprintf(f, "  %s has no effect on these data or on any candidate measurement\n",
                 gc_fit_name(&pb->set, j));
     }
   if (v->have_advice && v->adv.nsteps > 0) {
     const gc_fit_advice *ad = &v->adv;
-    fprintf(f, "  to determine the rest, add (greedy choice among %d candidate measurements by the rise of the\n"
-               "  smallest singular value of the Jacobian on", ad->ncand);
+    fprintf(f,
+            "  to determine the rest, add (greedy choice among %d candidate measurements by the "
+            "rise of the\n"
+            "  smallest singular value of the Jacobian on",
+            ad->ncand);
     for (int a = 0; a < ad->nA; a++)
       fprintf(f, " %s", name_or_Estar(s, ad->A[a]));
     fprintf(f, "; each as precise as the data of its kind):\n");

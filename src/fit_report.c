@@ -46,8 +46,8 @@ static int path_branch(const gc_fit_data *d, size_t f, size_t i)
  * |P_model - P| on loading and on unloading, and the RMS over both (the first point, which no
  * step leads to, in neither). */
 typedef struct {
-  size_t n, nl, nu;                          /* points of the file, on loading, on unloading */
-  double rms_l, max_l, rms_u, max_u, rms;    /* [N] */
+  size_t n, nl, nu;                       /* points of the file, on loading, on unloading */
+  double rms_l, max_l, rms_u, max_u, rms; /* [N] */
 } path_err;
 
 static void path_errors(const gc_fit_data *d, const double *Pp, size_t f, path_err *e)
@@ -74,8 +74,7 @@ static void path_errors(const gc_fit_data *d, const double *Pp, size_t f, path_e
 }
 
 void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
-                          const gc_fit_result *res, const gc_fit_ident *id,
-                          const gc_fit_verdict *v)
+                          const gc_fit_result *res, const gc_fit_ident *id, const gc_fit_verdict *v)
 {
   const gc_fit_data *d = pb->data;
   const gc_fit_setup *s = &pb->set;
@@ -86,23 +85,28 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
           d->comp_path[0] ? " (" : "", d->comp_path, d->comp_path[0] ? ")" : "", d->n_drop,
           d->drop_path[0] ? " (" : "", d->drop_path, d->drop_path[0] ? ")" : "");
   if (d->n_path) {
-    fprintf(f, "             %zu load-path points in %zu file%s, replayed through the contact "
-               "driver:", d->n_path, d->n_path_files, d->n_path_files == 1 ? "" : "s");
+    fprintf(f,
+            "             %zu load-path points in %zu file%s, replayed through the contact "
+            "driver:",
+            d->n_path, d->n_path_files, d->n_path_files == 1 ? "" : "s");
     for (size_t k = 0; k < d->n_path_files && k < 8; k++)
       fprintf(f, " %s", d->path_paths[k]);
     fprintf(f, "%s\n", d->n_path_files > 8 ? " ..." : "");
   }
   fprintf(f, "  particle   R = %g m, m = %g kg; drops by leap-frog, dt = %g s, %s\n", s->base.R1,
           s->mass, s->drop.dt, s->drop.g > 0 ? "with gravity" : "no gravity");
-  fprintf(f, "  objective  F = %g F_a/F_a(trial) + %g F_e/F_e(trial) (eq. E.5-E.7), F_a(trial) = "
-             "%.5g N^2, F_e(trial) = %.5g%s\n", s->w_a, s->w_e, pb->Fa_ref, pb->Fe_ref,
+  fprintf(f,
+          "  objective  F = %g F_a/F_a(trial) + %g F_e/F_e(trial) (eq. E.5-E.7), F_a(trial) = "
+          "%.5g N^2, F_e(trial) = %.5g%s\n",
+          s->w_a, s->w_e, pb->Fa_ref, pb->Fe_ref,
           s->point_weights == GC_FIT_PW_COUNT ? ", drops weighted by n"
           : s->point_weights == GC_FIT_PW_SD  ? ", drops weighted by 1/sd^2"
                                               : "");
   fprintf(f, "  solver     %s: %s\n", gc_fit_alg_name(o->algorithm),
           gc_fit_alg_description(o->algorithm));
   if (gc_fit_alg_is_global(o->algorithm))
-    fprintf(f, "             polished by %s\n", o->polish >= 0 ? gc_fit_alg_name(o->polish) : "none");
+    fprintf(f, "             polished by %s\n",
+            o->polish >= 0 ? gc_fit_alg_name(o->polish) : "none");
   if (o->algorithm == GC_FIT_SD)
     fprintf(f, "             delta = %g, eps = %g\n", o->sd_delta, o->sd_eps);
   if (o->starts > 1)
@@ -138,8 +142,8 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
                b < 0 ? s->lo[j] : s->hi[j]);
     else
       snprintf(status, sizeof status, "free in [%g, %g]", s->lo[j], s->hi[j]);
-    fprintf(f, "  %-10s %-6s %13.6g %13.6g   %-27s %s\n", gc_fit_name(&pb->set, j), gc_fit_unit(&pb->set, j),
-            s->trial[j], p[j], ci, status);
+    fprintf(f, "  %-10s %-6s %13.6g %13.6g   %-27s %s\n", gc_fit_name(&pb->set, j),
+            gc_fit_unit(&pb->set, j), s->trial[j], p[j], ci, status);
   }
   const int iE = gc_fit_find(s, GC_PAR_E1), inu = gc_fit_find(s, GC_PAR_NU1);
   const int Enu = iE >= 0 && inu >= 0; /* E* = E/(1-nu^2) is what a Hertz-type model sees */
@@ -184,8 +188,8 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
       for (size_t k = 0; k < d->n_path_files; k++) {
         path_err e;
         path_errors(d, Pp, k, &e);
-        fprintf(f, "  %-11zu %6zu %12.4g %12.4g %12.4g %12.4g  %s\n", k + 1, e.n, e.rms_l,
-                e.max_l, e.rms_u, e.max_u, k < 8 ? d->path_paths[k] : "");
+        fprintf(f, "  %-11zu %6zu %12.4g %12.4g %12.4g %12.4g  %s\n", k + 1, e.n, e.rms_l, e.max_l,
+                e.rms_u, e.max_u, k < 8 ? d->path_paths[k] : "");
       }
     }
     free(Pp);
@@ -195,7 +199,11 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
     return;
   fprintf(f, "\nidentifiability (Jacobian of the weighted residuals wrt ln p at the result):\n");
   fprintf(f, "  singular values, all %s parameters:",
-          s->npar == 5 ? "five" : s->npar == 4 ? "four" : s->npar == 3 ? "three" : s->npar == 2 ? "two" : "the");
+          s->npar == 5   ? "five"
+          : s->npar == 4 ? "four"
+          : s->npar == 3 ? "three"
+          : s->npar == 2 ? "two"
+                         : "the");
   for (int k = 0; k < s->npar; k++)
     fprintf(f, " %.3g", id->sv_all[k]);
   fprintf(f, "\n  direction of the smallest one (");
@@ -206,17 +214,23 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
     fprintf(f, " %+.3f", id->null_all[j]);
   fprintf(f, "\n");
   if (Enu) {
-  fprintf(f, "  E and nu are NOT separable from these data: the normal model depends on them only\n"
-             "  through E* = E/(1-nu^2)%s.\n"
-             "  Changing nu at fixed E* changes the residuals by %.2g of what the same change of E*\n"
-             "  does.  Only E* is determined: fix one of E and nu and fit the other",
-          gc_fit_find(s, GC_PAR_P_Y) >= 0 ? " (P_Y is a fitted force, so nu does not enter through A_Y)" : "",
-          id->nu_at_fixed_Estar);
-  if (s->is_free[iE] && s->is_free[inu])
-    fprintf(f, " (e.g. --fix nu=0.4).\n  Here both are free: their correlation is %+.4f, their "
-               "individual values are arbitrary\n  along E/(1-nu^2) = %.5g Pa.\n", id->Enu_corr, Es);
-  else
-    fprintf(f, " (done here:\n  %s is fixed).\n", s->is_free[inu] ? "E" : "nu");
+    fprintf(f,
+            "  E and nu are NOT separable from these data: the normal model depends on them only\n"
+            "  through E* = E/(1-nu^2)%s.\n"
+            "  Changing nu at fixed E* changes the residuals by %.2g of what the same change of "
+            "E*\n"
+            "  does.  Only E* is determined: fix one of E and nu and fit the other",
+            gc_fit_find(s, GC_PAR_P_Y) >= 0
+                ? " (P_Y is a fitted force, so nu does not enter through A_Y)"
+                : "",
+            id->nu_at_fixed_Estar);
+    if (s->is_free[iE] && s->is_free[inu])
+      fprintf(f,
+              " (e.g. --fix nu=0.4).\n  Here both are free: their correlation is %+.4f, their "
+              "individual values are arbitrary\n  along E/(1-nu^2) = %.5g Pa.\n",
+              id->Enu_corr, Es);
+    else
+      fprintf(f, " (done here:\n  %s is fixed).\n", s->is_free[inu] ? "E" : "nu");
   }
   fprintf(f, "  free parameters:");
   for (int a = 0; a < pb->nfree; a++)
@@ -237,8 +251,10 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
     fprintf(f, "\n");
   }
   if (id->dof > 0)
-    fprintf(f, "  intervals: linearised, residual variance F/(n - p) = %.3g with %d degrees of "
-               "freedom, t = %.3f\n", id->s2, id->dof, id->tq);
+    fprintf(f,
+            "  intervals: linearised, residual variance F/(n - p) = %.3g with %d degrees of "
+            "freedom, t = %.3f\n",
+            id->s2, id->dof, id->tq);
   else
     fprintf(f, "  intervals: none (%zu residuals for %d parameters leave no degrees of freedom)\n",
             id->n_res, id->nfree);
@@ -246,14 +262,19 @@ void gc_fit_print_summary(FILE *f, gc_fit_problem *pb, const gc_fit_options *o,
   for (int j = 0; j < s->npar; j++) {
     int b = at_bound(pb, p, j);
     if (s->is_free[j] && !isfinite(id->se_log[j]) && !(Enu && (j == iE || j == inu))) {
-      fprintf(f, "  note: %s is not identifiable from these data: the residuals hardly depend on it,\n"
-                 "        so its value is arbitrary%s; fix it (--fix %s=VALUE).\n",
-              gc_fit_name(&pb->set, j), b ? " (here it stopped at a bound)" : "", gc_fit_name(&pb->set, j));
+      fprintf(f,
+              "  note: %s is not identifiable from these data: the residuals hardly depend on it,\n"
+              "        so its value is arbitrary%s; fix it (--fix %s=VALUE).\n",
+              gc_fit_name(&pb->set, j), b ? " (here it stopped at a bound)" : "",
+              gc_fit_name(&pb->set, j));
       notes++;
     } else if (b) {
-      fprintf(f, "  note: %s is at its %s bound: the data push it further, so its interval is not "
-                 "meaningful;\n        widen the bound (--bounds %s=LO:HI) or fix it (--fix %s=VALUE).\n",
-              gc_fit_name(&pb->set, j), b < 0 ? "lower" : "upper", gc_fit_name(&pb->set, j), gc_fit_name(&pb->set, j));
+      fprintf(f,
+              "  note: %s is at its %s bound: the data push it further, so its interval is not "
+              "meaningful;\n        widen the bound (--bounds %s=LO:HI) or fix it (--fix "
+              "%s=VALUE).\n",
+              gc_fit_name(&pb->set, j), b < 0 ? "lower" : "upper", gc_fit_name(&pb->set, j),
+              gc_fit_name(&pb->set, j));
       notes++;
     } else if (s->is_free[j] && isfinite(id->ci_hi[j]) && id->ci_lo[j] > 0 &&
                id->ci_hi[j] / id->ci_lo[j] > 10) {
@@ -283,9 +304,10 @@ int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *
   snprintf(e.nfd, sizeof e.nfd, "%s", s->model->name);
   if (!(e.mass > 0) && !(e.rho > 0))
     e.mass = s->mass;
-  fprintf(f, "# granucal parameter file (key = value, see granucal-params(5)): normal model '%s'\n"
-             "# (%s) fitted by `granucal fit` (dissertation appendix E).\n", s->model->name,
-          s->model->description);
+  fprintf(f,
+          "# granucal parameter file (key = value, see granucal-params(5)): normal model '%s'\n"
+          "# (%s) fitted by `granucal fit` (dissertation appendix E).\n",
+          s->model->name, s->model->description);
   /* the comment (provenance: version, command, date, input checksums), one "# " per line */
   for (const char *q = comment; q && *q;) {
     const char *e = strchr(q, '\n');
@@ -296,11 +318,14 @@ int gc_fit_write_params(FILE *f, const gc_fit_problem *pb, const gc_fit_result *
   fprintf(f, "# objective F = %.7g (eq. E.5; %g at the trial values) after %ld evaluations\n",
           res->val.F, F_trial(pb), res->nevals);
   if (gc_fit_find(s, GC_PAR_E1) >= 0 && gc_fit_find(s, GC_PAR_NU1) >= 0)
-    fprintf(f, "# E* = E/(1-nu^2) = %.6g Pa is what the data determine; E and nu are not separable.\n",
+    fprintf(f,
+            "# E* = E/(1-nu^2) = %.6g Pa is what the data determine; E and nu are not separable.\n",
             q.E1 / (1 - q.nu1 * q.nu1));
   if (have_sY)
-    fprintf(f, "# sY = %.6g Pa is derived from P_Y by eq. E.16 (A_Y(nu) = %.4f); P_Y > 0 takes "
-               "precedence when read.\n", sY, AY);
+    fprintf(f,
+            "# sY = %.6g Pa is derived from P_Y by eq. E.16 (A_Y(nu) = %.4f); P_Y > 0 takes "
+            "precedence when read.\n",
+            sY, AY);
   int st = gc_card_write(f, &q, &e);
   return st ? st : (ferror(f) ? GC_EIO : GC_SUCCESS);
 }
@@ -316,7 +341,8 @@ static const char plot_script[] =
     "# plot-fit.gp - plots of a `granucal fit --report` directory; run from inside it:\n"
     "#   gnuplot plot-fit.gp\n"
     "# Inputs: compression.csv, compression-model.csv, restitution.csv, restitution-model.csv,\n"
-    "# paths.csv, convergence.csv (written by granucal fit).  Outputs: compression.png (P vs alpha,\n"
+    "# paths.csv, convergence.csv (written by granucal fit).  Outputs: compression.png (P vs "
+    "alpha,\n"
     "# data, model and Hertz as in fig. E.8, residuals below), restitution.png (e vs v_in as in\n"
     "# fig. E.9, residuals below), paths.png (P vs alpha along the load paths, data and model,\n"
     "# residuals below), convergence.png (objective vs evaluations, every start).  A panel whose\n"
@@ -334,7 +360,8 @@ static const char plot_script[] =
     "set tics nomirror\n"
     "set lmargin 12\n"
     "# displacements in micrometres: the micro sign where the terminal draws UTF-8 (pngcairo)\n"
-    "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) { set encoding utf8; um = '\xc2\xb5" "m' } else { um = 'um' }\n"
+    "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) { set encoding utf8; um = '\xc2\xb5"
+    "m' } else { um = 'um' }\n"
     "# Okabe-Ito colours (colour-blind safe, as in the other plots), one per load-path file\n"
     "array OI[7] = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000']\n"
     "oi(k) = OI[(k - 1) % 7 + 1]\n"
@@ -349,9 +376,12 @@ static const char plot_script[] =
     "  set title 'Compression test: normal force vs single-side displacement (cf. fig. E.8)'\n"
     "  set xlabel ''\n"
     "  set ylabel 'P [N]'\n"
-    "  plot 'compression-model.csv' skip 1 using ($1*1e6):2 with lines lw 2 lc rgb '#0072b2' title 'model (fitted)', \\\n"
-    "       '' skip 1 using ($1*1e6):(has_hertz ? $3 : 1/0) with lines dt 2 lw 1.5 lc rgb '#d55e00' title (has_hertz ? 'Hertz (same E*)' : ''), \\\n"
-    "       'compression.csv' skip 1 using ($1*1e6):2 with points pt 7 ps 1.3 lc rgb 'black' title 'data'\n"
+    "  plot 'compression-model.csv' skip 1 using ($1*1e6):2 with lines lw 2 lc rgb '#0072b2' title "
+    "'model (fitted)', \\\n"
+    "       '' skip 1 using ($1*1e6):(has_hertz ? $3 : 1/0) with lines dt 2 lw 1.5 lc rgb "
+    "'#d55e00' title (has_hertz ? 'Hertz (same E*)' : ''), \\\n"
+    "       'compression.csv' skip 1 using ($1*1e6):2 with points pt 7 ps 1.3 lc rgb 'black' title "
+    "'data'\n"
     "  set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
     "  set offsets 0, 0, graph 0.15, graph 0.15\n"
     "  set origin 0, 0\n"
@@ -361,7 +391,8 @@ static const char plot_script[] =
     "  set ylabel 'model - data [N]'\n"
     "  set xzeroaxis lt -1\n"
     "  unset key\n"
-    "  plot 'compression.csv' skip 1 using ($1*1e6):($3-$2) with impulses lw 2 lc rgb '#0072b2', \\\n"
+    "  plot 'compression.csv' skip 1 using ($1*1e6):($3-$2) with impulses lw 2 lc rgb '#0072b2', "
+    "\\\n"
     "       '' skip 1 using ($1*1e6):($3-$2) with points pt 7 lc rgb '#0072b2'\n"
     "  unset multiplot\n"
     "  unset xzeroaxis\n"
@@ -381,10 +412,14 @@ static const char plot_script[] =
     "  set xlabel ''\n"
     "  set ylabel 'e'\n"
     "  set offsets 0, 0, graph 0.08, graph 0.08\n"
-    "  plot 'restitution-model.csv' skip 1 using 1:2 with lines lw 2 lc rgb '#0072b2' title 'model (fitted); Hertz: e = 1', \\\n"
-    "       'restitution.csv' skip 1 using 1:2:(has_sd ? $5 : 0) with yerrorbars pt 7 ps 1.3 lc rgb 'black' title (has_sd ? 'data +- sd' : 'data'), \\\n"
-    "       '' skip 1 using 1:3 with points pt 6 ps 1.8 lc rgb '#d55e00' title 'model at the data', \\\n"
-    "       '' skip 1 using 1:2:(has_n ? sprintf('  n = %d', int($6)) : '') with labels left offset 1,0 notitle\n"
+    "  plot 'restitution-model.csv' skip 1 using 1:2 with lines lw 2 lc rgb '#0072b2' title 'model "
+    "(fitted); Hertz: e = 1', \\\n"
+    "       'restitution.csv' skip 1 using 1:2:(has_sd ? $5 : 0) with yerrorbars pt 7 ps 1.3 lc "
+    "rgb 'black' title (has_sd ? 'data +- sd' : 'data'), \\\n"
+    "       '' skip 1 using 1:3 with points pt 6 ps 1.8 lc rgb '#d55e00' title 'model at the "
+    "data', \\\n"
+    "       '' skip 1 using 1:2:(has_n ? sprintf('  n = %d', int($6)) : '') with labels left "
+    "offset 1,0 notitle\n"
     "  set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
     "  set offsets 0, 0, graph 0.15, graph 0.15\n"
     "  set origin 0, 0\n"
@@ -403,21 +438,28 @@ static const char plot_script[] =
     "}\n"
     "\n"
     "# --- load paths (FEA curves, cyclic tests): P against alpha in micrometres, one colour per\n"
-    "# file; measured as points, filled on loading and open on unloading (paths.csv: branch +1 / -1,\n"
-    "# 0 for a file's first point), the model replayed along the measured displacements as a line;\n"
-    "# below, model - measured against alpha with the same symbols, a thin line following each path\n"
+    "# file; measured as points, filled on loading and open on unloading (paths.csv: branch +1 / "
+    "-1,\n"
+    "# 0 for a file's first point), the model replayed along the measured displacements as a "
+    "line;\n"
+    "# below, model - measured against alpha with the same symbols, a thin line following each "
+    "path\n"
     "if (npath > 0) {\n"
     "  set output 'paths.png'\n"
     "  set multiplot\n"
     "  set origin 0, 0.35\n"
     "  set size 1, 0.65\n"
     "  set key top left Left reverse box opaque\n"
-    "  set title 'Load paths: normal force vs single-side displacement, model replayed along the data'\n"
+    "  set title 'Load paths: normal force vs single-side displacement, model replayed along the "
+    "data'\n"
     "  set xlabel ''\n"
     "  set ylabel 'P [N]'\n"
-    "  plot for [k=1:npath] 'paths.csv' skip 1 using ($1 == k ? $4*1e6 : 1/0):6 with lines lw 2 lc rgb oi(k) title PN[k], \\\n"
-    "       for [k=1:npath] '' skip 1 using ($1 == k && $7 >= 0 ? $4*1e6 : 1/0):5 with points pt 7 ps 0.8 lc rgb oi(k) notitle, \\\n"
-    "       for [k=1:npath] '' skip 1 using ($1 == k && $7 < 0 ? $4*1e6 : 1/0):5 with points pt 6 ps 1.0 lc rgb oi(k) notitle, \\\n"
+    "  plot for [k=1:npath] 'paths.csv' skip 1 using ($1 == k ? $4*1e6 : 1/0):6 with lines lw 2 lc "
+    "rgb oi(k) title PN[k], \\\n"
+    "       for [k=1:npath] '' skip 1 using ($1 == k && $7 >= 0 ? $4*1e6 : 1/0):5 with points pt 7 "
+    "ps 0.8 lc rgb oi(k) notitle, \\\n"
+    "       for [k=1:npath] '' skip 1 using ($1 == k && $7 < 0 ? $4*1e6 : 1/0):5 with points pt 6 "
+    "ps 1.0 lc rgb oi(k) notitle, \\\n"
     "       keyentry with lines lw 2 lc rgb 'grey40' title 'model (lines)', \\\n"
     "       keyentry with points pt 7 ps 0.8 lc rgb 'grey40' title 'measured, loading', \\\n"
     "       keyentry with points pt 6 ps 1.0 lc rgb 'grey40' title 'measured, unloading'\n"
@@ -430,9 +472,12 @@ static const char plot_script[] =
     "  set ylabel 'model - measured [N]'\n"
     "  set xzeroaxis lt -1\n"
     "  unset key\n"
-    "  plot for [k=1:npath] 'paths.csv' skip 1 using ($1 == k ? $4*1e6 : 1/0):($6-$5) with lines lw 0.6 lc rgb oi(k), \\\n"
-    "       for [k=1:npath] '' skip 1 using ($1 == k && $7 >= 0 ? $4*1e6 : 1/0):($6-$5) with points pt 7 ps 0.7 lc rgb oi(k), \\\n"
-    "       for [k=1:npath] '' skip 1 using ($1 == k && $7 < 0 ? $4*1e6 : 1/0):($6-$5) with points pt 6 ps 0.9 lc rgb oi(k)\n"
+    "  plot for [k=1:npath] 'paths.csv' skip 1 using ($1 == k ? $4*1e6 : 1/0):($6-$5) with lines "
+    "lw 0.6 lc rgb oi(k), \\\n"
+    "       for [k=1:npath] '' skip 1 using ($1 == k && $7 >= 0 ? $4*1e6 : 1/0):($6-$5) with "
+    "points pt 7 ps 0.7 lc rgb oi(k), \\\n"
+    "       for [k=1:npath] '' skip 1 using ($1 == k && $7 < 0 ? $4*1e6 : 1/0):($6-$5) with points "
+    "pt 6 ps 0.9 lc rgb oi(k)\n"
     "  unset multiplot\n"
     "  unset xzeroaxis\n"
     "  set autoscale x\n"
@@ -444,13 +489,15 @@ static const char plot_script[] =
     "# evaluations count), the chosen start drawn thick and in colour, the others thin and grey;\n"
     "# F on a log scale (starts far from the optimum are orders of magnitude higher).  Below, the\n"
     "# excess over the final F of the chosen start, on a log scale, shows the rate.\n"
-    "# convergence.csv: one block per start (blocks separated by two blank lines: gnuplot's index).\n"
+    "# convergence.csv: one block per start (blocks separated by two blank lines: gnuplot's "
+    "index).\n"
     "set output 'convergence.png'\n"
     "set multiplot\n"
     "set origin 0, 0.45\n"
     "set size 1, 0.55\n"
     "set lmargin 12\n"
-    "set title sprintf('Objective (eq. E.5) of the %s fit: %d start%s, start %d chosen', solver, nstarts, nstarts > 1 ? 's' : '', chosen)\n"
+    "set title sprintf('Objective (eq. E.5) of the %s fit: %d start%s, start %d chosen', solver, "
+    "nstarts, nstarts > 1 ? 's' : '', chosen)\n"
     "set xlabel ''\n"
     "# log scale when F spans more than a factor 20 (a narrow range gets linear, labelled tics)\n"
     "stats 'convergence.csv' skip 1 using ($4 > 0 ? $4 : 1/0) nooutput\n"
@@ -462,8 +509,11 @@ static const char plot_script[] =
     "set key top right box opaque\n"
     "grey = '#b0b0b0'\n"
     "first_other = (chosen == 1 ? 2 : 1)\n"
-    "plot for [i=1:nstarts] 'convergence.csv' skip 1 index (i-1) using 3:($4 > 0 ? $4 : 1/0) with steps lw 1 lc rgb grey title (i == first_other && i != chosen ? sprintf('other starts (%d)', nstarts - 1) : ''), \\\n"
-    "     'convergence.csv' skip 1 index (chosen-1) using 3:($4 > 0 ? $4 : 1/0) with steps lw 3 lc rgb '#0072b2' title sprintf('start %d (chosen)', chosen)\n"
+    "plot for [i=1:nstarts] 'convergence.csv' skip 1 index (i-1) using 3:($4 > 0 ? $4 : 1/0) with "
+    "steps lw 1 lc rgb grey title (i == first_other && i != chosen ? sprintf('other starts (%d)', "
+    "nstarts - 1) : ''), \\\n"
+    "     'convergence.csv' skip 1 index (chosen-1) using 3:($4 > 0 ? $4 : 1/0) with steps lw 3 lc "
+    "rgb '#0072b2' title sprintf('start %d (chosen)', chosen)\n"
     "set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n"
     "set origin 0, 0\n"
     "set size 1, 0.45\n"
@@ -476,8 +526,10 @@ static const char plot_script[] =
     "Ffin = STATS_min\n"
     "thr(F) = (F - Ffin) > 1e-12 * abs(Ffin) ? F - Ffin : 1/0\n"
     "unset key\n"
-    "plot for [i=1:nstarts] 'convergence.csv' skip 1 index (i-1) using 3:(thr($4)) with steps lw 1 lc rgb grey, \\\n"
-    "     'convergence.csv' skip 1 index (chosen-1) using 3:(thr($4)) with steps lw 3 lc rgb '#0072b2'\n"
+    "plot for [i=1:nstarts] 'convergence.csv' skip 1 index (i-1) using 3:(thr($4)) with steps lw 1 "
+    "lc rgb grey, \\\n"
+    "     'convergence.csv' skip 1 index (chosen-1) using 3:(thr($4)) with steps lw 3 lc rgb "
+    "'#0072b2'\n"
     "unset logscale y\n"
     "set format y '%g'\n"
     "unset multiplot\n"
@@ -526,18 +578,38 @@ static void csv_text(FILE *f, const char *s)
  * gc_fit_report_plan gives the same table to the output guard.  The PNGs are made by gnuplot
  * under the names plot-fit.gp gives them. */
 enum {
-  RF_SUMMARY, RF_PARAMS, RF_COMPRESSION, RF_COMPRESSION_MODEL, RF_RESTITUTION,
-  RF_RESTITUTION_MODEL, RF_PATHS, RF_PATHS_ERRORS, RF_CONVERGENCE, RF_PLOT, RF_PNG_COMPRESSION,
-  RF_PNG_RESTITUTION, RF_PNG_CONVERGENCE, RF_PNG_PATHS, RF_HTML, RF_COUNT
+  RF_SUMMARY,
+  RF_PARAMS,
+  RF_COMPRESSION,
+  RF_COMPRESSION_MODEL,
+  RF_RESTITUTION,
+  RF_RESTITUTION_MODEL,
+  RF_PATHS,
+  RF_PATHS_ERRORS,
+  RF_CONVERGENCE,
+  RF_PLOT,
+  RF_PNG_COMPRESSION,
+  RF_PNG_RESTITUTION,
+  RF_PNG_CONVERGENCE,
+  RF_PNG_PATHS,
+  RF_HTML,
+  RF_COUNT
 };
 static const char *const report_files[RF_COUNT] = {
-  [RF_SUMMARY] = "summary.txt", [RF_PARAMS] = "fit.params",
-  [RF_COMPRESSION] = "compression.csv", [RF_COMPRESSION_MODEL] = "compression-model.csv",
-  [RF_RESTITUTION] = "restitution.csv", [RF_RESTITUTION_MODEL] = "restitution-model.csv",
-  [RF_PATHS] = "paths.csv", [RF_PATHS_ERRORS] = "paths-errors.csv",
-  [RF_CONVERGENCE] = "convergence.csv", [RF_PLOT] = "plot-fit.gp",
-  [RF_PNG_COMPRESSION] = "compression.png", [RF_PNG_RESTITUTION] = "restitution.png",
-  [RF_PNG_CONVERGENCE] = "convergence.png", [RF_PNG_PATHS] = "paths.png",
+  [RF_SUMMARY] = "summary.txt",
+  [RF_PARAMS] = "fit.params",
+  [RF_COMPRESSION] = "compression.csv",
+  [RF_COMPRESSION_MODEL] = "compression-model.csv",
+  [RF_RESTITUTION] = "restitution.csv",
+  [RF_RESTITUTION_MODEL] = "restitution-model.csv",
+  [RF_PATHS] = "paths.csv",
+  [RF_PATHS_ERRORS] = "paths-errors.csv",
+  [RF_CONVERGENCE] = "convergence.csv",
+  [RF_PLOT] = "plot-fit.gp",
+  [RF_PNG_COMPRESSION] = "compression.png",
+  [RF_PNG_RESTITUTION] = "restitution.png",
+  [RF_PNG_CONVERGENCE] = "convergence.png",
+  [RF_PNG_PATHS] = "paths.png",
   [RF_HTML] = "report.html",
 };
 
@@ -549,7 +621,7 @@ void gc_fit_report_plan(const char *dir, gc_outplan *plan)
 }
 
 typedef struct {
-  char *dir;    /* temporary directory */
+  char *dir; /* temporary directory */
   char path[4096];
 } tmpdir;
 
@@ -602,7 +674,6 @@ static int run_gnuplot(const char *dir)
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-
 /* ---------------------------------------------------------------- report.html */
 
 static void html_text(FILE *f, const char *s, size_t len)
@@ -627,7 +698,8 @@ static void html_png(FILE *f, const char *path, const char *alt)
     fputs("<p><em>", f);
     html_text(f, alt, (size_t)-1);
     fputs(": no image (gnuplot missing or failed; run <code>gnuplot plot-fit.gp</code> "
-          "in the report directory)</em></p>\n", f);
+          "in the report directory)</em></p>\n",
+          f);
     return;
   }
   fputs("<figure><img alt=\"", f);
@@ -678,17 +750,19 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
   }
   const gc_fit_setup *s = &pb->set;
   const double *p = res->p;
-  fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-             "<title>granucal fit report</title>\n<style>\n"
-             "body{font-family:sans-serif;max-width:960px;margin:1em auto;padding:0 1em;color:#222}\n"
-             "table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #bbb;"
-             "padding:2px 8px;text-align:right}th{background:#eee}td.l{text-align:left}\n"
-             "pre{background:#f6f6f6;padding:0.6em;overflow-x:auto;font-size:90%%}\n"
-             ".verdict{border-left:4px solid #0072b2;background:#eef6fb}\n"
-             "img{max-width:100%%}figure{margin:1em 0}</style></head><body>\n");
-  fprintf(f, "<h1>Calibration of the contact model '%s'</h1>\n"
-             "<p>Dissertation appendix E: %zu compression points, %zu drops, %zu load-path "
-             "points in %zu file%s; solver %s (",
+  fprintf(f,
+          "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+          "<title>granucal fit report</title>\n<style>\n"
+          "body{font-family:sans-serif;max-width:960px;margin:1em auto;padding:0 1em;color:#222}\n"
+          "table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #bbb;"
+          "padding:2px 8px;text-align:right}th{background:#eee}td.l{text-align:left}\n"
+          "pre{background:#f6f6f6;padding:0.6em;overflow-x:auto;font-size:90%%}\n"
+          ".verdict{border-left:4px solid #0072b2;background:#eef6fb}\n"
+          "img{max-width:100%%}figure{margin:1em 0}</style></head><body>\n");
+  fprintf(f,
+          "<h1>Calibration of the contact model '%s'</h1>\n"
+          "<p>Dissertation appendix E: %zu compression points, %zu drops, %zu load-path "
+          "points in %zu file%s; solver %s (",
           s->model->name, pb->data->n_comp, pb->data->n_drop, pb->data->n_path,
           pb->data->n_path_files, pb->data->n_path_files == 1 ? "" : "s",
           gc_fit_alg_name(o->algorithm));
@@ -714,9 +788,10 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
       snprintf(st, sizeof st, "fixed");
     else
       snprintf(st, sizeof st, "free in [%g, %g]", s->lo[j], s->hi[j]);
-    fprintf(f, "<tr><td class=\"l\">%s</td><td>%s</td><td>%.6g</td><td>%.6g</td><td>%s</td>"
-               "<td>%s</td><td class=\"l\">%s</td></tr>\n", gc_fit_name(&pb->set, j),
-            gc_fit_unit(&pb->set, j), s->trial[j], p[j], ci, pi, st);
+    fprintf(f,
+            "<tr><td class=\"l\">%s</td><td>%s</td><td>%.6g</td><td>%.6g</td><td>%s</td>"
+            "<td>%s</td><td class=\"l\">%s</td></tr>\n",
+            gc_fit_name(&pb->set, j), gc_fit_unit(&pb->set, j), s->trial[j], p[j], ci, pi, st);
   }
   if (gc_fit_find(s, GC_PAR_E1) >= 0 && gc_fit_find(s, GC_PAR_NU1) >= 0) {
     const int iE = gc_fit_find(s, GC_PAR_E1), inu = gc_fit_find(s, GC_PAR_NU1);
@@ -726,14 +801,17 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
       fprintf(f, "[%.4g, %.4g]", id->Estar_lo, id->Estar_hi);
     fprintf(f, "</td><td></td><td class=\"l\">E/(1-nu^2), what the data determine</td></tr>\n");
   }
-  fprintf(f, "</table>\n<p>Objective F = %.7g (1 at the initial values), %ld evaluations, "
-             "%.3f s.</p>\n", res->val.F, res->nevals, res->seconds);
+  fprintf(f,
+          "</table>\n<p>Objective F = %.7g (1 at the initial values), %ld evaluations, "
+          "%.3f s.</p>\n",
+          res->val.F, res->nevals, res->seconds);
   /* a panel without data is not drawn (plot-fit.gp skips it) */
   const gc_fit_data *d = pb->data;
   if (d->n_comp) {
     fprintf(f, "<h2>Compression test</h2>\n");
-    html_png(f, png[0], "P against alpha: data, fitted model, Hertz with the same E*; residuals "
-                        "below");
+    html_png(f, png[0],
+             "P against alpha: data, fitted model, Hertz with the same E*; residuals "
+             "below");
   }
   if (d->n_drop) {
     fprintf(f, "<h2>Drop tests</h2>\n");
@@ -764,8 +842,9 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
     free(cap);
   }
   fprintf(f, "<h2>Convergence</h2>\n");
-  html_png(f, png[2], "objective against evaluations of the solver used: every start of a "
-                      "multi-start run (grey), the chosen one in colour");
+  html_png(f, png[2],
+           "objective against evaluations of the solver used: every start of a "
+           "multi-start run (grey), the chosen one in colour");
   fprintf(f, "<h2>Full summary</h2>\n<pre>");
   html_text(f, summary ? summary : "", (size_t)-1);
   fprintf(f, "</pre>\n<p>Data and plot script beside this page: compression.csv, "
@@ -777,9 +856,8 @@ static int write_html(tmpdir *t, gc_fit_problem *pb, const gc_fit_options *o,
 }
 
 int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_options *o,
-                        const gc_fit_result *res, const gc_fit_ident *id,
-                        const gc_fit_verdict *v, const gc_card_extra *x, const char *comment,
-                        int *warn, char *msg, size_t n)
+                        const gc_fit_result *res, const gc_fit_ident *id, const gc_fit_verdict *v,
+                        const gc_card_extra *x, const char *comment, int *warn, char *msg, size_t n)
 {
   *warn = 0;
   const gc_fit_data *d = pb->data;
@@ -948,10 +1026,11 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
     f = open_in(&t, RF_PLOT);
     if (f) {
       /* a model that does not read E (wb, lsd) has no Hertz curve of the same E* */
-      fprintf(f, "solver = '%s'; has_sd = %d; has_n = %d; nstarts = %d; chosen = %d; "
-                 "has_hertz = %d\n", gc_fit_alg_name(o->algorithm), d->has_sd, d->has_n,
-              nstarts > 0 ? nstarts : 1, chosen_block,
-              law.pair.k_hertz > 0 && gc_fit_model_reads(pb->set.model, GC_PAR_E1));
+      fprintf(f,
+              "solver = '%s'; has_sd = %d; has_n = %d; nstarts = %d; chosen = %d; "
+              "has_hertz = %d\n",
+              gc_fit_alg_name(o->algorithm), d->has_sd, d->has_n, nstarts > 0 ? nstarts : 1,
+              chosen_block, law.pair.k_hertz > 0 && gc_fit_model_reads(pb->set.model, GC_PAR_E1));
       /* which panels have data (a panel without data is skipped: gnuplot fails on a plot
        * with no valid point), and the legend of each load-path file */
       fprintf(f, "has_comp = %d; has_drop = %d; npath = %zu\n", d->n_comp > 0, d->n_drop > 0,
@@ -975,7 +1054,8 @@ int gc_fit_write_report(const char *dir, gc_fit_problem *pb, const gc_fit_option
   free(dr);
   if (!ok) {
     free(Pp);
-    snprintf(msg, n, "%s: cannot write the report: %s", dir, errno ? strerror(errno) : "model failure");
+    snprintf(msg, n, "%s: cannot write the report: %s", dir,
+             errno ? strerror(errno) : "model failure");
     remove_tree(t.dir);
     free(t.dir);
     return GC_EIO;

@@ -21,8 +21,8 @@ static const gc_fit_solver_type solvers[] = {
     gc_fit_check_lm, gc_fit_run_lm },
   { "sd", "steepest descent on relative parameters, Algorithm D.1 of the seed", NULL,
     GC_FIT_SOLVER_OWN_POINT | GC_FIT_SOLVER_HISTORY, 0, gc_fit_check_sd, gc_fit_run_sd },
-  { "bobyqa", "NLopt BOBYQA, derivative-free local, quadratic models", NULL,
-    GC_FIT_SOLVER_POLISHER, NLOPT_LN_BOBYQA, NULL, gc_fit_run_nlopt },
+  { "bobyqa", "NLopt BOBYQA, derivative-free local, quadratic models", NULL, GC_FIT_SOLVER_POLISHER,
+    NLOPT_LN_BOBYQA, NULL, gc_fit_run_nlopt },
   { "neldermead", "NLopt Nelder-Mead simplex, derivative-free local", "nelder-mead",
     GC_FIT_SOLVER_POLISHER, NLOPT_LN_NELDERMEAD, NULL, gc_fit_run_nlopt },
   { "sbplx", "NLopt Subplex (Nelder-Mead on subspaces), derivative-free local", "subplex",
@@ -33,14 +33,20 @@ static const gc_fit_solver_type solvers[] = {
     GC_FIT_SOLVER_GLOBAL, NLOPT_GN_CRS2_LM, NULL, gc_fit_run_nlopt },
 };
 
-int gc_fit_solver_count(void) { return (int)(sizeof solvers / sizeof solvers[0]); }
+int gc_fit_solver_count(void)
+{
+  return (int)(sizeof solvers / sizeof solvers[0]);
+}
 
 const gc_fit_solver_type *gc_fit_solver_at(int a)
 {
   return a >= 0 && a < gc_fit_solver_count() ? &solvers[a] : NULL;
 }
 
-const char *gc_fit_alg_name(int a) { return gc_fit_solver_at(a) ? solvers[a].name : "?"; }
+const char *gc_fit_alg_name(int a)
+{
+  return gc_fit_solver_at(a) ? solvers[a].name : "?";
+}
 const char *gc_fit_alg_description(int a)
 {
   return gc_fit_solver_at(a) ? solvers[a].description : "?";
@@ -82,8 +88,10 @@ size_t gc_fit_solver_names(char *buf, size_t n, unsigned need, unsigned refuse)
   for (int a = 0; a < gc_fit_solver_count(); a++) {
     if ((solvers[a].flags & need) != need || (solvers[a].flags & refuse))
       continue;
-    int w = snprintf(buf + (l < n ? l : n ? n - 1 : 0), l < n ? n - l : 0, "%s%s", l ? ", " : "",
-                     solvers[a].name);
+    int w = snprintf(buf + (l < n ? l
+                            : n   ? n - 1
+                                  : 0),
+                     l < n ? n - l : 0, "%s%s", l ? ", " : "", solvers[a].name);
     l += (size_t)w;
   }
   return l;
@@ -170,7 +178,8 @@ double gc_fit_eval_keep(gc_fit_run_ctx *c, const double *p, double *r)
  * model's in the columns its header names (log_header). */
 void gc_fit_log_params(FILE *f, const gc_fit_setup *s, const double *p)
 {
-  if (s->npar == GC_FIT_NPAR && s->pid[GC_FIT_NU] == GC_PAR_NU1 && s->pid[GC_FIT_KC] == GC_PAR_K_C) {
+  if (s->npar == GC_FIT_NPAR && s->pid[GC_FIT_NU] == GC_PAR_NU1 &&
+      s->pid[GC_FIT_KC] == GC_PAR_K_C) {
     fprintf(f, " %10.5g %7.5f %8.5g %10.5g %10.5g", p[0], p[1], p[2], p[3], p[4]);
     return;
   }
@@ -180,7 +189,8 @@ void gc_fit_log_params(FILE *f, const gc_fit_setup *s, const double *p)
 
 void gc_fit_log_header(FILE *f, const gc_fit_setup *s)
 {
-  if (s->npar == GC_FIT_NPAR && s->pid[GC_FIT_NU] == GC_PAR_NU1 && s->pid[GC_FIT_KC] == GC_PAR_K_C) {
+  if (s->npar == GC_FIT_NPAR && s->pid[GC_FIT_NU] == GC_PAR_NU1 &&
+      s->pid[GC_FIT_KC] == GC_PAR_K_C) {
     fprintf(f, " %10s %7s %8s %10s %10s", "E [Pa]", "nu", "P_Y [N]", "C_a [m/N]", "K_c [1/N]");
     return;
   }
@@ -277,7 +287,7 @@ static int finish(gc_fit_problem *pb, const gc_fit_options *o, long budget, gc_f
     gc_fit_p_to_x(pb, c.p, x);
     const char *why;
     res->converged =
-      gc_fit_nlopt_polish(&c, o->polish >= 0 ? o->polish : GC_FIT_BOBYQA, x, budget, &why);
+        gc_fit_nlopt_polish(&c, o->polish >= 0 ? o->polish : GC_FIT_BOBYQA, x, budget, &why);
     size_t l = strlen(res->stop);
     if (round == 0)
       snprintf(res->stop + l, sizeof res->stop - l, "; polished (%s) from the best point: %s",
@@ -301,8 +311,10 @@ static int finish(gc_fit_problem *pb, const gc_fit_options *o, long budget, gc_f
   if (lower) {
     res->converged = 0;
     size_t l = strlen(res->stop);
-    snprintf(res->stop + l, sizeof res->stop - l, "; not a minimum: F is %.3g %% lower at a "
-             "nearby %s", 100 * (res->val.F - Fq) / res->val.F, gc_fit_name(&pb->set, j));
+    snprintf(res->stop + l, sizeof res->stop - l,
+             "; not a minimum: F is %.3g %% lower at a "
+             "nearby %s",
+             100 * (res->val.F - Fq) / res->val.F, gc_fit_name(&pb->set, j));
   }
   return GC_SUCCESS;
 }
@@ -325,8 +337,7 @@ static long default_budget(const gc_fit_options *o, int nfree)
   return 400L * nfree;
 }
 
-int gc_fit_run(gc_fit_problem *pb, const gc_fit_options *o, gc_fit_result *res, char *msg,
-               size_t n)
+int gc_fit_run(gc_fit_problem *pb, const gc_fit_options *o, gc_fit_result *res, char *msg, size_t n)
 {
   memset(res, 0, sizeof *res);
   const gc_fit_solver_type *type = gc_fit_solver_at(o->algorithm);
@@ -342,7 +353,8 @@ int gc_fit_run(gc_fit_problem *pb, const gc_fit_options *o, gc_fit_result *res, 
   if (st)
     return st;
   if (gc_fit_alg_is_global(o->polish)) {
-    snprintf(msg, n, "the polishing algorithm must be a local one, not %s", gc_fit_alg_name(o->polish));
+    snprintf(msg, n, "the polishing algorithm must be a local one, not %s",
+             gc_fit_alg_name(o->polish));
     return GC_EINVAL;
   }
   gsl_error_handler_t *old = gsl_set_error_handler_off();

@@ -19,8 +19,8 @@
 typedef struct {
   gc_fit_run_ctx *c;
   double lb[GC_FIT_MAXPAR], ub[GC_FIT_MAXPAR];
-  double *r1;   /* n_res scratch for the Jacobian */
-  double *rc;   /* residuals of the last lm_f call, at zc (GSL calls df where it called f) */
+  double *r1; /* n_res scratch for the Jacobian */
+  double *rc; /* residuals of the last lm_f call, at zc (GSL calls df where it called f) */
   double zc[GC_FIT_MAXPAR];
   int have_c;
   double h;
@@ -108,8 +108,10 @@ void gc_fit_run_lm(gc_fit_run_ctx *c, const double *p0, long budget)
     L.ub[k] = log(pb->set.hi[j] / pb->set.trial[j]);
   }
   if (pb->n_res < (size_t)n) {
-    snprintf(c->stop, sizeof c->stop, "%zu data points for %d free parameters: too few for "
-             "least squares", pb->n_res, n);
+    snprintf(c->stop, sizeof c->stop,
+             "%zu data points for %d free parameters: too few for "
+             "least squares",
+             pb->n_res, n);
     gc_fit_eval_keep(c, p0, NULL);
     return;
   }
@@ -138,8 +140,7 @@ void gc_fit_run_lm(gc_fit_run_ctx *c, const double *p0, long budget)
   fdf.params = &L;
   double F0 = gc_fit_eval_keep(c, p0, NULL);
   gc_fit_trace_add(c, 0, F0);
-  if (c->o->log)
-  {
+  if (c->o->log) {
     fprintf(c->o->log, "%5s %13s %7s", "iter", "F", "evals");
     gc_fit_log_header(c->o->log, &pb->set);
     fprintf(c->o->log, "\n");
@@ -154,7 +155,9 @@ void gc_fit_run_lm(gc_fit_run_ctx *c, const double *p0, long budget)
   if (st == GSL_SUCCESS) {
     c->converged = 1;
     snprintf(c->stop, sizeof c->stop, "converged (%s) after %zu iterations",
-             info == 1 ? "small step" : info == 2 ? "small gradient" : "small change of F",
+             info == 1   ? "small step"
+             : info == 2 ? "small gradient"
+                         : "small change of F",
              gsl_multifit_nlinear_niter(w));
   } else if (st == GSL_EMAXITER) {
     snprintf(c->stop, sizeof c->stop, "iteration limit %zu reached", maxiter);
@@ -178,8 +181,10 @@ int gc_fit_check_lm(const gc_fit_problem *pb, const gc_fit_options *o, char *msg
 {
   (void)o;
   if (pb->n_res < (size_t)pb->nfree) {
-    snprintf(msg, n, "%zu data points for %d free parameters: least squares needs at least as many "
-             "points as parameters", pb->n_res, pb->nfree);
+    snprintf(msg, n,
+             "%zu data points for %d free parameters: least squares needs at least as many "
+             "points as parameters",
+             pb->n_res, pb->nfree);
     return GC_EINVAL;
   }
   return GC_SUCCESS;

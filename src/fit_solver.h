@@ -13,7 +13,7 @@ struct gc_fit_run_ctx {
   gc_fit_problem *pb;
   const gc_fit_options *o;
   int start;               /* 1-based */
-  double p[GC_FIT_MAXPAR];   /* best point of this start */
+  double p[GC_FIT_MAXPAR]; /* best point of this start */
   double F;                /* its objective */
   long iter;
   int converged;
@@ -21,8 +21,8 @@ struct gc_fit_run_ctx {
   gc_fit_trace *trace;
   size_t ntrace, cap;
   int oom;
-  long evals0;             /* pb->nevals at the start */
-  long budget_end;         /* stop evaluating new points after this many (NLopt) */
+  long evals0;     /* pb->nevals at the start */
+  long budget_end; /* stop evaluating new points after this many (NLopt) */
 };
 
 /* Append (iter, F) to the start's history (sets c->oom when out of memory). */

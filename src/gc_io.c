@@ -22,7 +22,10 @@
  *   blanks* [+-] (digits [. digits*] | . digits) [(e|E) [+-] digits] blanks*
  * in the C locale.  strtod alone would also take hex floats, nan, inf and leading junk-free
  * prefixes; those are refused here (the man pages promise decimal numbers only). */
-static int is_blank(int ch) { return ch == ' ' || ch == '\t'; }
+static int is_blank(int ch)
+{
+  return ch == ' ' || ch == '\t';
+}
 
 int gc_number_parse(const char *s, size_t len, double *v)
 {
@@ -78,7 +81,10 @@ int gc_number_parse(const char *s, size_t len, double *v)
   return GC_NUM_OK;
 }
 
-int gc_parse_double(const char *s, double *v) { return gc_number_parse(s, strlen(s), v); }
+int gc_parse_double(const char *s, double *v)
+{
+  return gc_number_parse(s, strlen(s), v);
+}
 
 int gc_parse_long(const char *s, long lo, long hi, long *v)
 {
@@ -224,8 +230,10 @@ int gc_lines_next(gc_lines *r, char *msg, size_t n)
   while ((ch = getc(r->f)) != EOF) {
     got = 1;
     if (r->stream && ++r->total > GC_STREAM_MAX) {
-      snprintf(msg, n, "%s:%zu: more than %zu MiB from a pipe or device: not a data file? (save "
-               "it to a regular file)", r->path, r->lineno + 1, GC_STREAM_MAX >> 20);
+      snprintf(msg, n,
+               "%s:%zu: more than %zu MiB from a pipe or device: not a data file? (save "
+               "it to a regular file)",
+               r->path, r->lineno + 1, GC_STREAM_MAX >> 20);
       return GC_EFORMAT;
     }
     if (ch == '\n')
@@ -278,8 +286,10 @@ int gc_lines_next(gc_lines *r, char *msg, size_t n)
       r->line += 3; /* a UTF-8 byte-order mark (spreadsheet exports) carries no text */
       r->len -= 3;
     } else if (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF))) {
-      snprintf(msg, n, "%s:1:1: the file is UTF-16 text (byte-order mark %02X %02X): save it as "
-               "UTF-8 or ASCII", r->path, u[0], u[1]);
+      snprintf(msg, n,
+               "%s:1:1: the file is UTF-16 text (byte-order mark %02X %02X): save it as "
+               "UTF-8 or ASCII",
+               r->path, u[0], u[1]);
       return GC_EFORMAT;
     }
   }
@@ -298,14 +308,14 @@ typedef struct {
   gc_table *t;
   const char *path;
   size_t lineno;
-  size_t field;     /* fields seen in the current record */
+  size_t field; /* fields seen in the current record */
   int header_done;
   int err;
   char *msg;
   size_t msglen;
-  size_t cap;       /* rows allocated */
-  double *row;      /* current row being filled */
-  int lenient;      /* gc_table_read_lenient */
+  size_t cap;  /* rows allocated */
+  double *row; /* current row being filled */
+  int lenient; /* gc_table_read_lenient */
 } csv_ctx;
 
 static char *trim_dup(const char *s, size_t len)
@@ -369,8 +379,8 @@ static void on_field(void *data, size_t len, void *vctx)
     t->ncols++;
     if (!*name) {
       c->err = GC_EFORMAT;
-      snprintf(c->msg, c->msglen, "%s:%zu:%zu: empty column name in the header", c->path,
-               c->lineno, t->ncols);
+      snprintf(c->msg, c->msglen, "%s:%zu:%zu: empty column name in the header", c->path, c->lineno,
+               t->ncols);
     }
     return;
   }
@@ -401,8 +411,8 @@ static void on_field(void *data, size_t len, void *vctx)
       return;
     }
     c->err = GC_EFORMAT;
-    snprintf(c->msg, c->msglen, "%s:%zu:%zu: column '%s': '%s%s' %s%s", c->path, c->lineno, c->field,
-             t->names[c->field - 1], shown, l < len ? "..." : "", gc_number_error(nst),
+    snprintf(c->msg, c->msglen, "%s:%zu:%zu: column '%s': '%s%s' %s%s", c->path, c->lineno,
+             c->field, t->names[c->field - 1], shown, l < len ? "..." : "", gc_number_error(nst),
              t->delim == ';' && strchr(shown, ',') ? " (a decimal comma? granucal reads a decimal "
                                                      "point: export with '.' as decimal separator)"
                                                    : "");
@@ -566,7 +576,10 @@ int gc_table_col(const gc_table *t, const char *name)
   return -1;
 }
 
-double gc_table_get(const gc_table *t, size_t row, size_t col) { return t->v[row * t->ncols + col]; }
+double gc_table_get(const gc_table *t, size_t row, size_t col)
+{
+  return t->v[row * t->ncols + col];
+}
 
 void gc_table_free(gc_table *t)
 {
@@ -589,7 +602,10 @@ void gc_table_free(gc_table *t)
 
 /* ---------------------------------------------------------------- cards */
 
-void gc_card_extra_default(gc_card_extra *x) { memset(x, 0, sizeof *x); }
+void gc_card_extra_default(gc_card_extra *x)
+{
+  memset(x, 0, sizeof *x);
+}
 
 int gc_law_key_kind(const char *key)
 {
@@ -708,9 +724,8 @@ int gc_param_set(gc_params *p, gc_card_extra *x, const char *key, const char *va
   gc_suggest_init(&sg, key);
   for (int i = 0; i < GC_NPAR; i++)
     gc_suggest_add(&sg, gc_param_def_at((gc_param_id)i)->key);
-  static const char *const extra[] = { "rho",     "m",          "m2",      "model", "tfd",
-                                        "normal",  "damping",    "tangential", "rolling",
-                                        "twisting" };
+  static const char *const extra[] = { "rho",    "m",       "m2",         "model",   "tfd",
+                                       "normal", "damping", "tangential", "rolling", "twisting" };
   for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
     gc_suggest_add(&sg, extra[i]);
   char dym[96];
@@ -738,8 +753,7 @@ void gc_card_print_keys(FILE *f)
   fprintf(f, "  %-16s 0 (default) | 1: damping force clipped at 0 | may pull (tension)\n",
           "tension");
   fprintf(f, "  %-16s normal model name;  tfd: tangential model name\n", "model");
-  fprintf(f, "  %-16s sub-models one by one (override model / tfd): normal, damping,\n",
-          "KIND");
+  fprintf(f, "  %-16s sub-models one by one (override model / tfd): normal, damping,\n", "KIND");
   fprintf(f, "  %-16s tangential, rolling, twisting (e.g. damping = tsuji)\n", "");
 }
 
@@ -816,8 +830,10 @@ static int card_line(void *vp, const char *key, const char *value, size_t line, 
      * skipped, as if omitted */
     size_t l = strlen(c->x->note);
     if (!l)
-      snprintf(c->x->note, sizeof c->x->note, "%s:%zu:%zu: %s = 0 read as not given (as "
-               "granucal 0.1.0's fit wrote unused parameters)", c->path, line, vcol, key);
+      snprintf(c->x->note, sizeof c->x->note,
+               "%s:%zu:%zu: %s = 0 read as not given (as "
+               "granucal 0.1.0's fit wrote unused parameters)",
+               c->path, line, vcol, key);
     else if (l + strlen(key) + 8 < sizeof c->x->note)
       snprintf(c->x->note + l, sizeof c->x->note - l, "; line %zu: %s = 0", line, key);
     return GC_SUCCESS;
@@ -914,9 +930,15 @@ static void tmp_unregister(int slot)
     tmp_used[slot] = 0;
 }
 
-int gc_signal_unlink_add(const char *path) { return tmp_register(path); }
+int gc_signal_unlink_add(const char *path)
+{
+  return tmp_register(path);
+}
 
-void gc_signal_unlink_remove(int slot) { tmp_unregister(slot); }
+void gc_signal_unlink_remove(int slot)
+{
+  tmp_unregister(slot);
+}
 
 /* Remove DIR/BASE.tmp<pid> files whose process no longer exists (left by a SIGKILL). */
 static void remove_stale_tmps(const char *target)
@@ -1003,8 +1025,9 @@ int gc_outfile_open(gc_outfile *o, const char *path, char *msg, size_t n)
     }
     if (S_ISDIR(sb.st_mode) || !S_ISREG(sb.st_mode)) {
       snprintf(msg, n, "%s: is a %s, not a file: refusing to replace it", path,
-               S_ISDIR(sb.st_mode) ? "directory" : S_ISBLK(sb.st_mode) ? "block device"
-                                                                        : "special file");
+               S_ISDIR(sb.st_mode)   ? "directory"
+               : S_ISBLK(sb.st_mode) ? "block device"
+                                     : "special file");
       outfile_clear(o);
       return GC_EINVAL;
     }

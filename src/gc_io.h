@@ -13,15 +13,15 @@
  * '#' and blank lines are skipped. */
 typedef struct {
   size_t ncols, nrows;
-  char **names;   /* ncols */
-  char **units;   /* ncols, "" if none */
-  double *v;      /* nrows * ncols, row-major */
-  size_t *line;   /* nrows: line number of each row in the file */
+  char **names;       /* ncols */
+  char **units;       /* ncols, "" if none */
+  double *v;          /* nrows * ncols, row-major */
+  size_t *line;       /* nrows: line number of each row in the file */
   size_t header_line; /* line number of the header */
-  char delim;     /* field separator: ',' or, detected from a header without commas, ';' or '\t' */
-  size_t *bad_line;  /* gc_table_read_lenient: per column, the line of its first non-numeric
+  char delim; /* field separator: ',' or, detected from a header without commas, ';' or '\t' */
+  size_t *bad_line; /* gc_table_read_lenient: per column, the line of its first non-numeric
                       * cell (0: none); such cells read as NaN */
-  char **bad_text;   /* that cell's text */
+  char **bad_text;  /* that cell's text */
 } gc_table;
 
 int gc_table_read(const char *path, gc_table *t, char *msg, size_t msglen);
@@ -37,15 +37,15 @@ void gc_table_free(gc_table *t);
 
 /* What a material card / parameter file holds beyond gc_params. */
 typedef struct {
-  char nfd[32];     /* "model" key: normal model name, "" if not given */
-  char tfd[32];     /* "tfd" key: tangential model name, "" if not given */
+  char nfd[32]; /* "model" key: normal model name, "" if not given */
+  char tfd[32]; /* "tfd" key: tangential model name, "" if not given */
   /* sub-models named one by one, per gc_kind ("normal", "damping", "tangential", "rolling",
    * "twisting" keys; gc_law_compose applies them to model / tfd), "" if not given */
   char sub[GC_NKINDS][32];
-  double rho;       /* density of body 1 [kg/m^3], 0 if not given */
-  double mass;      /* mass of body 1 [kg], 0 if not given */
-  double mass2;     /* mass of body 2 when it is a sphere [kg], 0 if not given */
-  char note[320];   /* gc_card_read: keys read in the meaning of an earlier release, "" if none */
+  double rho;     /* density of body 1 [kg/m^3], 0 if not given */
+  double mass;    /* mass of body 1 [kg], 0 if not given */
+  double mass2;   /* mass of body 2 when it is a sphere [kg], 0 if not given */
+  char note[320]; /* gc_card_read: keys read in the meaning of an earlier release, "" if none */
 } gc_card_extra;
 
 void gc_card_extra_default(gc_card_extra *x);
@@ -70,8 +70,14 @@ int gc_card_read(const char *path, gc_params *p, gc_card_extra *x, char *msg, si
  * nan, inf, overflow or underflow, trailing junk, an empty value and a NUL byte are refused.
  * Returns GC_NUM_OK (0) and sets *v, or a GC_NUM_* code (gc_number_error() says why). */
 enum {
-  GC_NUM_OK = 0, GC_NUM_EMPTY, GC_NUM_JUNK, GC_NUM_HEX, GC_NUM_NONFINITE, GC_NUM_RANGE,
-  GC_NUM_NUL, GC_NUM_NOTINT
+  GC_NUM_OK = 0,
+  GC_NUM_EMPTY,
+  GC_NUM_JUNK,
+  GC_NUM_HEX,
+  GC_NUM_NONFINITE,
+  GC_NUM_RANGE,
+  GC_NUM_NUL,
+  GC_NUM_NOTINT
 };
 int gc_number_parse(const char *s, size_t len, double *v);
 int gc_parse_double(const char *s, double *v);
@@ -107,18 +113,18 @@ size_t gc_edit_distance(const char *a, const char *b);
  * character device) longer than GC_STREAM_MAX bytes (a regular file ends at its size; a
  * stream such as /dev/urandom or `yes` may never end; 64 MiB is 20 times a compression file
  * of 1e5 rows). */
-#define GC_LINE_MAX ((size_t)1 << 20)    /* 1 MiB */
-#define GC_STREAM_MAX ((size_t)1 << 26)  /* 64 MiB */
+#define GC_LINE_MAX ((size_t)1 << 20)   /* 1 MiB */
+#define GC_STREAM_MAX ((size_t)1 << 26) /* 64 MiB */
 typedef struct {
   FILE *f;
   const char *path;
-  int stream;     /* not a regular file: GC_STREAM_MAX applies */
-  size_t total;   /* bytes read so far */
+  int stream;   /* not a regular file: GC_STREAM_MAX applies */
+  size_t total; /* bytes read so far */
   char *buf;
   size_t cap;
-  char *line;     /* the current line (NUL-terminated, without its line end) */
-  size_t len;     /* its length */
-  size_t lineno;  /* its 1-based number */
+  char *line;    /* the current line (NUL-terminated, without its line end) */
+  size_t len;    /* its length */
+  size_t lineno; /* its 1-based number */
 } gc_lines;
 enum { GC_LINES_EOF = -1 };
 int gc_lines_open(gc_lines *r, const char *path, char *msg, size_t msglen);
@@ -158,11 +164,11 @@ void gc_card_print_keys(FILE *f);
  *  - a directory, a block device or a socket: refused. */
 typedef struct {
   FILE *f;
-  char *path;   /* the file renamed onto (the symbolic link's target); NULL: direct */
+  char *path; /* the file renamed onto (the symbolic link's target); NULL: direct */
   char *tmp;
-  int slot;     /* slot of tmp in the signal handler's list, -1 if none */
-  int direct;   /* 1: a special file written directly (f is closed by commit/abort) */
-  char *shown;  /* the path as given, for messages */
+  int slot;    /* slot of tmp in the signal handler's list, -1 if none */
+  int direct;  /* 1: a special file written directly (f is closed by commit/abort) */
+  char *shown; /* the path as given, for messages */
 } gc_outfile;
 
 int gc_outfile_open(gc_outfile *o, const char *path, char *msg, size_t msglen);

@@ -17,7 +17,10 @@
 
 /* ---------------------------------------------------------------- the plan */
 
-void gc_outplan_init(gc_outplan *p) { memset(p, 0, sizeof *p); }
+void gc_outplan_init(gc_outplan *p)
+{
+  memset(p, 0, sizeof *p);
+}
 
 void gc_outplan_free(gc_outplan *p)
 {
@@ -32,7 +35,10 @@ void gc_outplan_free(gc_outplan *p)
   memset(p, 0, sizeof *p);
 }
 
-static int is_stdio(const char *p) { return !p || !*p || strcmp(p, "-") == 0; }
+static int is_stdio(const char *p)
+{
+  return !p || !*p || strcmp(p, "-") == 0;
+}
 
 static gc_outplan_out *out_add(gc_outplan *p, const char *path, const char *name, int is_dir,
                                long *idx)
@@ -211,15 +217,18 @@ static char *canon_depth(const char *p, int depth)
   return full;
 }
 
-static char *canon_path(const char *p) { return canon_depth(p, 0); }
+static char *canon_path(const char *p)
+{
+  return canon_depth(p, 0);
+}
 
 /* A file's identity: device and inode when it exists; its canonical path; its directory's. */
 typedef struct {
   int exists, chr;
   dev_t dev;
   ino_t ino;
-  char *canon;        /* canonical path */
-  const char *base;   /* its last name (in canon) */
+  char *canon;      /* canonical path */
+  const char *base; /* its last name (in canon) */
   int dir_exists;
   dev_t ddev;
   ino_t dino;
@@ -283,8 +292,8 @@ static int in_directory(const path_id *a, const path_id *d)
 /* ---------------------------------------------------------------- the check */
 
 typedef struct {
-  char *shown;    /* the path as the command will write it */
-  size_t entry;   /* its entry in the plan */
+  char *shown;  /* the path as the command will write it */
+  size_t entry; /* its entry in the plan */
   path_id id;
 } concrete;
 
@@ -357,8 +366,7 @@ static int clash_file(const concrete *a, const concrete *b, const gc_outplan *p,
   return GC_EINVAL;
 }
 
-static int check(const gc_outplan *p, const path_id *ins, const concretes *cs, char *msg,
-                 size_t n)
+static int check(const gc_outplan *p, const path_id *ins, const concretes *cs, char *msg, size_t n)
 {
   /* each output that has a name now against the inputs and the outputs before it */
   for (size_t i = 0; i < cs->n; i++) {
@@ -395,8 +403,7 @@ static int check(const gc_outplan *p, const path_id *ins, const concretes *cs, c
       const concrete *c = &cs->c[i];
       if (c->entry != e && !p->out[c->entry].is_dir && in_directory(&c->id, &d) &&
           gc_name_matches_format(o->name, c->id.base)) {
-        snprintf(msg, n, "outputs %s and %s/%s are the same file", c->shown, o->path,
-                 c->id.base);
+        snprintf(msg, n, "outputs %s and %s/%s are the same file", c->shown, o->path, c->id.base);
         st = GC_EINVAL;
       }
     }
@@ -485,9 +492,11 @@ int gc_dirlock_acquire(gc_dirlock *l, const char *dir, char *msg, size_t n)
         close(fd);
         if (!got)
           continue; /* let go in between */
-        snprintf(msg, n, "%s: another granucal (pid %ld) is writing this directory: refusing to "
-                         "mix the files of two runs; wait for it to end or choose another "
-                         "directory", dir, (long)q.l_pid);
+        snprintf(msg, n,
+                 "%s: another granucal (pid %ld) is writing this directory: refusing to "
+                 "mix the files of two runs; wait for it to end or choose another "
+                 "directory",
+                 dir, (long)q.l_pid);
         free(l->path);
         l->path = NULL;
         return GC_EINVAL;

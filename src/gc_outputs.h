@@ -13,14 +13,14 @@
 #include <stddef.h>
 
 typedef struct {
-  char *path;   /* the file, or the directory of name */
-  char *name;   /* NULL: path is the file (or, with is_dir, the output directory itself) */
-  int is_dir;   /* 1: path is an output directory */
+  char *path; /* the file, or the directory of name */
+  char *name; /* NULL: path is the file (or, with is_dir, the output directory itself) */
+  int is_dir; /* 1: path is an output directory */
 } gc_outplan_out;
 
 typedef struct {
   char *path;
-  long spare;   /* the index of the one output that may replace it (an input read whole before
+  long spare; /* the index of the one output that may replace it (an input read whole before
                  * anything is written, e.g. the checkpoint a run resumes from), else -1 */
 } gc_outplan_in;
 
@@ -29,7 +29,7 @@ typedef struct {
   size_t nout, capout;
   gc_outplan_in *in;
   size_t nin, capin;
-  int nomem;    /* an allocation failed: gc_outplan_check says so */
+  int nomem; /* an allocation failed: gc_outplan_check says so */
 } gc_outplan;
 
 void gc_outplan_init(gc_outplan *p);
@@ -62,11 +62,14 @@ int gc_outputs_check(const char *const *outs, size_t nouts, const char *const *i
  * the signal handler (gc_signals_install). */
 #define GC_DIRLOCK_NAME ".granucal.lock"
 typedef struct {
-  int fd;       /* -1: not held */
-  int slot;     /* the signal handler's slot of path, -1 if none */
+  int fd;   /* -1: not held */
+  int slot; /* the signal handler's slot of path, -1 if none */
   char *path;
 } gc_dirlock;
-#define GC_DIRLOCK_INIT { -1, -1, NULL }
+#define GC_DIRLOCK_INIT                                                                            \
+  {                                                                                                \
+    -1, -1, NULL                                                                                   \
+  }
 
 /* Lock the existing directory dir.  GC_EINVAL with a message naming the directory and the pid
  * of the process that holds it; GC_EIO if the lock file cannot be made. */

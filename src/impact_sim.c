@@ -56,8 +56,8 @@ double gc_impact_slip_factor(const gc_impact_cfg *cfg)
   return ms * c;
 }
 
-int gc_impact_run(const gc_law *law, const gc_impact_cfg *cfg, double v_n, double v_t,
-                  double omega, gc_impact_result *res)
+int gc_impact_run(const gc_law *law, const gc_impact_cfg *cfg, double v_n, double v_t, double omega,
+                  gc_impact_result *res)
 {
   return gc_impact_run2(law, cfg, v_n, v_t, omega, 0.0, res);
 }
@@ -68,8 +68,8 @@ int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doub
   memset(res, 0, sizeof *res);
   const int free2 = body2_free(cfg);
   if (!(v_n > 0) || !isfinite(v_n) || !isfinite(v_t) || !isfinite(omega) || !isfinite(omega2) ||
-      !(cfg->mass > 0) || !(cfg->radius > 0) || (free2 && !(cfg->radius2 > 0)) ||
-      cfg->mass2 < 0 || cfg->inertia < 0 || cfg->inertia2 < 0)
+      !(cfg->mass > 0) || !(cfg->radius > 0) || (free2 && !(cfg->radius2 > 0)) || cfg->mass2 < 0 ||
+      cfg->inertia < 0 || cfg->inertia2 < 0)
     return GC_EINVAL;
   const double m = cfg->mass, R = cfg->radius;
   const double I = cfg->inertia > 0 ? cfg->inertia : 0.4 * m * R * R;
@@ -188,8 +188,8 @@ int gc_impact_run2(const gc_law *law, const gc_impact_cfg *cfg, double v_n, doub
    * speed (timestep.h). */
   const double m2 = free2 ? cfg->mass2 : 0.0;
   res->ke_in = 0.5 * (m * (v_n * v_n + v_t * v_t) + I * omega * omega + I2 * omega2 * omega2);
-  res->ke_out = 0.5 * (m * (u * u + vt * vt) + I * w * w + m2 * (u2 * u2 + vt2 * vt2) +
-                       I2 * w2 * w2);
+  res->ke_out =
+      0.5 * (m * (u * u + vt * vt) + I * w * w + m2 * (u2 * u2 + vt2 * vt2) + I2 * w2 * w2);
   if (!isfinite(res->ke_out))
     return GC_ENAN;
   if (res->ke_out > res->ke_in * (1.0 + GC_E_TOL) * (1.0 + GC_E_TOL))

@@ -16,8 +16,8 @@
 /* The public codes are granucal's own. */
 _Static_assert((int)GRANUCAL_EINVAL == (int)GC_EINVAL && (int)GRANUCAL_ENOCONV == (int)GC_ENOCONV &&
                    (int)GRANUCAL_ENOMEM == (int)GC_ENOMEM && (int)GRANUCAL_EIO == (int)GC_EIO &&
-                   (int)GRANUCAL_EFORMAT == (int)GC_EFORMAT && (int)GRANUCAL_ENOTSUP == (int)GC_ENOTSUP &&
-                   (int)GRANUCAL_ENAN == (int)GC_ENAN,
+                   (int)GRANUCAL_EFORMAT == (int)GC_EFORMAT &&
+                   (int)GRANUCAL_ENOTSUP == (int)GC_ENOTSUP && (int)GRANUCAL_ENAN == (int)GC_ENAN,
                "public status codes differ from gc_model.h");
 _Static_assert(GC_CONTACT3_HEAD == 5, "the state layout of granucal.h changed");
 
@@ -38,9 +38,15 @@ static int fail(char *msg, size_t n, int st, const char *fmt, const char *a)
   return st;
 }
 
-const char *granucal_version(void) { return GRANUCAL_VERSION_STRING; }
+const char *granucal_version(void)
+{
+  return GRANUCAL_VERSION_STRING;
+}
 
-const char *granucal_strerror(int status) { return gc_strerror(status); }
+const char *granucal_strerror(int status)
+{
+  return gc_strerror(status);
+}
 
 int granucal_params_new(granucal_params **out)
 {
@@ -55,7 +61,10 @@ int granucal_params_new(granucal_params **out)
   return GRANUCAL_SUCCESS;
 }
 
-void granucal_params_free(granucal_params *p) { free(p); }
+void granucal_params_free(granucal_params *p)
+{
+  free(p);
+}
 
 int granucal_params_copy(granucal_params *dst, const granucal_params *src)
 {
@@ -88,8 +97,7 @@ int granucal_params_set(granucal_params *p, const char *name, double value, char
     return fail(msg, n, GRANUCAL_EINVAL,
                 "unknown parameter '%s' (see granucal-params(5) or `granucal models`)", name);
   gc_param_id id = gc_param_id_of(d);
-  if (!isfinite(value) || !gc_param_in_range(id, value) ||
-      (d->is_int && value != floor(value))) {
+  if (!isfinite(value) || !gc_param_in_range(id, value) || (d->is_int && value != floor(value))) {
     char range[96], buf[256];
     gc_param_range_text(id, range, sizeof range);
     snprintf(buf, sizeof buf, "%s = %.6g out of range %s", d->key, value, range);
@@ -124,7 +132,10 @@ const char *granucal_params_model(const granucal_params *p, int which)
   return which == 0 ? p->x.nfd : which == 1 ? p->x.tfd : "";
 }
 
-size_t granucal_param_count(void) { return GC_NPAR; }
+size_t granucal_param_count(void)
+{
+  return GC_NPAR;
+}
 
 int granucal_param_info_at(size_t i, granucal_param_info *info)
 {
@@ -152,8 +163,8 @@ static const gc_submodel *submodel(gc_kind k, const char *name)
 }
 
 int granucal_law_new(granucal_law **out, const granucal_params *p, const char *normal,
-                     const char *tangential, const char *rolling, const char *twisting,
-                     char *msg, size_t n)
+                     const char *tangential, const char *rolling, const char *twisting, char *msg,
+                     size_t n)
 {
   char buf[512];
   if (!out || !p)
@@ -175,8 +186,9 @@ int granucal_law_new(granucal_law **out, const granucal_params *p, const char *n
   }
   if (gc_preset_resolve(normal, tangential, p->x.nfd, p->x.tfd, &nfd, &tfd, &bad, &bad_kind))
     return fail(msg, n, GRANUCAL_EINVAL,
-                bad_kind == GC_KIND_NORMAL ? "'%s' is not a normal model (see `granucal models`)"
-                                           : "'%s' is not a tangential model (see `granucal models`)",
+                bad_kind == GC_KIND_NORMAL
+                    ? "'%s' is not a normal model (see `granucal models`)"
+                    : "'%s' is not a tangential model (see `granucal models`)",
                 bad);
   /* the sub-models the file names one by one (normal =, damping = ...), then the damping */
   const char *names[GC_NKINDS];
@@ -208,19 +220,27 @@ int granucal_law_new(granucal_law **out, const granucal_params *p, const char *n
     free(l);
     return fail(msg, n, st, "%s", buf);
   }
-  snprintf(l->name, sizeof l->name, "%s/%s%s%s%s%s", l->law.name_normal,
-           l->law.name_tangential, gc_law_rolls(&l->law) ? " rolling " : "",
-           gc_law_rolls(&l->law) ? rs->name : "", gc_law_twists(&l->law) ? " twisting " : "",
-           gc_law_twists(&l->law) ? ts->name : "");
+  snprintf(l->name, sizeof l->name, "%s/%s%s%s%s%s", l->law.name_normal, l->law.name_tangential,
+           gc_law_rolls(&l->law) ? " rolling " : "", gc_law_rolls(&l->law) ? rs->name : "",
+           gc_law_twists(&l->law) ? " twisting " : "", gc_law_twists(&l->law) ? ts->name : "");
   *out = l;
   return GRANUCAL_SUCCESS;
 }
 
-void granucal_law_free(granucal_law *law) { free(law); }
+void granucal_law_free(granucal_law *law)
+{
+  free(law);
+}
 
-const char *granucal_law_name(const granucal_law *law) { return law ? law->name : ""; }
+const char *granucal_law_name(const granucal_law *law)
+{
+  return law ? law->name : "";
+}
 
-int granucal_law_frictional(const granucal_law *law) { return gc_law_frictional(&law->law); }
+int granucal_law_frictional(const granucal_law *law)
+{
+  return gc_law_frictional(&law->law);
+}
 
 int granucal_law_rotational(const granucal_law *law)
 {
@@ -255,10 +275,9 @@ void granucal_law_state_init(const granucal_law *law, double *state)
   memset(state, 0, granucal_law_state_size(law) * sizeof *state);
 }
 
-int granucal_contact_step(const granucal_law *law, double *state, double overlap,
-                          const double n[3], const double vrel[3], const double wrel[3],
-                          double dt, int keep, double F[3], double M[3], double work[2],
-                          int *active)
+int granucal_contact_step(const granucal_law *law, double *state, double overlap, const double n[3],
+                          const double vrel[3], const double wrel[3], double dt, int keep,
+                          double F[3], double M[3], double work[2], int *active)
 {
   static const double zero[3] = { 0, 0, 0 };
   if (!law || !state || !n || !vrel || !F || !(dt > 0) || !isfinite(dt))
@@ -283,8 +302,8 @@ int granucal_contact_step(const granucal_law *law, double *state, double overlap
   return GRANUCAL_SUCCESS;
 }
 
-int granucal_contact_normal(const granucal_law *law, double *state, double alpha,
-                            double alpha_dot, double *P)
+int granucal_contact_normal(const granucal_law *law, double *state, double alpha, double alpha_dot,
+                            double *P)
 {
   if (!law || !state || !P || !isfinite(alpha) || !isfinite(alpha_dot))
     return GRANUCAL_EINVAL;

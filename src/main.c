@@ -16,20 +16,20 @@ static const struct {
   const char *what;
   const gc_cli_opt *options; /* the command's option table, NULL while it parses by hand */
 } commands[] = {
-  { "contact", gc_cmd_contact,
-    "drive one contact along a load path (force or displacement)", gc_contact_options },
+  { "contact", gc_cmd_contact, "drive one contact along a load path (force or displacement)",
+    gc_contact_options },
   { "drop", gc_cmd_drop, "normal impact of a sphere on a rigid plane (drop test)",
     gc_drop_options },
   { "impact", gc_cmd_impact, "oblique impacts of spinning spheres on a frictional plane", NULL },
-  { "fit", gc_cmd_fit,
-    "calibrate a normal model (default ep) from compression, drop and path data", NULL },
+  { "fit", gc_cmd_fit, "calibrate a normal model (default ep) from compression, drop and path data",
+    NULL },
   { "compare", gc_cmd_compare, "contact models against a reference curve (FEA, sec. 6.4)",
     gc_compare_options },
   { "chute", gc_cmd_chute, "flow of rigid particles down an inclined chute (ch. 9)",
     gc_chute_options },
   { "data", gc_cmd_data, "read a compression, drop or load-path CSV as fit reads it, in SI", NULL },
-  { "export", gc_cmd_export,
-    "write a LAMMPS deck of a chute card (pair style granucal plugin)", NULL },
+  { "export", gc_cmd_export, "write a LAMMPS deck of a chute card (pair style granucal plugin)",
+    NULL },
   { "models", gc_cmd_models, "list the contact models", NULL },
 };
 
@@ -135,8 +135,7 @@ static int run(int argc, char **argv)
     printf("granucal %s\nbuilt with CFLAGS: %s\n", GC_VERSION, GC_BUILD_CFLAGS);
     return 0;
   }
-  if ((strcmp(argv[1], "--complete") == 0 || strcmp(argv[1], "--man-options") == 0) &&
-      argc == 3)
+  if ((strcmp(argv[1], "--complete") == 0 || strcmp(argv[1], "--man-options") == 0) && argc == 3)
     return print_options(argv[1], argv[2]);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(argv[1], commands[i].name) == 0)

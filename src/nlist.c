@@ -43,10 +43,10 @@
 #endif
 
 typedef struct {
-  gc_npair *p;          /* cap pairs */
-  uint32_t *slot;       /* metacap: the pair's payload row: NO_SLOT (none: zero), YOUNG | y
+  gc_npair *p;         /* cap pairs */
+  uint32_t *slot;      /* metacap: the pair's payload row: NO_SLOT (none: zero), YOUNG | y
                          * (young row y) or a pool row */
-  unsigned char *pool;  /* poolcap payloads of stride bytes */
+  unsigned char *pool; /* poolcap payloads of stride bytes */
   size_t cap, metacap, poolcap;
 } pairbuf;
 
@@ -70,8 +70,8 @@ struct young_count {
  * of the shared one), the rest zero; each pair takes at most one row, and cap >= npairs.
  * nyr rcap + cap rows in all (cap with one region), whatever the thread count. */
 typedef struct {
-  unsigned char *mem; /* the allocation (reserve_young: NULL if the current rows will do) */
-  size_t cap, nyr, rcap; /* nyr 0: none yet */
+  unsigned char *mem;        /* the allocation (reserve_young: NULL if the current rows will do) */
+  size_t cap, nyr, rcap;     /* nyr 0: none yet */
   struct young_count *taken; /* nyr + 1 */
 } young_rows;
 
@@ -85,28 +85,28 @@ static void free_young(young_rows *y)
 
 struct gc_nlist {
   size_t nsph, payload_size, stride;
-  gc_nlist_box box;   /* box of the last build */
+  gc_nlist_box box; /* box of the last build */
   /* box_image of box, for gc_nlist_moved and gc_nlist_get_frame (set_box) */
   double per_L[3], per_inv[3], per_lim[3];
-  int built;          /* a list is present (build or read) */
+  int built; /* a list is present (build or read) */
   size_t nbuilds;
-  pairbuf buf[2];     /* current list buf[cur], spare buf[1 - cur] */
+  pairbuf buf[2]; /* current list buf[cur], spare buf[1 - cur] */
   /* The rows taken since the build (young_rows).  Each row on cache lines of its own
    * (young_stride bytes from a line's start), each thread's rows together: rows taken in turns
    * by two threads from one sequence, each written by its thread at every step of its
    * contact, made the contact law's first read of its record miss 5x as often as on one thread
    * (the prefetchers fetch the neighbouring rows the other core is writing). */
   young_rows yr;
-  unsigned char *young; /* yr.mem from its first line's start */
-  size_t young_stride;  /* stride rounded up to whole cache lines */
-  int writers;          /* gc_nlist_set_writers (0: the build threads) */
+  unsigned char *young;    /* yr.mem from its first line's start */
+  size_t young_stride;     /* stride rounded up to whole cache lines */
+  int writers;             /* gc_nlist_set_writers (0: the build threads) */
   unsigned char *zero_row; /* stride bytes of zeros: the payload of a pair without a row */
   int cur;
   size_t npairs;
-  double *x0;         /* 3 nsph: positions at the last build */
-  double *xs;         /* 3 nsph: scratch (gc_nlist_read) */
-  size_t *csr_start;  /* nsph + 1 */
-  uint32_t *csr_idx;  /* csr_cap: pair indices per sphere */
+  double *x0;              /* 3 nsph: positions at the last build */
+  double *xs;              /* 3 nsph: scratch (gc_nlist_read) */
+  size_t *csr_start;       /* nsph + 1 */
+  uint32_t *csr_idx;       /* csr_cap: pair indices per sphere */
   unsigned char *csr_side; /* csr_cap: 1 where the sphere is the pair's i, 0 where it is j */
   size_t csr_cap;
   int indexed;        /* the CSR is of the current list (not after gc_nlist_renumber_for_build) */
@@ -117,40 +117,40 @@ struct gc_nlist {
                        * at the first rank <= rank_i) */
   size_t *cell_start; /* cell_cap + 1 */
   size_t cell_cap;
-  int nthreads;       /* threads of a build (gc_nlist_set_threads), >= 1 */
-  int ntb;            /* per-thread pair buffers allocated */
-  pairbuf *tb;        /* ntb: the pairs of each thread's range of spheres */
-  size_t *toff;       /* ntb + 1: their offsets in the new list */
-  size_t *tkeep;      /* ntb + 1: the payloads each thread packs, then their offsets */
-  size_t *tsph;       /* ntb + 1: each thread's range of seq (split_spheres) */
-  size_t *seq;        /* nsph: the order in which a build takes the spheres i (its pairs come
+  int nthreads;     /* threads of a build (gc_nlist_set_threads), >= 1 */
+  int ntb;          /* per-thread pair buffers allocated */
+  pairbuf *tb;      /* ntb: the pairs of each thread's range of spheres */
+  size_t *toff;     /* ntb + 1: their offsets in the new list */
+  size_t *tkeep;    /* ntb + 1: the payloads each thread packs, then their offsets */
+  size_t *tsph;     /* ntb + 1: each thread's range of seq (split_spheres) */
+  size_t *seq;      /* nsph: the order in which a build takes the spheres i (its pairs come
                        * grouped by i in this order); the identity unless gc_nlist_set_order */
-  size_t *blk[2];     /* 2 nsph per buffer: [blk[2 i], blk[2 i + 1]) are the pairs whose first
+  size_t *blk[2];   /* 2 nsph per buffer: [blk[2 i], blk[2 i + 1]) are the pairs whose first
                        * sphere is i (i's block; empty: both 0) */
-  uint32_t *rank;     /* nsph: the sphere's rank, which orients its pairs (rank_i < rank_j) and
+  uint32_t *rank;   /* nsph: the sphere's rank, which orients its pairs (rank_i < rank_j) and
                        * orders a block: its index before the first gc_nlist_renumber (since
                        * the allocation or gc_nlist_clear), which then moves with it */
-  uint32_t *byrank;   /* nsph: the sphere of each rank */
+  uint32_t *byrank; /* nsph: the sphere of each rank */
   /* Units, for the build's scan of a list with groups (enumerate_units): a unit is a run of
    * consecutive spheres of one group >= 0 (a rigid cluster), every other sphere one of its
    * own.  A unit's bounding sphere rules out all its pairs with a far unit at once.  Allocated
    * at the first build that uses them. */
-  int units_on;       /* gc_nlist_set_units, 1 by default */
-  int used_units;     /* the last build scanned by units */
+  int units_on;   /* gc_nlist_set_units, 1 by default */
+  int used_units; /* the last build scanned by units */
   size_t nunits;
-  uint32_t *unit_of;  /* nsph: the unit of each sphere */
-  uint32_t *ustart;   /* nsph + 1: unit u is spheres ustart[u] .. ustart[u + 1] - 1 */
-  double *ubound;     /* 4 nsph: centre and extent of unit u (the largest distance of one of
+  uint32_t *unit_of; /* nsph: the unit of each sphere */
+  uint32_t *ustart;  /* nsph + 1: unit u is spheres ustart[u] .. ustart[u + 1] - 1 */
+  double *ubound;    /* 4 nsph: centre and extent of unit u (the largest distance of one of
                        * its sphere surfaces from the centre) at [4 u] */
   uint32_t *urank_lo, *urank_hi; /* nsph: the smallest and largest rank in unit u */
-  unsigned char *ufixed; /* nsph: 1 if all spheres of unit u are fixed */
-  size_t *ucell;      /* nsph: the cell of unit u */
-  uint32_t *uorder;   /* nsph: the units by cell */
-  double *ucpos;      /* 4 nsph: ubound of uorder[m] at [4 m], contiguous per cell */
-  size_t *ucell_start; /* ucell_cap + 1 */
+  unsigned char *ufixed;         /* nsph: 1 if all spheres of unit u are fixed */
+  size_t *ucell;                 /* nsph: the cell of unit u */
+  uint32_t *uorder;              /* nsph: the units by cell */
+  double *ucpos;                 /* 4 nsph: ubound of uorder[m] at [4 m], contiguous per cell */
+  size_t *ucell_start;           /* ucell_cap + 1 */
   size_t ucell_cap;
-  uint32_t *ucand;    /* ntb nsph: each thread's units near its current unit */
-  int nucand;         /* threads ucand has room for */
+  uint32_t *ucand; /* ntb nsph: each thread's units near its current unit */
+  int nucand;      /* threads ucand has room for */
 };
 
 static const char axis_name[3] = { 'x', 'y', 'z' };
@@ -321,8 +321,8 @@ static int check_box(const gc_nlist_box *box, char *msg, size_t msglen)
 
 /* Cell grid of the current build. */
 typedef struct {
-  size_t nc[3];     /* cells per axis */
-  double inv_w[3];  /* 1 / cell width = nc / L */
+  size_t nc[3];                  /* cells per axis */
+  double inv_w[3];               /* 1 / cell width = nc / L */
   double L[3], inv_L[3], lim[3]; /* box_image */
   int per[3];
   size_t ncell;
@@ -385,8 +385,8 @@ static int grow_cells(size_t **start, size_t *cap, size_t ncell)
   return GC_SUCCESS;
 }
 
-static int setup_grid(gc_nlist *nl, const gc_nlist_box *box, double cutoff, grid *g,
-                      char *msg, size_t msglen)
+static int setup_grid(gc_nlist *nl, const gc_nlist_box *box, double cutoff, grid *g, char *msg,
+                      size_t msglen)
 {
   box_image(box, g->L, g->inv_L, g->lim);
   for (int a = 0; a < 3; a++) {
@@ -469,16 +469,15 @@ static int stencil(const grid *g, int a, size_t c, size_t out[3])
 /* The neighbour cells of cell ci, per axis: st[a][0 .. ns[a]) (see stencil). */
 static inline void cell_stencil(const grid *g, size_t ci, size_t st[3][3], int ns[3])
 {
-  const size_t cc[3] = { ci % g->nc[0], (ci / g->nc[0]) % g->nc[1],
-                         ci / (g->nc[0] * g->nc[1]) };
+  const size_t cc[3] = { ci % g->nc[0], (ci / g->nc[0]) % g->nc[1], ci / (g->nc[0] * g->nc[1]) };
   for (int a = 0; a < 3; a++)
     ns[a] = stencil(g, a, cc[a], st[a]);
 }
 
 /* The test of both scans for the pair (i, j): 1 if sphere j (centre xj, radius rj) is within
  * ri + rj + skin of sphere i, with the periodic image of j that is nearest (into im). */
-static inline int near_pair(const grid *g, const double *xi, double ri, const double *xj,
-                            double rj, double skin, int8_t im[3])
+static inline int near_pair(const grid *g, const double *xi, double ri, const double *xj, double rj,
+                            double skin, int8_t im[3])
 {
   double d[3];
   for (int a = 0; a < 3; a++) {
@@ -520,13 +519,11 @@ static inline int push_pair(pairbuf *pb, size_t *np, size_t i, size_t j, const i
  * near i (near_pair) and the two are neither of one group (gi = group[i] >= 0) nor both
  * fixed (fi = fixed[i]).  Returns 1 if out of memory. */
 static inline int take_pair(const grid *g, pairbuf *pb, size_t *np, size_t i, size_t j,
-                            const double *xi, double ri, const double *xj, double rj,
-                            double skin, long gi, int fi, const long *group,
-                            const unsigned char *fixed)
+                            const double *xi, double ri, const double *xj, double rj, double skin,
+                            long gi, int fi, const long *group, const unsigned char *fixed)
 {
   int8_t im[3];
-  if (!near_pair(g, xi, ri, xj, rj, skin, im) || (gi >= 0 && group[j] == gi) ||
-      (fi && fixed[j]))
+  if (!near_pair(g, xi, ri, xj, rj, skin, im) || (gi >= 0 && group[j] == gi) || (fi && fixed[j]))
     return 0;
   return push_pair(pb, np, i, j, im);
 }
@@ -574,8 +571,7 @@ static size_t enumerate(const gc_nlist *nl, pairbuf *pb, const grid *g, const gc
             if (nl->crank[m - 1] <= rk)
               break;
             const double *q = nl->cpos + 4 * (m - 1);
-            if (take_pair(g, pb, &np, i, order[m - 1], xi, ri, q, q[3], skin, gi, fi, group,
-                          fixed))
+            if (take_pair(g, pb, &np, i, order[m - 1], xi, ri, q, q[3], skin, gi, fi, group, fixed))
               return SIZE_MAX;
           }
         }
@@ -757,8 +753,8 @@ static size_t unit_candidates(const gc_nlist *nl, const grid *g, double skin, si
  * farther apart than the cut-off), found by testing units first.  cand: room for nunits. */
 static size_t enumerate_units(const gc_nlist *nl, pairbuf *pb, const grid *g,
                               const gc_nlist_box *box, const double *x, const double *r,
-                              const long *group, const unsigned char *fixed, size_t m0,
-                              size_t m1, uint32_t *cand)
+                              const long *group, const unsigned char *fixed, size_t m0, size_t m1,
+                              uint32_t *cand)
 {
   const double skin = box->skin;
   size_t np = 0, nc = 0, ucur = SIZE_MAX;
@@ -799,8 +795,7 @@ static size_t enumerate_units(const gc_nlist *nl, pairbuf *pb, const grid *g,
 /* blk (2 nsph) of the pairs p[0 .. n): the block of each first sphere i.  Returns 1 if the
  * pairs of some i are not contiguous or not in increasing rank of j (a corrupt checkpoint),
  * else 0. */
-static int index_blocks(size_t *blk, size_t nsph, const uint32_t *rank, const gc_npair *p,
-                        size_t n)
+static int index_blocks(size_t *blk, size_t nsph, const uint32_t *rank, const gc_npair *p, size_t n)
 {
   memset(blk, 0, 2 * nsph * sizeof *blk);
   for (size_t k = 0; k < n; k++) {
@@ -1008,15 +1003,15 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
         /* within 63 periods of the box: the images of a pair then fit gc_npair's int8_t */
         const double L = box->hi[a] - box->lo[a];
         if (!(x[3 * i + a] > box->lo[a] - 63.0 * L && x[3 * i + a] < box->hi[a] + 63.0 * L)) {
-          set_msg(msg, msglen, "nlist: position of sphere %zu along periodic %c, %g m, is more "
-                  "than 63 periods (%g m) from the box [%g, %g] m", i, axis_name[a],
-                  x[3 * i + a], L, box->lo[a], box->hi[a]);
+          set_msg(msg, msglen,
+                  "nlist: position of sphere %zu along periodic %c, %g m, is more "
+                  "than 63 periods (%g m) from the box [%g, %g] m",
+                  i, axis_name[a], x[3 * i + a], L, box->lo[a], box->hi[a]);
           return GC_EINVAL;
         }
       }
     if (!(r[i] > 0) || !isfinite(r[i])) {
-      set_msg(msg, msglen, "nlist: radius of sphere %zu, r = %g m, out of range (0, inf)", i,
-              r[i]);
+      set_msg(msg, msglen, "nlist: radius of sphere %zu, r = %g m, out of range (0, inf)", i, r[i]);
       return GC_EINVAL;
     }
     if (r[i] > rmax)
@@ -1103,7 +1098,8 @@ int gc_nlist_build(gc_nlist *nl, const gc_nlist_box *box, const double *x, const
     if (!fail)
       for (int t = 0; t < nt; t++)
         if (nl->toff[t + 1] > nl->toff[t])
-          memcpy(nb->p + nl->toff[t], nl->tb[t].p, (nl->toff[t + 1] - nl->toff[t]) * sizeof(gc_npair));
+          memcpy(nb->p + nl->toff[t], nl->tb[t].p,
+                 (nl->toff[t + 1] - nl->toff[t]) * sizeof(gc_npair));
   }
   if (!fail && (n > (size_t)UINT32_MAX || (nl->stride && n > MAX_PAYLOAD_PAIRS))) {
     set_msg(msg, msglen, "nlist: %zu pairs, more than the %s a list %sholds", n,
@@ -1190,8 +1186,7 @@ void gc_nlist_get_frame(const gc_nlist *nl, gc_nlist_frame *f)
   }
 }
 
-double gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t count,
-                      double *dist)
+double gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t count, double *dist)
 {
   const size_t end = first + count <= nl->nsph ? first + count : nl->nsph;
   gc_nlist_frame f;
@@ -1246,8 +1241,8 @@ int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x)
   return gc_nlist_needs_rebuild_shifted(nl, x, NULL, NULL);
 }
 
-int gc_nlist_needs_rebuild_shifted(const gc_nlist *nl, const double *x,
-                                   const unsigned char *fixed, const double shift[3])
+int gc_nlist_needs_rebuild_shifted(const gc_nlist *nl, const double *x, const unsigned char *fixed,
+                                   const double shift[3])
 {
   gc_nlist_frame f;
   gc_nlist_get_frame(nl, &f);
@@ -1497,8 +1492,8 @@ int gc_nlist_write(const gc_nlist *nl, FILE *f)
     bad = wr(&per, sizeof per, 1, f);
   }
   if (!bad)
-    bad = wr(nl->x0, sizeof(double), 3 * nl->nsph, f) ||
-          wr(nl->rank, sizeof(uint32_t), nl->nsph, f);
+    bad =
+        wr(nl->x0, sizeof(double), 3 * nl->nsph, f) || wr(nl->rank, sizeof(uint32_t), nl->nsph, f);
   const pairbuf *pb = &nl->buf[nl->cur];
   for (size_t k = 0; k < nl->npairs && !bad; k++) {
     double sh[3];
@@ -1525,9 +1520,8 @@ static int rd(void *p, size_t sz, size_t n, FILE *f, const char *what, char *msg
   return GC_EFORMAT;
 }
 
-static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *bx,
-                      uint64_t npairs, uint32_t *rank, young_rows *fresh,
-                      char *msg, size_t msglen);
+static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *bx, uint64_t npairs,
+                      uint32_t *rank, young_rows *fresh, char *msg, size_t msglen);
 
 int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
 {
@@ -1571,8 +1565,8 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
   }
   const uint64_t npairs = h[2];
   const size_t ns = nl->nsph;
-  const uint64_t maxpairs = ns < 2 ? 0 : (ns % 2 ? (uint64_t)(ns - 1) / 2 * ns
-                                                  : (uint64_t)ns / 2 * (ns - 1));
+  const uint64_t maxpairs =
+      ns < 2 ? 0 : (ns % 2 ? (uint64_t)(ns - 1) / 2 * ns : (uint64_t)ns / 2 * (ns - 1));
   if (npairs > maxpairs || npairs > UINT32_MAX || (nl->stride && npairs > MAX_PAYLOAD_PAIRS) ||
       h[4] > 1 || (!h[4] && npairs)) {
     set_msg(msg, msglen, "nlist checkpoint: corrupt header (%llu pairs for %zu spheres)",
@@ -1631,9 +1625,8 @@ int gc_nlist_read(gc_nlist *nl, FILE *f, char *msg, size_t msglen)
 /* The rest of a checkpoint after the positions, into the spare buffer, rank and, if the young
  * rows must grow, new ones in *fresh (the caller's to set or free): on any error the current
  * list stays intact.  The non-zero payloads are packed, as by a build. */
-static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *bx,
-                      uint64_t npairs, uint32_t *rank, young_rows *fresh,
-                      char *msg, size_t msglen)
+static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *bx, uint64_t npairs,
+                      uint32_t *rank, young_rows *fresh, char *msg, size_t msglen)
 {
   const size_t ns = nl->nsph;
   const gc_nlist_box box = *bx;
@@ -1690,8 +1683,8 @@ static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *b
       }
     }
     if (bad) {
-      set_msg(msg, msglen, "nlist checkpoint: corrupt pair %zu (%llu, %llu, shift %g %g %g m)",
-              k, (unsigned long long)ij[0], (unsigned long long)ij[1], sh[0], sh[1], sh[2]);
+      set_msg(msg, msglen, "nlist checkpoint: corrupt pair %zu (%llu, %llu, shift %g %g %g m)", k,
+              (unsigned long long)ij[0], (unsigned long long)ij[1], sh[0], sh[1], sh[2]);
       return GC_EFORMAT;
     }
     q->i = (uint32_t)ij[0];
@@ -1699,7 +1692,8 @@ static int read_pairs(gc_nlist *nl, FILE *f, uint32_t ver, const gc_nlist_box *b
     q->zero = 0;
   }
   if (index_blocks(nl->blk[1 - nl->cur], ns, rank, pb->p, n)) {
-    set_msg(msg, msglen, "nlist checkpoint: corrupt pair order (the pairs of a sphere are not "
+    set_msg(msg, msglen,
+            "nlist checkpoint: corrupt pair order (the pairs of a sphere are not "
             "together in increasing partner order)");
     return GC_EFORMAT;
   }

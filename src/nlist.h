@@ -29,11 +29,11 @@ typedef struct {
 /* A listed pair, 12 bytes: the pair loop of a simulation streams every listed pair each step,
  * most of them apart, so a compact record is a large part of its memory traffic. */
 typedef struct {
-  uint32_t i, j;       /* sphere indices, rank_i < rank_j (i < j until gc_nlist_renumber) */
-  int8_t image[3];     /* periodic image: the separation is x_j + image L - x_i, L the period
+  uint32_t i, j;   /* sphere indices, rank_i < rank_j (i < j until gc_nlist_renumber) */
+  int8_t image[3]; /* periodic image: the separation is x_j + image L - x_i, L the period
                         * hi - lo of each axis (0 along a non-periodic one); see
                         * gc_nlist_shift */
-  uint8_t zero;        /* 0: no padding, so that records compare bytewise */
+  uint8_t zero;    /* 0: no padding, so that records compare bytewise */
 } gc_npair;
 
 typedef struct gc_nlist gc_nlist;
@@ -68,8 +68,8 @@ int gc_nlist_needs_rebuild(const gc_nlist *nl, const double *x);
  * a free one plus that of the fixed ones (|shift| for fixed spheres that stayed in place)
  * below the skin, and two free ones twice the former (gc_nlist_past_skin).  With shift 0 (or
  * NULL) and no fixed spheres, gc_nlist_needs_rebuild. */
-int gc_nlist_needs_rebuild_shifted(const gc_nlist *nl, const double *x,
-                                   const unsigned char *fixed, const double shift[3]);
+int gc_nlist_needs_rebuild_shifted(const gc_nlist *nl, const double *x, const unsigned char *fixed,
+                                   const double shift[3]);
 /* The largest squared displacement (minimum image) of the spheres first .. first + count - 1
  * since the last build (so that a parallel loop can reduce it over its own spheres);
  * INFINITY for a non-finite position or before the first build. */
@@ -87,7 +87,7 @@ double gc_nlist_moved(const gc_nlist *nl, const double *x, size_t first, size_t 
 typedef struct {
   const double *x0; /* NULL: no list built (every displacement is then infinite) */
   double L[3], inv_L[3], lim[3];
-  double shift[3];  /* subtracted from each displacement (gc_nlist_needs_rebuild_shifted): 0
+  double shift[3]; /* subtracted from each displacement (gc_nlist_needs_rebuild_shifted): 0
                      * from gc_nlist_get_frame, the caller may set it */
 } gc_nlist_frame;
 void gc_nlist_get_frame(const gc_nlist *nl, gc_nlist_frame *f);

@@ -271,8 +271,10 @@ int gc_shape_cluster(size_t n, const double (*pos)[3], const double *radius, dou
   if (qr)
     gsl_qrng_free(qr);
   if (!(V0 > 0)) {
-    snprintf(msg, msglen, "cluster: the volume of the union came out %g m^3 (n_samples = %zu "
-             "too small?)", V0, n_samples);
+    snprintf(msg, msglen,
+             "cluster: the volume of the union came out %g m^3 (n_samples = %zu "
+             "too small?)",
+             V0, n_samples);
     return GC_EINVAL;
   }
   const double mass = rho * V0;
@@ -284,9 +286,9 @@ int gc_shape_cluster(size_t n, const double (*pos)[3], const double *radius, dou
          Czz = S2[2] / V0 - c[2] * c[2], Cxy = S2[3] / V0 - c[0] * c[1],
          Cxz = S2[4] / V0 - c[0] * c[2], Cyz = S2[5] / V0 - c[1] * c[2];
   /* inertia tensor I = m (tr C 1 - C) */
-  double Iten[9] = { mass * (Cyy + Czz), -mass * Cxy, -mass * Cxz,
-                     -mass * Cxy, mass * (Cxx + Czz), -mass * Cyz,
-                     -mass * Cxz, -mass * Cyz, mass * (Cxx + Cyy) };
+  double Iten[9] = { mass * (Cyy + Czz), -mass * Cxy,        -mass * Cxz,
+                     -mass * Cxy,        mass * (Cxx + Czz), -mass * Cyz,
+                     -mass * Cxz,        -mass * Cyz,        mass * (Cxx + Cyy) };
   gsl_matrix_view A = gsl_matrix_view_array(Iten, 3, 3);
   gsl_vector *eval = gsl_vector_alloc(3);
   gsl_matrix *evec = gsl_matrix_alloc(3, 3);
@@ -361,8 +363,10 @@ int gc_shape_read(const char *path, double rho, gc_shape *s, char *msg, size_t m
     for (int k = 0; k < 4; k++)
       known |= strcmp(t.names[c], names[k]) == 0;
     if (!known) {
-      snprintf(msg, msglen, "%s:%zu:%zu: unknown column '%s' (a cluster file has the columns "
-               "x [m], y [m], z [m], r [m])", path, t.header_line, c + 1, t.names[c]);
+      snprintf(msg, msglen,
+               "%s:%zu:%zu: unknown column '%s' (a cluster file has the columns "
+               "x [m], y [m], z [m], r [m])",
+               path, t.header_line, c + 1, t.names[c]);
       st = GC_EFORMAT;
     } else if (*t.units[c] && strcmp(t.units[c], "m") != 0) {
       snprintf(msg, msglen, "%s:%zu:%zu: column '%s' is in [%s]; granucal reads SI units: use [m]",
@@ -373,8 +377,10 @@ int gc_shape_read(const char *path, double rho, gc_shape *s, char *msg, size_t m
   for (int k = 0; k < 4 && !st; k++) {
     col[k] = gc_table_col(&t, names[k]);
     if (col[k] < 0) {
-      snprintf(msg, msglen, "%s:%zu:1: missing column '%s' (a cluster file has the columns "
-               "x [m], y [m], z [m], r [m])", path, t.header_line, names[k]);
+      snprintf(msg, msglen,
+               "%s:%zu:1: missing column '%s' (a cluster file has the columns "
+               "x [m], y [m], z [m], r [m])",
+               path, t.header_line, names[k]);
       st = GC_EFORMAT;
     }
   }
@@ -399,7 +405,7 @@ int gc_shape_read(const char *path, double rho, gc_shape *s, char *msg, size_t m
   if (st)
     return st;
   char sub[256];
-  st = gc_shape_cluster(n, (const double (*)[3])p, r, rho, 0, s, sub, sizeof sub);
+  st = gc_shape_cluster(n, (const double(*)[3])p, r, rho, 0, s, sub, sizeof sub);
   if (st)
     snprintf(msg, msglen, "%s: %s", path, sub);
   return st;

@@ -53,8 +53,7 @@ static inline void gc_quat_rotate(const double q[4], const double v_body[3], dou
   gc_quat_rotate_su(q[0], q[1], q[2], q[3], v_body, v_space);
 }
 
-static inline void gc_quat_rotate_inv(const double q[4], const double v_space[3],
-                                      double v_body[3])
+static inline void gc_quat_rotate_inv(const double q[4], const double v_space[3], double v_body[3])
 {
   gc_quat_rotate_su(q[0], -q[1], -q[2], -q[3], v_space, v_body);
 }
@@ -66,12 +65,12 @@ void gc_quat_from_uniform(const double u[3], double q[4]);
 /* A rigid particle made of spheres, expressed in its principal axes with the centre of mass at
  * the origin. */
 typedef struct {
-  size_t nsph;                          /* number of constituent spheres, 1..GC_SHAPE_MAX_SPHERES */
-  double pos[GC_SHAPE_MAX_SPHERES][3];  /* sphere centres in body axes [m] */
-  double radius[GC_SHAPE_MAX_SPHERES];  /* sphere radii [m] */
-  double mass;                          /* [kg] */
-  double inertia[3];                    /* principal moments of inertia [kg m^2] */
-  double bound_radius;                  /* max over spheres of |pos| + radius [m] */
+  size_t nsph;                         /* number of constituent spheres, 1..GC_SHAPE_MAX_SPHERES */
+  double pos[GC_SHAPE_MAX_SPHERES][3]; /* sphere centres in body axes [m] */
+  double radius[GC_SHAPE_MAX_SPHERES]; /* sphere radii [m] */
+  double mass;                         /* [kg] */
+  double inertia[3];                   /* principal moments of inertia [kg m^2] */
+  double bound_radius;                 /* max over spheres of |pos| + radius [m] */
 } gc_shape;
 
 /* A single homogeneous sphere: I = 2/5 m R^2. */
@@ -110,9 +109,9 @@ int gc_shape_read(const char *path, double rho, gc_shape *s, char *msg, size_t m
 /* Rotational state of one particle for the leap-frog scheme: the orientation is known at t_n,
  * the angular velocity at the half step t_{n-1/2}. */
 typedef struct {
-  double q[4];   /* orientation at t_n */
-  double w[3];   /* angular velocity in body axes at t_{n-1/2} [rad/s] */
-  double dw[3];  /* increment of w over the previous step, Delta omega_{n-1} (eq. 2.14) */
+  double q[4];  /* orientation at t_n */
+  double w[3];  /* angular velocity in body axes at t_{n-1/2} [rad/s] */
+  double dw[3]; /* increment of w over the previous step, Delta omega_{n-1} (eq. 2.14) */
 } gc_rot;
 
 /* One step of eq. 2.14-2.20: with the body-axis torque M at t_n, predict omega'_n =
@@ -124,8 +123,8 @@ typedef struct {
  * the centre of mass in body axes at t_n [N m].  No allocation, no checks. */
 void gc_rot_step(const double I[3], const double M_body[3], double dt, gc_rot *r);
 /* dt I^-1 [M - w x (I w)] in body axes (eq. 2.12, 2.16, 2.19) */
-static inline void gc_euler_incr(const double I[3], const double M[3], double dt,
-                                 const double w[3], double d[3])
+static inline void gc_euler_incr(const double I[3], const double M[3], double dt, const double w[3],
+                                 double d[3])
 {
   d[0] = dt * (M[0] + w[1] * w[2] * (I[1] - I[2])) / I[0];
   d[1] = dt * (M[1] + w[2] * w[0] * (I[2] - I[0])) / I[1];
@@ -136,8 +135,8 @@ static inline void gc_euler_incr(const double I[3], const double M[3], double dt
  * particles of a batch side by side with it, a loop over them that the compiler turns into
  * vector operations (each particle's numbers those of gc_rot_step), and passes the shape's
  * constant so that no branch is left in the loop. */
-static inline void gc_rot_step_body(const double I[3], const double M_body[3], double dt,
-                                    gc_rot *r, const int isotropic)
+static inline void gc_rot_step_body(const double I[3], const double M_body[3], double dt, gc_rot *r,
+                                    const int isotropic)
 {
   double wp[3], d[3], wn[3];
   if (isotropic) {
@@ -156,7 +155,7 @@ static inline void gc_rot_step_body(const double I[3], const double M_body[3], d
   }
   for (int k = 0; k < 3; k++) {
     r->dw[k] = d[k];
-    r->w[k] += d[k];                   /* (2.20) omega_{n+1/2} */
+    r->w[k] += d[k]; /* (2.20) omega_{n+1/2} */
   }
   /* (2.24-2.27): q_{n+1} - q_n = dt/2 G(w) (q_n + q_{n+1})/2, G(w) q = q (x) (0, w).  With
    * B = dt/4 G(w), B^2 = -beta^2 1, beta = dt |w| / 4, the solution is the Cayley transform

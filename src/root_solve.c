@@ -9,9 +9,8 @@
 
 #include "gc_model.h"
 
-int gc_root_brent(double (*f)(double x, void *ctx), void *ctx, const int *err, double lo,
-                  double hi, double epsabs, double epsrel, int maxit, int best_of_bracket,
-                  double *x)
+int gc_root_brent(double (*f)(double x, void *ctx), void *ctx, const int *err, double lo, double hi,
+                  double epsabs, double epsrel, int maxit, int best_of_bracket, double *x)
 {
   gsl_function F = { f, ctx };
   /* GSL's default handler aborts; a failed bracket is reported as a status instead. */

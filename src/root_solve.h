@@ -9,8 +9,7 @@
  * GC_ENOCONV after maxit iterations.  With best_of_bracket, the result is whichever of the last
  * iterate and the two ends of the last bracket has the smallest |f| (they differ only where f
  * jumps); otherwise the last iterate.  Allocates the GSL solver (not for inner loops). */
-int gc_root_brent(double (*f)(double x, void *ctx), void *ctx, const int *err, double lo,
-                  double hi, double epsabs, double epsrel, int maxit, int best_of_bracket,
-                  double *x);
+int gc_root_brent(double (*f)(double x, void *ctx), void *ctx, const int *err, double lo, double hi,
+                  double epsabs, double epsrel, int maxit, int best_of_bracket, double *x);
 
 #endif

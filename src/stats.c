@@ -9,9 +9,9 @@
 #include "root_solve.h"
 
 typedef struct {
-  double Q;       /* upper tail wanted */
-  double a, b;    /* degrees of freedom */
-  int is_t;       /* t(a) or F(a, b) */
+  double Q;    /* upper tail wanted */
+  double a, b; /* degrees of freedom */
+  int is_t;    /* t(a) or F(a, b) */
   int err;
 } tail_ctx;
 

@@ -42,7 +42,10 @@ static double gc_tdrive_residual(double x, void *vp)
   return o.Q - c->target;
 }
 
-static int gc_tdrive_sign(double f) { return (f > 0) - (f < 0); }
+static int gc_tdrive_sign(double f)
+{
+  return (f > 0) - (f < 0);
+}
 
 /* Grow a bracket from x = 0 (residual f0 != 0) in the direction that reduces |f|: on return
  * [*lo, *hi] (lo < hi) holds the sign change of the residual, or a zero at an end. */
@@ -96,9 +99,8 @@ static int gc_tdrive_bisect(gc_tdrive_ctx *c, double f0, double lo, double hi, d
   return GC_SUCCESS;
 }
 
-int gc_tangential_solve_force(const gc_law *law, double *s, const gc_normal *n,
-                              double Q_target, double dt, double ds_roll, gc_tangential *out,
-                              double *d_delta_out)
+int gc_tangential_solve_force(const gc_law *law, double *s, const gc_normal *n, double Q_target,
+                              double dt, double ds_roll, gc_tangential *out, double *d_delta_out)
 {
   if (!law || !gc_law_frictional(law) || !s || !n || !out)
     return GC_EINVAL;

@@ -20,8 +20,7 @@
  * increment reaches the target; otherwise the status of the model.  If the model's Q(dδ) jumps
  * over the target (the transitions of a varying P differ, by O((mu dP)^2), on the two sides of
  * a reversal) the step ends at the side of the jump closest to the target. */
-int gc_tangential_solve_force(const gc_law *law, double *s, const gc_normal *n,
-                              double Q_target, double dt, double ds_roll, gc_tangential *out,
-                              double *d_delta_out);
+int gc_tangential_solve_force(const gc_law *law, double *s, const gc_normal *n, double Q_target,
+                              double dt, double ds_roll, gc_tangential *out, double *d_delta_out);
 
 #endif

@@ -45,8 +45,8 @@ int gc_law_contact_time_msg(const gc_law *law, double m_eff, double v, double *t
  * coarsest step the time-step rule allows, t_c/10), the way out is a shorter span instead: "at
  * this dt, WHAT can be at most 1e8 dt s".  sec_per_step (> 0) is the caller's estimate of the
  * cost of one step, for the time estimate. */
-int gc_steps_check(double dt, double span, const char *what, double dt_max,
-                   double sec_per_step, char *msg, size_t msglen);
+int gc_steps_check(double dt, double span, const char *what, double dt_max, double sec_per_step,
+                   char *msg, size_t msglen);
 
 /* Before an impact of reduced mass m_eff [kg] at speed v [m/s]: GC_EPHYS with msg when the
  * elastic (Hertz) overlap of that impact, alpha = (15 m v^2 / (16 E* sqrt(R*)))^(2/5), is

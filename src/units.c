@@ -12,14 +12,30 @@ typedef struct {
 
 /* "um" and the micro sign (UTF-8 U+00B5 and U+03BC) for micrometres */
 static const unit_row rows[] = {
-  { "m", "m", 1 },          { "m", "mm", 1e-3 },       { "m", "cm", 1e-2 },
-  { "m", "um", 1e-6 },      { "m", "\xc2\xb5m", 1e-6 }, { "m", "\xce\xbcm", 1e-6 },
-  { "N", "N", 1 },          { "N", "kN", 1e3 },        { "N", "mN", 1e-3 },
-  { "m/s", "m/s", 1 },      { "m/s", "mm/s", 1e-3 },   { "m/s", "cm/s", 1e-2 },
-  { "kg", "kg", 1 },        { "kg", "g", 1e-3 },       { "kg", "mg", 1e-6 },
-  { "Pa", "Pa", 1 },        { "Pa", "kPa", 1e3 },      { "Pa", "MPa", 1e6 },
-  { "Pa", "GPa", 1e9 },     { "s", "s", 1 },           { "s", "ms", 1e-3 },
-  { "s", "us", 1e-6 },      { "-", "-", 1 },           { "-", "1", 1 },
+  { "m", "m", 1 },
+  { "m", "mm", 1e-3 },
+  { "m", "cm", 1e-2 },
+  { "m", "um", 1e-6 },
+  { "m", "\xc2\xb5m", 1e-6 },
+  { "m", "\xce\xbcm", 1e-6 },
+  { "N", "N", 1 },
+  { "N", "kN", 1e3 },
+  { "N", "mN", 1e-3 },
+  { "m/s", "m/s", 1 },
+  { "m/s", "mm/s", 1e-3 },
+  { "m/s", "cm/s", 1e-2 },
+  { "kg", "kg", 1 },
+  { "kg", "g", 1e-3 },
+  { "kg", "mg", 1e-6 },
+  { "Pa", "Pa", 1 },
+  { "Pa", "kPa", 1e3 },
+  { "Pa", "MPa", 1e6 },
+  { "Pa", "GPa", 1e9 },
+  { "s", "s", 1 },
+  { "s", "ms", 1e-3 },
+  { "s", "us", 1e-6 },
+  { "-", "-", 1 },
+  { "-", "1", 1 },
 };
 
 int gc_unit_factor(const char *unit, const char *si, double *f, const char **accepted)
@@ -47,20 +63,21 @@ int gc_unit_factor(const char *unit, const char *si, double *f, const char **acc
   return -1;
 }
 
-int gc_table_unit(const gc_table *t, const char *path, int col, const char *si,
-                  const char *expect, double *f, char *msg, size_t n)
+int gc_table_unit(const gc_table *t, const char *path, int col, const char *si, const char *expect,
+                  double *f, char *msg, size_t n)
 {
   const char *u = t->units[col], *acc;
   int bad = gc_unit_factor(u, si, f, &acc);
   if (!bad && !*u && strcmp(si, "-") != 0) {
-    snprintf(msg, n, "%s:%zu:%d: column '%s' has no unit; expected a header like '%s' (units of "
-             "'%s': %s)", path, t->header_line, col + 1, t->names[col], expect, t->names[col],
-             acc);
+    snprintf(msg, n,
+             "%s:%zu:%d: column '%s' has no unit; expected a header like '%s' (units of "
+             "'%s': %s)",
+             path, t->header_line, col + 1, t->names[col], expect, t->names[col], acc);
     return GC_EFORMAT;
   }
   if (bad) {
-    snprintf(msg, n, "%s:%zu:%d: column '%s' is in [%s]; accepted units: %s", path,
-             t->header_line, col + 1, t->names[col], u, acc);
+    snprintf(msg, n, "%s:%zu:%d: column '%s' is in [%s]; accepted units: %s", path, t->header_line,
+             col + 1, t->names[col], u, acc);
     return GC_EFORMAT;
   }
   return GC_SUCCESS;

@@ -17,7 +17,7 @@ int gc_unit_factor(const char *unit, const char *si, double *f, const char **acc
  * is refused, since a file in mm or kN would otherwise be read as SI without a word.  Errors
  * (GC_EFORMAT) name path:header line:column and show `expect`, a header that reads (e.g.
  * "alpha [m],P [N]"), and the accepted units. */
-int gc_table_unit(const gc_table *t, const char *path, int col, const char *si,
-                  const char *expect, double *f, char *msg, size_t msglen);
+int gc_table_unit(const gc_table *t, const char *path, int col, const char *si, const char *expect,
+                  double *f, char *msg, size_t msglen);
 
 #endif

@@ -209,7 +209,10 @@ static void usage(FILE *f)
           "              e.g. under a profiler\n");
 }
 
-static int parse_pos(const char *s, double *v) { return gc_parse_double(s, v) == 0 && *v > 0; }
+static int parse_pos(const char *s, double *v)
+{
+  return gc_parse_double(s, v) == 0 && *v > 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -309,15 +312,16 @@ int main(int argc, char **argv)
   printf("# bench_contact: %zu pairs of spheres R = %g m, m* = %g kg (%s), v_n %g-%g m/s, "
          "v_t 0-%g m/s, dt = %.4g s, %zu steps per pair, best of %zu\n",
          c.npairs, p.R1, p.m_eff, path, c.vn_lo, c.vn_hi, c.vt_hi, c.dt, c.nsteps, c.reps);
-  printf("%-12s %10s %14s %8s %24s\n", "law", "ns/step", "contact-steps", "plastic",
-         "checksum");
+  printf("%-12s %10s %14s %8s %24s\n", "law", "ns/step", "contact-steps", "plastic", "checksum");
   if (only) {
     size_t i;
     for (i = 0; i < NLAWS && strcmp(laws[i].label, only) != 0; i++)
       ;
     if (i == NLAWS) {
-      fprintf(stderr, "bench_contact: -l: unknown law '%s' (ep/ep, hertz/md, tsuji/tsuji, "
-              "ep/ep-lanes, tsuji-lanes)\n", only);
+      fprintf(stderr,
+              "bench_contact: -l: unknown law '%s' (ep/ep, hertz/md, tsuji/tsuji, "
+              "ep/ep-lanes, tsuji-lanes)\n",
+              only);
       gsl_rng_free(r);
       return 2;
     }
@@ -341,8 +345,7 @@ int main(int argc, char **argv)
       double ns = 0.0;
       if (!use[i])
         continue;
-      st = run_once(&lr[i].law, laws[i].lanes, &c, p.m_eff, lr[i].rec, lr[i].ps, r, &res[i],
-                    &ns);
+      st = run_once(&lr[i].law, laws[i].lanes, &c, p.m_eff, lr[i].rec, lr[i].ps, r, &res[i], &ns);
       if (!st && res[i].contact_steps > 0 && ns / (double)res[i].contact_steps < res[i].ns_per_step)
         res[i].ns_per_step = ns / (double)res[i].contact_steps;
     }
@@ -371,9 +374,10 @@ int main(int argc, char **argv)
   /* as the chute steps them (ep's lanes go to the scalar step; the checksums must equal the
    * one-by-one rows') */
   printf("ratio ep/ep-lanes / tsuji-lanes: %.2f; lanes against one by one: ep %.2f, tsuji %.2f; "
-         "checksums %s\n", res[3].ns_per_step / res[4].ns_per_step,
-         res[3].ns_per_step / res[0].ns_per_step, res[4].ns_per_step / res[2].ns_per_step,
+         "checksums %s\n",
+         res[3].ns_per_step / res[4].ns_per_step, res[3].ns_per_step / res[0].ns_per_step,
+         res[4].ns_per_step / res[2].ns_per_step,
          res[3].checksum == res[0].checksum && res[4].checksum == res[2].checksum ? "equal"
-                                                                                    : "DIFFER");
+                                                                                  : "DIFFER");
   return 0;
 }

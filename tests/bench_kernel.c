@@ -75,8 +75,8 @@ typedef struct {
 
 typedef struct {
   char data[4096];
-  law pp, pb, wall;      /* sphere-sphere, sphere-bead, sphere-wall */
-  int gmode;             /* -g (1), -G (2), -F (3), -N (4): granucal's law (-N: no ledger) */
+  law pp, pb, wall; /* sphere-sphere, sphere-bead, sphere-wall */
+  int gmode;        /* -g (1), -G (2), -F (3), -N (4): granucal's law (-N: no ledger) */
   glaw gpp, gpb;
   double skin, dt, g[3], zlo, zhi;
   int have_skin, have_dt, have_g, have_wall, have_flow, have_beads;
@@ -90,54 +90,116 @@ typedef struct {
   int *type;
 } atoms;
 
-enum { D0, D1, D2, VR0, VR1, VR2, WR0, WR1, WR2, H0, H1, H2, RI, RJ, ME, BD, F0, F1, F2, TQ0,
-       TQ1, TQ2, NROWS_LAMMPS,
-       /* -g: the angular velocities of i (in WR0..2) and j, the torque on j (on i in TQ0..2),
+enum {
+  D0,
+  D1,
+  D2,
+  VR0,
+  VR1,
+  VR2,
+  WR0,
+  WR1,
+  WR2,
+  H0,
+  H1,
+  H2,
+  RI,
+  RJ,
+  ME,
+  BD,
+  F0,
+  F1,
+  F2,
+  TQ0,
+  TQ1,
+  TQ2,
+  NROWS_LAMMPS,
+  /* -g: the angular velocities of i (in WR0..2) and j, the torque on j (on i in TQ0..2),
         * then gc_hm_rows_step's rows from G0 on, in its order (GC_HM_*) */
-       WJ0 = NROWS_LAMMPS, WJ1, WJ2, TJ0, TJ1, TJ2, G0, NROWS = G0 + GC_HM_NROWS };
+  WJ0 = NROWS_LAMMPS,
+  WJ1,
+  WJ2,
+  TJ0,
+  TJ1,
+  TJ2,
+  G0,
+  NROWS = G0 + GC_HM_NROWS
+};
 /* -g: gc_hm_rows_step's rows by short names */
-enum { GAL = G0 + GC_HM_ALPHA, GN0 = G0 + GC_HM_N0, GV0 = G0 + GC_HM_VREL0,
-       GRS = G0 + GC_HM_R_STAR, GKH = G0 + GC_HM_K_HERTZ, GES = G0 + GC_HM_E_STAR,
-       GKT = G0 + GC_HM_KT0_C, GTC = G0 + GC_HM_TSUJI_C, GMU = G0 + GC_HM_MU,
-       GTN = G0 + GC_HM_TENSION, GQ0 = G0 + GC_HM_Q0, HA = G0 + GC_HM_A, HP = G0 + GC_HM_P,
-       HPM = G0 + GC_HM_P_MAX, HAM = G0 + GC_HM_ALPHA_MAX, HTQ = G0 + GC_HM_TQ,
-       HQS = G0 + GC_HM_Q_STAR, HDL = G0 + GC_HM_DELTA, HQD = G0 + GC_HM_Q_DIR,
-       HNS = G0 + GC_HM_N_STEPS, GQN0 = G0 + GC_HM_QN0, GF0 = G0 + GC_HM_F0,
-       GW0 = G0 + GC_HM_WORK_N, GW1 = G0 + GC_HM_WORK_T, GOK = G0 + GC_HM_OK };
+enum {
+  GAL = G0 + GC_HM_ALPHA,
+  GN0 = G0 + GC_HM_N0,
+  GV0 = G0 + GC_HM_VREL0,
+  GRS = G0 + GC_HM_R_STAR,
+  GKH = G0 + GC_HM_K_HERTZ,
+  GES = G0 + GC_HM_E_STAR,
+  GKT = G0 + GC_HM_KT0_C,
+  GTC = G0 + GC_HM_TSUJI_C,
+  GMU = G0 + GC_HM_MU,
+  GTN = G0 + GC_HM_TENSION,
+  GQ0 = G0 + GC_HM_Q0,
+  HA = G0 + GC_HM_A,
+  HP = G0 + GC_HM_P,
+  HPM = G0 + GC_HM_P_MAX,
+  HAM = G0 + GC_HM_ALPHA_MAX,
+  HTQ = G0 + GC_HM_TQ,
+  HQS = G0 + GC_HM_Q_STAR,
+  HDL = G0 + GC_HM_DELTA,
+  HQD = G0 + GC_HM_Q_DIR,
+  HNS = G0 + GC_HM_N_STEPS,
+  GQN0 = G0 + GC_HM_QN0,
+  GF0 = G0 + GC_HM_F0,
+  GW0 = G0 + GC_HM_WORK_N,
+  GW1 = G0 + GC_HM_WORK_T,
+  GOK = G0 + GC_HM_OK
+};
 _Static_assert(NROWS_LAMMPS == 22 && HNS - HPM == 6, "rows");
 /* -g: the history of a pair, in this order: the tangential force Q (3), P, alpha of the last
  * step (GHW_MOTION: all that the force and the work depend on), then the record's rest, P_max,
  * alpha_max, the TFD scalars tQ, Q_star, delta, q_dir, n_steps (gc_hm_rows; -G and -F keep
  * only the first GHW_MOTION, -N only Q) */
-enum { GH_Q0, GH_Q1, GH_Q2, GH_P, GH_A, GHW_MOTION, GH_PM = GHW_MOTION, GH_AM, GH_TQ, GH_QS,
-       GH_DL, GH_QD, GH_NS, GHW };
+enum {
+  GH_Q0,
+  GH_Q1,
+  GH_Q2,
+  GH_P,
+  GH_A,
+  GHW_MOTION,
+  GH_PM = GHW_MOTION,
+  GH_AM,
+  GH_TQ,
+  GH_QS,
+  GH_DL,
+  GH_QD,
+  GH_NS,
+  GHW
+};
 
 /* The half list (pairs i < j, not both beads) with each pair's x shift of j and its tangential
  * history, the wall histories, and the rows of the pair passes. */
 typedef struct {
   size_t cap;
-  size_t *start;           /* pairs of i: start[i] .. start[i + 1] - 1 */
+  size_t *start; /* pairs of i: start[i] .. start[i + 1] - 1 */
   int32_t *pj, *pj_old;
   double *psx, *hist, *hist_old;
-  unsigned char *pbd;      /* 1 for a sphere-bead pair (the ledger's kind of a separation) */
+  unsigned char *pbd; /* 1 for a sphere-bead pair (the ledger's kind of a separation) */
   size_t *start_old;
-  double *x0;              /* positions at the build */
-  double *whist;           /* 3 per sphere */
-  int32_t *ci, *ck;        /* touching pairs: sphere i, pair k */
-  double *row[NROWS];      /* the rows of passes B-D (NROWS_LAMMPS of them for LAMMPS's law) */
-  size_t stride;           /* row q + 1 starts stride doubles after row q */
+  double *x0;         /* positions at the build */
+  double *whist;      /* 3 per sphere */
+  int32_t *ci, *ck;   /* touching pairs: sphere i, pair k */
+  double *row[NROWS]; /* the rows of passes B-D (NROWS_LAMMPS of them for LAMMPS's law) */
+  size_t stride;      /* row q + 1 starts stride doubles after row q */
   void *block;
   int32_t *head, *next;
   size_t ncell_cap;
   long builds;
-  size_t hw;               /* history per pair: 3 (LAMMPS's, -N), GHW (-g), GHW_MOTION (-G, -F) */
+  size_t hw; /* history per pair: 3 (LAMMPS's, -N), GHW (-g), GHW_MOTION (-G, -F) */
   /* -g: granucal's energy ledger (its chute's CEN_*): the work the contacts absorbed, normal
    * and tangential, sphere-sphere and sphere-bead (the unloading at a separation with the
    * normal), the work of gravity on the flow; pairs whose law step was not finite */
   double wn_pp, wt_pp, wn_pb, wt_pb, w_grav;
   long bad;
 } lists;
-
 
 static int fail(const char *file, long line, const char *what)
 {
@@ -237,7 +299,8 @@ static int deck_line(void *ctx, const char *path, long ln, char *line)
   char *hash = strchr(line, '#'); /* a comment, as LAMMPS reads one (no quotes here) */
   if (hash)
     *hash = '\0';
-  for (char *s = strtok_r(line, " \t\r\n", &save); s && nt < 40; s = strtok_r(NULL, " \t\r\n", &save))
+  for (char *s = strtok_r(line, " \t\r\n", &save); s && nt < 40;
+       s = strtok_r(NULL, " \t\r\n", &save))
     tok[nt++] = s;
   if (nt == 0)
     return 0;
@@ -249,8 +312,9 @@ static int deck_line(void *ctx, const char *path, long ln, char *line)
   } else if (!strcmp(tok[0], "pair_coeff")) {
     law lw;
     if (nt < 3 || parse_law(tok + 3, nt - 3, &lw, 0))
-      st = fail(path, ln, "pair_coeff: expected I J hertz K E tangential mindlin KT XT MU "
-                          "damping tsuji [limit_damping] with K, KT > 0 and 0 < E <= 1");
+      st = fail(path, ln,
+                "pair_coeff: expected I J hertz K E tangential mindlin KT XT MU "
+                "damping tsuji [limit_damping] with K, KT > 0 and 0 < E <= 1");
     else if (!strcmp(tok[1], "1") && !strcmp(tok[2], "1"))
       d->pp = lw;
     else if (!strcmp(tok[1], "1") && !strcmp(tok[2], "2"))
@@ -292,7 +356,8 @@ static int deck_line(void *ctx, const char *path, long ln, char *line)
       if (!(len > 0))
         st = fail(path, ln, "fix gravity: the vector has no length");
       for (int a = 0; a < 3 && !st; a++)
-        d->g[a] = gm * (u[a] / len); /* LAMMPS: the unit vector, then the magnitude (fix_gravity.cpp) */
+        d->g[a] =
+            gm * (u[a] / len); /* LAMMPS: the unit vector, then the magnitude (fix_gravity.cpp) */
       d->have_g = 1;
     }
   } else if (!strcmp(tok[0], "fix") && nt >= 4 && !strcmp(tok[3], "wall/gran")) {
@@ -300,9 +365,10 @@ static int deck_line(void *ctx, const char *path, long ln, char *line)
     if ((nt != 18 && nt != 19) || strcmp(tok[2], "flow") || strcmp(tok[4], "granular") ||
         parse_law(tok + 5, nl, &d->wall, 1) || strcmp(tok[5 + nl], "zplane") ||
         number(tok[6 + nl], &d->zlo) || number(tok[7 + nl], &d->zhi) || !(d->zhi > d->zlo))
-      st = fail(path, ln, "fix wall/gran: expected fix ID flow wall/gran granular hertz K E "
-                          "tangential mindlin KT XT MU damping tsuji [limit_damping] zplane LO "
-                          "HI");
+      st = fail(path, ln,
+                "fix wall/gran: expected fix ID flow wall/gran granular hertz K E "
+                "tangential mindlin KT XT MU damping tsuji [limit_damping] zplane LO "
+                "HI");
     d->have_wall = 1;
   }
   return st;
@@ -317,10 +383,11 @@ static int read_deck(const char *path, deck *d)
   if (!d->data[0] || !d->pp.set || !d->pb.set || !d->have_skin || !d->have_dt || !d->have_g ||
       !d->have_wall || !d->have_flow || !d->have_beads || !d->have_si || !d->have_freeze ||
       !d->have_nve || !d->have_exclude)
-    return fail(path, 0, "not bench-chute's matched case: it needs units si, read_data, "
-                         "pair_coeff 1 1 and 1 2, neighbor, neigh_modify exclude type 2 2, "
-                         "timestep, groups flow (type 1) and beads (type 2), fix beads freeze, "
-                         "fix flow nve/sphere, fix gravity and fix wall/gran zplane");
+    return fail(path, 0,
+                "not bench-chute's matched case: it needs units si, read_data, "
+                "pair_coeff 1 1 and 1 2, neighbor, neigh_modify exclude type 2 2, "
+                "timestep, groups flow (type 1) and beads (type 2), fix beads freeze, "
+                "fix flow nve/sphere, fix gravity and fix wall/gran zplane");
   return 0;
 }
 
@@ -384,8 +451,9 @@ static int data_line(void *ctx, const char *path, long ln, char *line)
   else
     nf = sscanf(line, "%lu %lf %lf %lf %lf %lf %lf", &id, u, u + 1, u + 2, u + 3, u + 4, u + 5);
   if (nf != 7 || id < 1 || id > a->n || r->seen[r->mode][id - 1])
-    return fail(path, ln, r->mode == 1 ? "expected: id type diameter density x y z (ids 1 .. N, once)"
-                                       : "expected: id vx vy vz wx wy wz (ids 1 .. N, once)");
+    return fail(path, ln,
+                r->mode == 1 ? "expected: id type diameter density x y z (ids 1 .. N, once)"
+                             : "expected: id vx vy vz wx wy wz (ids 1 .. N, once)");
   for (int e = 0; e < (r->mode == 1 ? 5 : 6); e++)
     if (!isfinite(u[e]))
       return fail(path, ln, "a number is not finite");
@@ -484,9 +552,15 @@ static int build(atoms *a, lists *L, double skin)
     L->head[cc] = (int32_t)i;
   }
   /* the old list becomes the source of the histories */
-  int32_t *tp = L->pj_old; L->pj_old = L->pj; L->pj = tp;
-  double *th = L->hist_old; L->hist_old = L->hist; L->hist = th;
-  size_t *ts = L->start_old; L->start_old = L->start; L->start = ts;
+  int32_t *tp = L->pj_old;
+  L->pj_old = L->pj;
+  L->pj = tp;
+  double *th = L->hist_old;
+  L->hist_old = L->hist;
+  L->hist = th;
+  size_t *ts = L->start_old;
+  L->start_old = L->start;
+  L->start = ts;
   const int first = L->builds == 0;
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
@@ -508,10 +582,12 @@ static int build(atoms *a, lists *L, double skin)
           const int qz = c[2] + az;
           if (qz < 0 || qz >= nc[2])
             continue;
-          for (int32_t j = L->head[((size_t)qx * nc[1] + qy) * nc[2] + qz]; j >= 0; j = L->next[j]) {
+          for (int32_t j = L->head[((size_t)qx * nc[1] + qy) * nc[2] + qz]; j >= 0;
+               j = L->next[j]) {
             if ((size_t)j <= i || (a->type[i] == 2 && a->type[j] == 2))
               continue;
-            const double dx = a->x[3 * i] - (a->x[3 * j] + sh), dy = a->x[3 * i + 1] - a->x[3 * j + 1],
+            const double dx = a->x[3 * i] - (a->x[3 * j] + sh),
+                         dy = a->x[3 * i + 1] - a->x[3 * j + 1],
                          dz = a->x[3 * i + 2] - a->x[3 * j + 2];
             const double rc = a->r[i] + a->r[j] + skin;
             if (dx * dx + dy * dy + dz * dz >= rc * rc)
@@ -685,7 +761,8 @@ static glaw glaw_of(const law *lw, double ri, double rj, double m_eff)
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline size_t touching(const atoms *a, lists *L, size_t hw, int ledger, double sep[2])
+static inline size_t
+touching(const atoms *a, lists *L, size_t hw, int ledger, double sep[2])
 {
   size_t nc = 0;
   const size_t n = a->n;
@@ -721,9 +798,9 @@ static inline size_t touching(const atoms *a, lists *L, size_t hw, int ledger, d
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void geometry_gc(const double d[3], double ri, double rj, const double vr[3],
-                               const double wi[3], const double wj[3], double m[3],
-                               double *alpha, double *ai, double *aj, double u[3])
+static inline void
+geometry_gc(const double d[3], double ri, double rj, const double vr[3], const double wi[3],
+            const double wj[3], double m[3], double *alpha, double *ai, double *aj, double u[3])
 {
   const double rsq = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], r = sqrt(rsq);
   m[0] = -d[0] / r, m[1] = -d[1] / r, m[2] = -d[2] / r; /* x_j - x_i */
@@ -741,9 +818,9 @@ static inline void geometry_gc(const double d[3], double ri, double rj, const do
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void contact_at(double *const *row, size_t c, const glaw *p, const glaw *b,
-                              double m[3], double *alpha, double *ai, double *aj, double u[3],
-                              gc_hm_consts *k)
+static inline void
+contact_at(double *const *row, size_t c, const glaw *p, const glaw *b, double m[3], double *alpha,
+           double *ai, double *aj, double u[3], gc_hm_consts *k)
 {
   const double d[3] = { row[D0][c], row[D1][c], row[D2][c] };
   const double vr[3] = { row[VR0][c], row[VR1][c], row[VR2][c] };
@@ -751,9 +828,12 @@ static inline void contact_at(double *const *row, size_t c, const glaw *p, const
   const double wj[3] = { row[WJ0][c], row[WJ1][c], row[WJ2][c] };
   geometry_gc(d, row[RI][c], row[RJ][c], vr, wi, wj, m, alpha, ai, aj, u);
   const int bead = row[BD][c] != 0.0;
-  *k = (gc_hm_consts){ gc_pick(bead, b->R_star, p->R_star), gc_pick(bead, b->k_hertz, p->k_hertz),
-                       gc_pick(bead, b->E_star, p->E_star), gc_pick(bead, b->kt0_c, p->kt0_c),
-                       gc_pick(bead, b->tsuji_c, p->tsuji_c), gc_pick(bead, b->mu, p->mu),
+  *k = (gc_hm_consts){ gc_pick(bead, b->R_star, p->R_star),
+                       gc_pick(bead, b->k_hertz, p->k_hertz),
+                       gc_pick(bead, b->E_star, p->E_star),
+                       gc_pick(bead, b->kt0_c, p->kt0_c),
+                       gc_pick(bead, b->tsuji_c, p->tsuji_c),
+                       gc_pick(bead, b->mu, p->mu),
                        0.0 };
 }
 
@@ -762,8 +842,8 @@ static inline void contact_at(double *const *row, size_t c, const glaw *p, const
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void torques_of(const double m[3], const double F[3], double ai, double aj,
-                              double ti[3], double tj[3])
+static inline void
+torques_of(const double m[3], const double F[3], double ai, double aj, double ti[3], double tj[3])
 {
   const double c0 = m[1] * F[2] - m[2] * F[1], c1 = m[2] * F[0] - m[0] * F[2],
                c2 = m[0] * F[1] - m[1] * F[0];
@@ -826,8 +906,9 @@ static void torques_gc(double *const *row, size_t nc)
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void pair_law_fused(double *const *row, size_t nc, const glaw *pp,
-                                  const glaw *pb, double dt, const int ledger)
+static inline void
+pair_law_fused(double *const *row, size_t nc, const glaw *pp, const glaw *pb, double dt,
+               const int ledger)
 {
   const double *restrict ha = row[HA];
   const double *restrict q0 = row[GQ0], *restrict q1 = row[GQ0 + 1], *restrict q2 = row[GQ0 + 2];
@@ -864,8 +945,8 @@ static inline void pair_law_fused(double *const *row, size_t nc, const glaw *pp,
 
 /* -g pass C: rows_gc, granucal's Hertz-Mindlin step over the rows (gc_hm_rows_step, the loop
  * its chute steps its contacts with; row[G0 + q] = row[G0] + q stride), torques_gc */
-static int pair_law_gc(double *const *row, size_t stride, size_t nc, const glaw *pp,
-                       const glaw *pb, double dt)
+static int pair_law_gc(double *const *row, size_t stride, size_t nc, const glaw *pp, const glaw *pb,
+                       double dt)
 {
   rows_gc(row, nc, pp, pb);
   if (gc_hm_rows_step(row[G0], stride, nc, dt))
@@ -883,7 +964,7 @@ static int pair_law_gc(double *const *row, size_t stride, size_t nc, const glaw 
  * starts from them; the record's rest is not kept */
 static int pairs_gc(atoms *a, lists *L, const deck *dk, int update)
 {
-  const int full = L->hw == GHW; /* -g; -G: the record's rest left in its rows (zeroed once) */
+  const int full = L->hw == GHW;     /* -g; -G: the record's rest left in its rows (zeroed once) */
   const int ledger = dk->gmode != 4; /* -N: no ledger, a history of Q alone */
   double sep[2] = { 0.0, 0.0 };
   /* A: hw a constant in each copy (a loop of L->hw numbers per listed pair: 0.98x) */
@@ -959,8 +1040,8 @@ static int pairs_gc(atoms *a, lists *L, const deck *dk, int update)
 
 /* fix wall/gran zplane: the nearer wall of sphere i (fix_wall_gran.cpp: Reff = r, torque
  * arm r) */
-static void wall_force(atoms *a, lists *L, size_t i, const law *lw, double zlo, double zhi, double dt,
-                       int update)
+static void wall_force(atoms *a, lists *L, size_t i, const law *lw, double zlo, double zhi,
+                       double dt, int update)
 {
   const double z = a->x[3 * i + 2], del1 = z - zlo, del2 = zhi - z;
   const double dz = del1 < del2 ? del1 : -del2, rad = a->r[i];
@@ -1136,8 +1217,9 @@ static int set_glaws(const atoms *a, deck *dk, const char *path)
     if (flow && m1 == 0)
       m1 = a->m[i];
     if (a->r[i] != *r || (flow && a->m[i] != m1))
-      return fail(path, 0, "-g needs one radius and mass of the type 1 spheres and one radius "
-                           "of the type 2 beads");
+      return fail(path, 0,
+                  "-g needs one radius and mass of the type 1 spheres and one radius "
+                  "of the type 2 beads");
   }
   dk->gpp = glaw_of(&dk->pp, r1, r1, m1 * m1 / (m1 + m1));
   dk->gpb = glaw_of(&dk->pb, r1, r2 > 0 ? r2 : r1, m1); /* a frozen bead: the sphere's mass */
@@ -1148,7 +1230,9 @@ int main(int argc, char **argv)
 {
   static const char *const gname[] = { "", "-g", "-G", "-F", "-N" };
   const int opt = argc == 4;
-  const int gmode = !opt ? 0 : !strcmp(argv[1], "-g") ? 1 : !strcmp(argv[1], "-G") ? 2
+  const int gmode = !opt                     ? 0
+                    : !strcmp(argv[1], "-g") ? 1
+                    : !strcmp(argv[1], "-G") ? 2
                     : !strcmp(argv[1], "-F") ? 3
                     : !strcmp(argv[1], "-N") ? 4
                                              : -1;
@@ -1178,7 +1262,10 @@ int main(int argc, char **argv)
     st = set_glaws(&a, &dk, dk.data);
   if (!st) {
     a.zlo = fmin(a.zlo, dk.zlo), a.zhi = fmax(a.zhi, dk.zhi);
-    st = lists_alloc(&L, a.n, gmode == 1 ? GHW : gmode == 2 || gmode == 3 ? GHW_MOTION : 3,
+    st = lists_alloc(&L, a.n,
+                     gmode == 1                 ? GHW
+                     : gmode == 2 || gmode == 3 ? GHW_MOTION
+                                                : 3,
                      gmode ? NROWS : NROWS_LAMMPS);
   }
   if (!st)
@@ -1203,8 +1290,9 @@ int main(int argc, char **argv)
           for (int e = 0; e < 3; e++)
             a.x[3 * i + e] += dk.dt * a.v[3 * i + e];
           if (gmode && gmode != 4) /* -N books no work */
-            wg += a.m[i] * (dk.g[0] * a.v[3 * i] + dk.g[1] * a.v[3 * i + 1] +
-                            dk.g[2] * a.v[3 * i + 2]) * dk.dt;
+            wg += a.m[i] *
+                  (dk.g[0] * a.v[3 * i] + dk.g[1] * a.v[3 * i + 1] + dk.g[2] * a.v[3 * i + 2]) *
+                  dk.dt;
         }
       L.w_grav += wg;
       double m2 = 0;
@@ -1247,14 +1335,15 @@ int main(int argc, char **argv)
     const double wc = L.wn_pp + L.wt_pp + L.wn_pb + L.wt_pb;
     printf("bench_kernel %s: energy balance: kinetic energy (translation + rotation) %.9g -> "
            "%.9g J, change %.9g J; work of gravity less the work absorbed %.9g J; residual "
-           "%.3g of the work of gravity\n", gname[gmode], ke0 + kr0, ke1 + kr1,
-           dk_e, L.w_grav - wc, (dk_e - (L.w_grav - wc)) / L.w_grav);
+           "%.3g of the work of gravity\n",
+           gname[gmode], ke0 + kr0, ke1 + kr1, dk_e, L.w_grav - wc,
+           (dk_e - (L.w_grav - wc)) / L.w_grav);
   }
   if (!st && gmode && gmode != 4)
     printf("bench_kernel %s: work absorbed by the contacts %.9g J (sphere-sphere normal %.6g, "
            "tangential %.6g; sphere-bead normal %.6g, tangential %.6g); work of gravity %.9g J\n",
-           gname[gmode], L.wn_pp + L.wt_pp + L.wn_pb + L.wt_pb, L.wn_pp, L.wt_pp,
-           L.wn_pb, L.wt_pb, L.w_grav);
+           gname[gmode], L.wn_pp + L.wt_pp + L.wn_pb + L.wt_pb, L.wn_pp, L.wt_pp, L.wn_pb, L.wt_pb,
+           L.w_grav);
   free(a.x), free(a.v), free(a.w), free(a.f), free(a.t), free(a.r), free(a.m), free(a.type);
   lists_free(&L);
   return st ? 1 : 0;

@@ -26,7 +26,7 @@ int gc_test_add_compose(void);
 char *gc_test_write_tmp(const char *text);
 
 /* |a - b| <= rel |b| */
-#define GC_ASSERT_REL(a, b, rel) CU_ASSERT_DOUBLE_EQUAL((a), (b), (rel) * fabs((double)(b)))
+#define GC_ASSERT_REL(a, b, rel) CU_ASSERT_DOUBLE_EQUAL((a), (b), (rel)*fabs((double)(b)))
 
 /* eq. 3.22 for a law's pair: gc_hertz_contact_time(m, R*, E*, v). */
 #define GC_TEST_HERTZ_TIME(pair, m, v) gc_hertz_contact_time((m), (pair).R_star, (pair).E_star, (v))

@@ -87,8 +87,10 @@ int main(void)
   granucal_params *p;
   if (granucal_params_new(&p))
     return 2;
-  if (granucal_params_set(p, "R1", R, msg, sizeof msg) || granucal_params_set(p, "R2", R, msg, sizeof msg) ||
-      granucal_params_set(p, "E", E, msg, sizeof msg) || granucal_params_set(p, "nu", nu, msg, sizeof msg) ||
+  if (granucal_params_set(p, "R1", R, msg, sizeof msg) ||
+      granucal_params_set(p, "R2", R, msg, sizeof msg) ||
+      granucal_params_set(p, "E", E, msg, sizeof msg) ||
+      granucal_params_set(p, "nu", nu, msg, sizeof msg) ||
       granucal_params_set(p, "sY", 100e6, msg, sizeof msg) ||
       granucal_params_set(p, "C_a", 2.446e-7, msg, sizeof msg) ||
       granucal_params_set(p, "K_c", 3.14e-4, msg, sizeof msg)) {
@@ -99,7 +101,8 @@ int main(void)
 
   /* refused: nu out of (-1, 0.5) */
   int st = granucal_params_set(p, "nu", 0.7, msg, sizeof msg);
-  check(st == GRANUCAL_EINVAL && strstr(msg, "nu = 0.7") != NULL, "nu = 0.7 refused, named", st, GRANUCAL_EINVAL);
+  check(st == GRANUCAL_EINVAL && strstr(msg, "nu = 0.7") != NULL, "nu = 0.7 refused, named", st,
+        GRANUCAL_EINVAL);
   printf("     message: %s\n", msg);
 
   /* elastic Hertz, frictionless */

@@ -10,12 +10,12 @@ int main(int argc, char **argv)
 {
   if (CU_initialize_registry() != CUE_SUCCESS)
     return CU_get_error();
-  int (*adders[])(void) = { gc_test_add_nfd, gc_test_add_tfd, gc_test_add_io,
-                            gc_test_add_contact, gc_test_add_drop, gc_test_add_impact,
-                            gc_test_add_fit, gc_test_add_rigid, gc_test_add_nlist,
-                            gc_test_add_chute, gc_test_add_models, gc_test_add_chute_exp,
+  int (*adders[])(void) = { gc_test_add_nfd,     gc_test_add_tfd,     gc_test_add_io,
+                            gc_test_add_contact, gc_test_add_drop,    gc_test_add_impact,
+                            gc_test_add_fit,     gc_test_add_rigid,   gc_test_add_nlist,
+                            gc_test_add_chute,   gc_test_add_models,  gc_test_add_chute_exp,
                             gc_test_add_compare, gc_test_add_rolling, gc_test_add_damping,
-                            gc_test_add_slope, gc_test_add_compose };
+                            gc_test_add_slope,   gc_test_add_compose };
   for (size_t i = 0; i < sizeof adders / sizeof adders[0]; i++) {
     if (adders[i]() != CUE_SUCCESS) {
       fprintf(stderr, "run_tests: cannot register suite %zu: %s\n", i, CU_get_error_msg());

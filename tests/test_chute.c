@@ -152,7 +152,8 @@ static void test_energy_elastic_gas(void)
     prev = (long)st.n_contacts;
   }
   printf("\n    elastic gas: %ld collisions, %ld contact steps, max |dE|/E0 = %.3g "
-         "(bound 1e-6)\n", collisions, ncont, err);
+         "(bound 1e-6)\n",
+         collisions, ncont, err);
   CU_ASSERT(collisions >= 50);
   CU_ASSERT(nfree > 1000);
   CU_ASSERT(err <= 1e-6);
@@ -221,7 +222,8 @@ static void test_momentum_clusters(void)
   for (int d = 0; d < 3; d++)
     dP = fmax(dP, fabs(s1.momentum[d] - s0.momentum[d]));
   printf("\n    clusters: up to %zu contacts, |dP| / sum m|v| = %.3g (bound 1e-12), "
-         "E %.4g -> %.4g J\n", maxc, dP / scale, s0.kinetic, s1.kinetic);
+         "E %.4g -> %.4g J\n",
+         maxc, dP / scale, s0.kinetic, s1.kinetic);
   CU_ASSERT(maxc > 0);
   CU_ASSERT(dP <= 1e-12 * scale);
   CU_ASSERT(s1.kinetic < s0.kinetic); /* ep and friction dissipate */
@@ -347,7 +349,8 @@ static void test_angular_momentum_spheres(void)
       maxc = s1.n_contacts;
     for (size_t q = 0; q < gc_nlist_npairs(c->nl); q++) {
       const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, q);
-      nslide += ct->P > 0 && gc_law_hist_tangential(gc_chute_law_pp(c, 0, 0), (double *)ct->h)->sliding != 0.0;
+      nslide += ct->P > 0 &&
+                gc_law_hist_tangential(gc_chute_law_pp(c, 0, 0), (double *)ct->h)->sliding != 0.0;
     }
   }
   angular_momentum(c, L1, &sc1);
@@ -357,10 +360,11 @@ static void test_angular_momentum_spheres(void)
     dP = fmax(dP, fabs(s1.momentum[d] - s0.momentum[d]));
   }
   for (size_t p = 0; p < c->np; p++)
-    pscale += m * sqrt(v[3 * p] * v[3 * p] + v[3 * p + 1] * v[3 * p + 1] + v[3 * p + 2] * v[3 * p + 2]);
+    pscale +=
+        m * sqrt(v[3 * p] * v[3 * p] + v[3 * p + 1] * v[3 * p + 1] + v[3 * p + 2] * v[3 * p + 2]);
   printf("\n    spheres: up to %zu contacts, %ld sliding contact-steps, |dL|/scale = %.3g, "
-         "|dP|/scale = %.3g (bounds 1e-12), E %.4g -> %.4g J\n", maxc, nslide, dL / sc0,
-         dP / pscale, s0.kinetic, s1.kinetic);
+         "|dP|/scale = %.3g (bounds 1e-12), E %.4g -> %.4g J\n",
+         maxc, nslide, dL / sc0, dP / pscale, s0.kinetic, s1.kinetic);
   CU_ASSERT(maxc >= 2);
   CU_ASSERT(s1.kinetic_rot != s0.kinetic_rot);
   CU_ASSERT(dL <= 1e-12 * sc0);
@@ -429,11 +433,12 @@ static void test_head_on(void)
   soy_params(&p, 0);
   p.R1 = p.R2 = 2.75e-3;
   char msg[256];
-  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&law, gc_preset_lookup("hertz"), NULL, &p, msg, sizeof msg),
+  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&law, gc_preset_lookup("hertz"), NULL, &p, msg,
+                                           sizeof msg),
                         GC_SUCCESS);
   double tH = GC_TEST_HERTZ_TIME(law.pair, 0.5 * 0.149e-3, 1.0);
-  printf("    hertz: chute e = %.8f, t_contact = %.5g s (eq. 3.22: %.5g s), drop e = %.8f\n", e,
-         tc, tH, r.e_vel);
+  printf("    hertz: chute e = %.8f, t_contact = %.5g s (eq. 3.22: %.5g s), drop e = %.8f\n", e, tc,
+         tH, r.e_vel);
   GC_ASSERT_REL(e, 1.0, 1e-4);
   GC_ASSERT_REL(e, r.e_vel, 1e-9);
   GC_ASSERT_REL(tc, tH, 0.01);
@@ -555,9 +560,11 @@ static void test_oblique(void)
     gc_rot_omega_space(&c->rot[0], wout);
     double e = c->v[1] / vn, vst = vt + om * R, vst_out = c->v[0] + wout[2] * R;
     double beta = -vst_out / vst;
-    printf("%s    v_t = %g, w = %g: chute e = %.8f v_t' = %.5f w' = %.3f beta = %.4f; 2-D: e = %.8f "
-           "v_t' = %.5f w' = %.3f beta = %.4f (%ld sliding steps)\n", k ? "" : "\n", vt, om, e,
-           c->v[0], wout[2], beta, r.e, r.v_t_out, r.omega_out, r.beta, r.n_sliding);
+    printf("%s    v_t = %g, w = %g: chute e = %.8f v_t' = %.5f w' = %.3f beta = %.4f; 2-D: e = "
+           "%.8f "
+           "v_t' = %.5f w' = %.3f beta = %.4f (%ld sliding steps)\n",
+           k ? "" : "\n", vt, om, e, c->v[0], wout[2], beta, r.e, r.v_t_out, r.omega_out, r.beta,
+           r.n_sliding);
     GC_ASSERT_REL(e, r.e, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(c->v[0], r.v_t_out, 1e-2 * fabs(vst));
     CU_ASSERT_DOUBLE_EQUAL(wout[2] * R, r.omega_out * R, 1e-2 * fabs(vst));
@@ -692,8 +699,8 @@ static void test_threads(void)
     free(sx_prev);
   }
   printf("\n    up to %zu contacts, pair records checked after %d steps, %zu pairs closer than "
-         "the skip test's bound, %zu rebuilds missed, %zu touching pairs not listed\n", maxc,
-         nchecked, nbound, nlate, nmissing);
+         "the skip test's bound, %zu rebuilds missed, %zu touching pairs not listed\n",
+         maxc, nchecked, nbound, nlate, nmissing);
   CU_ASSERT_EQUAL(nbound, 0);
   CU_ASSERT_EQUAL(nlate, 0);
   CU_ASSERT_EQUAL(nmissing, 0);
@@ -849,8 +856,8 @@ static void test_drift_frame_intervals(void)
       last = n;
     }
     printf("\n    %s: skin %.3g m, dt %.4g s: %ld intervals between builds of %ld-%ld steps "
-           "(closed form %ld), %zu steps past the criterion", beads ? "beads" : "flat bottom",
-           skin, dt, nint, lo, hi, expect, nlate);
+           "(closed form %ld), %zu steps past the criterion",
+           beads ? "beads" : "flat bottom", skin, dt, nint, lo, hi, expect, nlate);
     CU_ASSERT_EQUAL(ncontact, 0); /* free flight, as the closed forms assume */
     CU_ASSERT(nint >= 4);
     CU_ASSERT(lo >= expect - 1 && hi <= expect + 1);
@@ -865,8 +872,8 @@ static void test_free_cluster(void)
   free_spin(1e-5, 20000, &dL1, &dE1, &r1);
   free_spin(5e-6, 40000, &dL2, &dE2, &r2);
   printf("\n    free cluster over 0.2 s: dt 1e-5: |dL|/|L| = %.3g, |dE|/E = %.3g; dt 5e-6: "
-         "|dL|/|L| = %.3g (ratio %.2f), |dE|/E = %.3g; rigidity %.3g m\n", dL1, dE1, dL2,
-         dL1 / dL2, dE2, fmax(r1, r2));
+         "|dL|/|L| = %.3g (ratio %.2f), |dE|/E = %.3g; rigidity %.3g m\n",
+         dL1, dE1, dL2, dL1 / dL2, dE2, fmax(r1, r2));
   CU_ASSERT(dL1 <= 1e-7);
   CU_ASSERT(dL2 <= dL1 / 3.0);
   CU_ASSERT(dE1 <= 1e-7 && dE2 <= 1e-7);
@@ -1245,8 +1252,8 @@ static void test_walk_order(void)
     gc_chute_free(c);
   }
   printf("\n    %zu contact-steps; differences from the forward run on 1 thread: backward %zu, "
-         "forward on 2 threads %zu, backward on 2 threads %zu", contacts, bad[1], bad[2],
-         bad[3]);
+         "forward on 2 threads %zu, backward on 2 threads %zu",
+         contacts, bad[1], bad[2], bad[3]);
   CU_ASSERT(contacts > 4 * NPAIR * 50); /* every pair in contact for 50 steps or more */
   for (int k = 1; k < 4; k++)
     CU_ASSERT_EQUAL(bad[k], 0);
@@ -1408,7 +1415,8 @@ static void test_checkpoint(void)
   CU_ASSERT_EQUAL(st, GC_EINVAL);
   if (!strstr(msg, "rolling / twisting models none/none in the file, const/none"))
     fprintf(stderr, "%s\n", msg);
-  CU_ASSERT_PTR_NOT_NULL(strstr(msg, "rolling / twisting models none/none in the file, const/none"));
+  CU_ASSERT_PTR_NOT_NULL(
+      strstr(msg, "rolling / twisting models none/none in the file, const/none"));
   gc_chute_free(o);
   /* not a checkpoint */
   char *junk = gc_test_write_tmp("hello\n");
@@ -1500,8 +1508,9 @@ static void test_checkpoint_v5(void)
   /* per-particle rows of the blocks in file order (chute.c, ckpt_blocks); format 6 has the
    * particle numbers after the torques, and the bead positions follow the particle spheres */
   const size_t nwall = card.sim.bottom == GC_BOTTOM_FLAT ? 3 : 2, D = sizeof(double);
-  const size_t row[] = { 3 * D, 3 * D, sizeof(gc_rot), 3 * D, 3 * D, 3 * nsph * D, 3 * nsph * D,
-                         3 * nsph * D, nwall * nsph * a->rec_size };
+  const size_t row[] = { 3 * D,        3 * D,        sizeof(gc_rot),
+                         3 * D,        3 * D,        3 * nsph * D,
+                         3 * nsph * D, 3 * nsph * D, nwall * nsph * a->rec_size };
   const size_t nblk = sizeof row / sizeof row[0];
   const size_t tail[] = { 0, 0, 0, 0, 0, 3 * (a->ns - nps) * D, 0, 0, 0 }; /* the beads */
   const unsigned char *ids = b6;
@@ -1815,8 +1824,8 @@ static void test_checkpoint_bitflips(void)
       changed++;
   }
   printf("\n    %zu-byte checkpoint, %zu bit flips: %zu refused, %zu accepted with the same "
-         "result, %zu accepted with another result (must be 0)\n", len, 8 * len, refused, same,
-         changed);
+         "result, %zu accepted with another result (must be 0)\n",
+         len, 8 * len, refused, same, changed);
   CU_ASSERT_EQUAL(changed, 0);
   /* the last message names the damage */
   memcpy(flip, img, len);
@@ -1897,8 +1906,8 @@ static void test_soybean_cfg(void)
   CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
   CU_ASSERT_PTR_NOT_NULL_FATAL(pw);
   printf("\n    soybean: P_Y pp = %.4f N (table 9.1: 0.3804), pb = %.4f N, pw = %.4f N, "
-         "dt = %.4g s, fill_height = %.4g m, %zu beads\n", pp->pair.P_Y, pb->pair.P_Y,
-         pw->pair.P_Y, cfg.dt, cfg.fill_height, c->nbeads);
+         "dt = %.4g s, fill_height = %.4g m, %zu beads\n",
+         pp->pair.P_Y, pb->pair.P_Y, pw->pair.P_Y, cfg.dt, cfg.fill_height, c->nbeads);
   GC_ASSERT_REL(pp->pair.P_Y, 0.3804, 0.05);
   GC_ASSERT_REL(cfg.dt, 3.4e-6, 0.05);
   CU_ASSERT(c->nbeads > 500);
@@ -2039,15 +2048,15 @@ static void super_run(int bean, int nbounce)
       bounces++;
       sign = -sign;
       printf("%s    %s bounce %d: v_x = %.6f w_z = %.4f (expected %.4f, %.4f)\n",
-             bounces == 1 ? "\n" : "", bean ? "superbean" : "superball", bounces, c->v[0],
-             ws[2], sign * vx, sign * wz);
+             bounces == 1 ? "\n" : "", bean ? "superbean" : "superball", bounces, c->v[0], ws[2],
+             sign * vx, sign * wz);
       CU_ASSERT_DOUBLE_EQUAL(c->v[0], sign * vx, 5e-3 * vx);
       CU_ASSERT_DOUBLE_EQUAL(ws[2], sign * wz, 5e-3 * wz);
     }
     if (vyprev > 0 && c->v[1] <= 0) { /* apex after a bounce */
       double angle = 2.0 * acos(fmin(1.0, fabs(c->rot[0].q[0]))) * 180.0 / M_PI;
-      printf("    apex: x = %.6f m y = %.6f m, %.3f degrees from the initial attitude\n",
-             c->x[0], c->x[1], angle);
+      printf("    apex: x = %.6f m y = %.6f m, %.3f degrees from the initial attitude\n", c->x[0],
+             c->x[1], angle);
       CU_ASSERT_DOUBLE_EQUAL(c->x[0], 0.1, 5e-4);
       CU_ASSERT_DOUBLE_EQUAL(c->x[1], y0, 3e-3 * y0);
       if (bean)
@@ -2061,8 +2070,14 @@ static void super_run(int bean, int nbounce)
   gc_chute_free(c);
 }
 
-static void test_superball(void) { super_run(0, 2); }
-static void test_superbean(void) { super_run(1, 1); }
+static void test_superball(void)
+{
+  super_run(0, 2);
+}
+static void test_superbean(void)
+{
+  super_run(1, 1);
+}
 
 int gc_test_add_chute(void)
 {

@@ -62,8 +62,9 @@ static void test_bottom_lattice(void)
       const gc_chute_bottom_info *b = &c->bottom;
       double dmin = bead_min_distance(c);
       printf("%s    request %.2f mm, walls %d: %zu x %zu beads, spacing %.6f mm, nn %.6f mm "
-             "(brute force %.6f mm)", k || !walls ? "" : "\n", 1e3 * req[k], walls, b->nx,
-             b->nrow, 1e3 * b->spacing, 1e3 * b->nn, 1e3 * dmin);
+             "(brute force %.6f mm)",
+             k || !walls ? "" : "\n", 1e3 * req[k], walls, b->nx, b->nrow, 1e3 * b->spacing,
+             1e3 * b->nn, 1e3 * dmin);
       printf("\n");
       GC_ASSERT_REL(dmin, b->nn, 1e-12);
       CU_ASSERT_EQUAL(b->n, c->nbeads);
@@ -107,8 +108,8 @@ static void test_bottom_random(void)
     const gc_chute_bottom_info *b = &c->bottom;
     double r = cfg.bead_radius, dmin = bead_min_distance(c);
     printf("%s    coverage %.2f: %zu beads, coverage %.5f, closest %.4f mm (brute force %.4f), "
-           "largest hole %.3f mm\n", k ? "" : "\n", covs[k], b->n, b->coverage, 1e3 * b->nn,
-           1e3 * dmin, 1e3 * b->max_hole);
+           "largest hole %.3f mm\n",
+           k ? "" : "\n", covs[k], b->n, b->coverage, 1e3 * b->nn, 1e3 * dmin, 1e3 * b->max_hole);
     CU_ASSERT(fabs(b->coverage - covs[k]) <= M_PI * r * r / (2 * cfg.length * cfg.width) + 1e-15);
     CU_ASSERT(dmin >= 2 * r * (1 - 1e-12));
     GC_ASSERT_REL(b->nn, dmin, 1e-12);
@@ -186,7 +187,8 @@ static void test_steady_fit(void)
     }
   }
   printf("    a = 0: batch-means 95 %% CI covers 0 in %d of %d replicates; naive OLS over the "
-         "correlated samples in %d\n", cover, reps, cover_ols);
+         "correlated samples in %d\n",
+         cover, reps, cover_ols);
   CU_ASSERT(cover >= 0.89 * reps && cover <= 0.99 * reps);
   CU_ASSERT(cover_ols < 0.8 * reps);
   /* bad input */
@@ -249,7 +251,8 @@ static void budget_run(int ntcol, int rolling, gc_chute_budget *b)
   char *sets[] = { set, "threads=1" };
   gc_chute_run *run = malloc(sizeof *run);
   CU_ASSERT_EQUAL_FATAL(gc_chute_run_load(GC_DATADIR "/chute/tiny.chute", sets, 2, run, msg,
-                                          sizeof msg), GC_SUCCESS);
+                                          sizeof msg),
+                        GC_SUCCESS);
   if (rolling) { /* rolling spring resistance of seed 004 on every pair */
     run->sim.rolling_model = gc_submodel_lookup(GC_KIND_ROLLING, "spring");
     gc_params *pr[3] = { &run->sim.pp, &run->sim.pw, &run->sim.pb };
@@ -264,10 +267,10 @@ static void budget_run(int ntcol, int rolling, gc_chute_budget *b)
     CU_ASSERT_EQUAL_FATAL(gc_chute_step(c, msg, sizeof msg), GC_SUCCESS);
   gc_chute_budget_get(c, b);
   printf("    ntcol %d%s: gravity %.6g J = dE_kin %.6g + stored %.4g + dissipated (pp %.4g/%.4g, "
-         "wall %.4g/%.4g, bottom %.4g/%.4g) + residual %.3g J\n", ntcol,
-         rolling ? ", rolling spring" : "", b->gravity, b->dkinetic,
-         b->elastic, b->d_normal[0], b->d_tangential[0], b->d_normal[1], b->d_tangential[1],
-         b->d_normal[2], b->d_tangential[2], b->residual);
+         "wall %.4g/%.4g, bottom %.4g/%.4g) + residual %.3g J\n",
+         ntcol, rolling ? ", rolling spring" : "", b->gravity, b->dkinetic, b->elastic,
+         b->d_normal[0], b->d_tangential[0], b->d_normal[1], b->d_tangential[1], b->d_normal[2],
+         b->d_tangential[2], b->residual);
   gc_chute_free(c);
   free(run);
 }

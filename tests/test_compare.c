@@ -132,9 +132,11 @@ static void test_seed_fig_6_14_16(void)
     double *a = malloc(c.n * sizeof *a), *P = malloc(c.n * sizeof *P);
     CU_ASSERT_EQUAL_FATAL(gc_compare_run(&ep, &c, GC_COMPARE_ALPHA, a, P, &es, msg, sizeof msg), 0);
     CU_ASSERT_EQUAL_FATAL(gc_compare_run(&th, &c, GC_COMPARE_ALPHA, a, P, &ts, msg, sizeof msg), 0);
-    fprintf(stderr, "\n  %s: FEA alpha_max %.4e e %.4f | ep P_max %.1f e %.4f (%+.1f %%) | "
-                    "thornton P_max %.1f e %.4f", ref[i].file + strlen(FEA), fs.alpha_max, fs.e,
-            es.P_max, es.e, 100 * (es.e / fs.e - 1), ts.P_max, ts.e);
+    fprintf(stderr,
+            "\n  %s: FEA alpha_max %.4e e %.4f | ep P_max %.1f e %.4f (%+.1f %%) | "
+            "thornton P_max %.1f e %.4f",
+            ref[i].file + strlen(FEA), fs.alpha_max, fs.e, es.P_max, es.e, 100 * (es.e / fs.e - 1),
+            ts.P_max, ts.e);
     GC_ASSERT_REL(fs.alpha_max, ref[i].alpha_max, 0.03);
     GC_ASSERT_REL(fs.e, ref[i].e_FE, 0.03);
     CU_ASSERT(es.e / fs.e - 1 > -0.01 && es.e / fs.e - 1 < 0.05);
@@ -286,8 +288,9 @@ static void test_fea_fit(void)
   gc_fit_ident id;
   CU_ASSERT_EQUAL_FATAL(gc_fit_identify(&pb, r.p, 1e-4, &id, msg, sizeof msg), GC_SUCCESS);
   double rms = sqrt(r.val.Fa / (double)d.n_path);
-  fprintf(stderr, "\n  FEA fit: C_a = %.4g m/N [%.3g, %.3g] (seed 2.33e-7), K_c = %.4g 1/N "
-                  "[%.3g, %.3g] (seed 2.69e-4), corr %.3f, RMS force error %.2f N",
+  fprintf(stderr,
+          "\n  FEA fit: C_a = %.4g m/N [%.3g, %.3g] (seed 2.33e-7), K_c = %.4g 1/N "
+          "[%.3g, %.3g] (seed 2.69e-4), corr %.3f, RMS force error %.2f N",
           r.p[GC_FIT_CA], id.ci_lo[GC_FIT_CA], id.ci_hi[GC_FIT_CA], r.p[GC_FIT_KC],
           id.ci_lo[GC_FIT_KC], id.ci_hi[GC_FIT_KC], id.corr[0 * GC_FIT_NPAR + 1], rms);
   GC_ASSERT_REL(r.p[GC_FIT_CA], 2.33e-7, 0.06);

@@ -196,7 +196,7 @@ static void test_ep_tsuji_restitution(void)
   CU_ASSERT_EQUAL_FATAL(preset_law("ep", NULL, &ep, &p), GC_SUCCESS);
   for (int j = 0; j < 2; j++) {
     gc_drop_result r = impact(&ep, v[j]);
-    CU_ASSERT(r.P_max < ep.pair.P_Y);          /* below yield */
+    CU_ASSERT(r.P_max < ep.pair.P_Y);           /* below yield */
     CU_ASSERT_DOUBLE_EQUAL(r.e_vel, 1.0, 1e-3); /* elastic: no dissipation left */
   }
   for (int i = 0; i < 3; i++) {

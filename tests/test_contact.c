@@ -21,8 +21,9 @@ static gc_law aluminium_law(const char *nfd, const char *tfd)
   p.mu = 0.5;
   gc_law law;
   char msg[256];
-  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&law, gc_preset_lookup(nfd), tfd ? gc_preset_lookup(tfd) : NULL,
-                                    &p, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&law, gc_preset_lookup(nfd),
+                                           tfd ? gc_preset_lookup(tfd) : NULL, &p, msg, sizeof msg),
+                        GC_SUCCESS);
   return law;
 }
 

@@ -296,8 +296,9 @@ static void test_brendel_dippel_incline(void)
         vmax_late = fabs(v);
     }
     double v_s = 2.0 * sqrt(p.mu * P * W / (k_t * m));
-    fprintf(stderr, "%s    brendel_dippel mu = %.2f: stop at %.5f s (closed form %.5f, seed "
-                    "%.3f); stick-slip speed %.4f m/s; ",
+    fprintf(stderr,
+            "%s    brendel_dippel mu = %.2f: stop at %.5f s (closed form %.5f, seed "
+            "%.3f); stick-slip speed %.4f m/s; ",
             c ? "" : "\n", p.mu, t_stop, t_exact, seed_t[c], v_s);
     CU_ASSERT_DOUBLE_EQUAL(t_stop, t_exact, 1e-4);
     CU_ASSERT_DOUBLE_EQUAL(t_stop, seed_t[c], 1e-3);
@@ -307,8 +308,8 @@ static void test_brendel_dippel_incline(void)
       GC_ASSERT_REL(acc, want, 0.005);
     } else {
       double a = (p.mu * P - W) / m, creep = v_s * v_s / (2 * a) + 2 * p.mu * P / k_t;
-      fprintf(stderr, "creeps %.4g m (closed form %.4g), then |v| <= %.2g m/s\n", x_stop - x,
-              creep, vmax_late);
+      fprintf(stderr, "creeps %.4g m (closed form %.4g), then |v| <= %.2g m/s\n", x_stop - x, creep,
+              vmax_late);
       GC_ASSERT_REL(x_stop - x, creep, 0.05);
       CU_ASSERT(vmax_late < 1e-3);
     }
@@ -398,8 +399,10 @@ static void test_hertz_mindlin_by_hand(void)
     CU_ASSERT_EQUAL(sa, GC_ENAN);
     CU_ASSERT_EQUAL(sb, GC_ENAN);
     gsl_rng_free(rng);
-    fprintf(stderr, "\n    tension %d: %ld steps differ; stick %ld, slip %ld, separations %ld, "
-            "pulling %ld", tension, differ, sticks, slides, separations, pulls);
+    fprintf(stderr,
+            "\n    tension %d: %ld steps differ; stick %ld, slip %ld, separations %ld, "
+            "pulling %ld",
+            tension, differ, sticks, slides, separations, pulls);
     CU_ASSERT_EQUAL(differ, 0);
     CU_ASSERT(sticks > 1000 && slides > 1000 && separations > 20);
     if (tension)
@@ -483,8 +486,8 @@ static void test_hertz_mindlin_lanes(void)
     for (int l = 0; l < nl; l++) {
       const int c = order[l];
       double alpha, v[3];
-      path_step(rng, k, 500.0 + 40.0 * c, c == NC - 1 ? 0.8 : 0.25, c, dt, amp, n[c], vt[c],
-                &alpha, v);
+      path_step(rng, k, 500.0 + 40.0 * c, c == NC - 1 ? 0.8 : 0.25, c, dt, amp, n[c], vt[c], &alpha,
+                v);
       b.law[l] = laws[c];
       b.ct[l] = (gc_contact3 *)ra[c];
       b.alpha[l] = alpha;
@@ -502,9 +505,9 @@ static void test_hertz_mindlin_lanes(void)
     for (int l = 0; l < nl; l++) {
       const int c = order[l];
       const size_t len = (GC_CONTACT3_HEAD + laws[c]->nhist) * sizeof(double);
-      if (b.status[l] != sts[c] || b.active[l] != acts[c] ||
-          memcmp(b.F[l], Fs[c], sizeof Fs[c]) || memcmp(b.M[l], Ms[c], sizeof Ms[c]) ||
-          memcmp(b.work[l], ws[c], sizeof ws[c]) || memcmp(ra[c], rb[c], len))
+      if (b.status[l] != sts[c] || b.active[l] != acts[c] || memcmp(b.F[l], Fs[c], sizeof Fs[c]) ||
+          memcmp(b.M[l], Ms[c], sizeof Ms[c]) || memcmp(b.work[l], ws[c], sizeof ws[c]) ||
+          memcmp(ra[c], rb[c], len))
         differ++;
       if (!laws[c]->hertz_mindlin)
         continue;
@@ -538,9 +541,10 @@ static void test_hertz_mindlin_lanes(void)
   CU_ASSERT_EQUAL(b.status[1], GC_ENAN);
   CU_ASSERT_EQUAL(b.status[2], GC_SUCCESS);
   gsl_rng_free(rng);
-  fprintf(stderr, "\n    %ld lane steps differ; Hertz-Mindlin lanes in contact %ld: stick %ld, "
-          "slip %ld, capped %ld, first touches %ld, separations %ld", differ, lanes_hm, sticks,
-          slides, caps, touches, separations);
+  fprintf(stderr,
+          "\n    %ld lane steps differ; Hertz-Mindlin lanes in contact %ld: stick %ld, "
+          "slip %ld, capped %ld, first touches %ld, separations %ld",
+          differ, lanes_hm, sticks, slides, caps, touches, separations);
   CU_ASSERT_EQUAL(differ, 0);
   CU_ASSERT(sticks > 1000 && slides > 1000 && caps > 100 && touches > 20 && separations > 20);
 }
@@ -550,9 +554,8 @@ static void record_state(const gc_law *law, const gc_contact3 *r, double *st)
 {
   const gc_hist_normal *hn = gc_law_hist_normal(law, (double *)r->h);
   const gc_hist_tangential *ts = gc_law_hist_tangential(law, (double *)r->h);
-  const double s[] = { r->Q[0],   r->Q[1],  r->Q[2],   r->alpha, r->P,
-                       hn->P_max, hn->alpha_max, ts->Q, ts->Q_star, ts->delta,
-                       ts->q_dir, ts->n_steps_t };
+  const double s[] = { r->Q[0],       r->Q[1], r->Q[2],    r->alpha,  r->P,      hn->P_max,
+                       hn->alpha_max, ts->Q,   ts->Q_star, ts->delta, ts->q_dir, ts->n_steps_t };
   _Static_assert(sizeof s / sizeof s[0] == GC_HM_N_STEPS - GC_HM_Q0 + 1, "the rows' order");
   memcpy(st, s, sizeof s);
 }
@@ -631,9 +634,13 @@ static void test_hertz_mindlin_rows(void)
           record_state(laws[c], t, state[c]);
         }
         const gc_pair *pr = &laws[c]->pair;
-        const double in[] = { alpha, n[c][0], n[c][1], n[c][2], v[0], v[1], v[2], pr->R_star,
-                              pr->k_hertz, pr->E_star, pr->kt0_c, pr->tsuji_c, pr->p.mu,
-                              pr->p.tension ? 1.0 : 0.0 };
+        const double in[] = { alpha,       n[c][0],
+                              n[c][1],     n[c][2],
+                              v[0],        v[1],
+                              v[2],        pr->R_star,
+                              pr->k_hertz, pr->E_star,
+                              pr->kt0_c,   pr->tsuji_c,
+                              pr->p.mu,    pr->p.tension ? 1.0 : 0.0 };
         for (int e = 0; e < GC_HM_Q0; e++)
           row[e][nr] = in[e];
         for (int e = 0; e < NS; e++)
@@ -645,8 +652,8 @@ static void test_hertz_mindlin_rows(void)
       }
       stepped[c] = alpha > 0;
       const double w0[3] = { 0, 0, 0 };
-      sts[c] = gc_contact3_step(laws[c], r, alpha, n[c], v, w0, dt, 0.0, 0, Fs[c], Ms[c],
-                                &acts[c], ws[c]);
+      sts[c] = gc_contact3_step(laws[c], r, alpha, n[c], v, w0, dt, 0.0, 0, Fs[c], Ms[c], &acts[c],
+                                ws[c]);
     }
     /* the slots beyond the nr rows hold a mark the step must leave (it steps n rows, no
      * more) */
@@ -689,9 +696,10 @@ static void test_hertz_mindlin_rows(void)
   long counts_seen = 0;
   for (int m = 1; m <= NC; m++)
     counts_seen += counts[m] > 10;
-  fprintf(stderr, "\n    %ld of %ld row steps differ: stick %ld, slip %ld, capped %ld, first "
-          "touches %ld, separations %ld; row counts 1..%d seen %ld of them", differ, rowsteps,
-          sticks, slides, caps, touches, separations, NC, counts_seen);
+  fprintf(stderr,
+          "\n    %ld of %ld row steps differ: stick %ld, slip %ld, capped %ld, first "
+          "touches %ld, separations %ld; row counts 1..%d seen %ld of them",
+          differ, rowsteps, sticks, slides, caps, touches, separations, NC, counts_seen);
   CU_ASSERT_EQUAL(differ, 0);
   CU_ASSERT(sticks > 1000 && slides > 1000 && caps > 100 && touches > 20 && separations > 20);
   CU_ASSERT(counts_seen == NC);

@@ -54,7 +54,8 @@ static void test_aluminium_ep(void)
   gc_params p;
   aluminium(&p);
   gc_law law = law_of("ep", &p);
-  const double v[] = { 0.02, 0.04, 0.10 }, Pm[] = { 635.7, 1435, 4404 }, e[] = { 0.8382, 0, 0.6143 };
+  const double v[] = { 0.02, 0.04, 0.10 }, Pm[] = { 635.7, 1435, 4404 },
+               e[] = { 0.8382, 0, 0.6143 };
   for (int i = 0; i < 3; i++) {
     gc_drop_result r = drop(&law, m_al, v[i], 1e-6, 0, GC_INTEGRATOR_LEAPFROG);
     GC_ASSERT_REL(r.P_max, Pm[i], 0.02);

@@ -98,8 +98,8 @@ static void test_quantiles(void)
              fabs(gsl_cdf_fdist_P(f, 1.0, dof) - 0.95) < 1e-10 &&
              fabs(gsl_cdf_tdist_P(t, dof) - 0.975) < 1e-10;
     if (!ok && bad++ < 5)
-      fprintf(stderr, "\n  dof %d: F %.17g (%d), t %.17g (%d), GSL %.17g %.17g", dof, f, sf, t,
-              stq, gf, gt);
+      fprintf(stderr, "\n  dof %d: F %.17g (%d), t %.17g (%d), GSL %.17g %.17g", dof, f, sf, t, stq,
+              gf, gt);
   }
   CU_ASSERT_EQUAL(bad, 0);
   CU_ASSERT(gsl_fails > 1000); /* the inverses this replaces do fail (271 is one of them) */
@@ -221,14 +221,17 @@ static void expect_read_error(int drops, const char *text, const char *expect)
 /* Bad input names file:line:column and the problem; never NaN. */
 static void test_data_errors(void)
 {
-  expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1\n2e-6,abc\n", "3:2: column 'P': 'abc' is not a decimal number");
+  expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1\n2e-6,abc\n",
+                    "3:2: column 'P': 'abc' is not a decimal number");
   expect_read_error(0, "alpha [m],P [N]\n1e-6,nan\n", "2:2: column 'P'");
   expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1\n2e-6,-0.2\n", "3:2: negative force");
   expect_read_error(0, "alpha [m],P [N]\n-1e-6,0.1\n", "2:1: negative displacement");
-  expect_read_error(0, "# c\nalpha [in],P [N]\n1,0.1\n", "2:1: column 'alpha' is in [in]; accepted units: m, mm, cm, um");
+  expect_read_error(0, "# c\nalpha [in],P [N]\n1,0.1\n",
+                    "2:1: column 'alpha' is in [in]; accepted units: m, mm, cm, um");
   expect_read_error(0, "alpha [m]\n1e-6\n", "1:1: the header must name");
   expect_read_error(0, "alpha [m],P [N],T [K]\n1e-6,1,abc\n1e-6,x,1\n", "3:2: column 'P': 'x'");
-  expect_read_error(1, "H [m];e\n0.148;0,71\n", "2:2: column 'e': '0,71' is not a decimal number (a decimal comma?");
+  expect_read_error(1, "H [m];e\n0.148;0,71\n",
+                    "2:2: column 'e': '0,71' is not a decimal number (a decimal comma?");
   expect_read_error(0, "alpha [m],P [N]\n1e-6,0.1,3\n", "2:3: more fields");
   expect_read_error(0, "alpha [m],P [N]\n0,0\n", "1:1: no point with a positive");
   expect_read_error(1, "v_in [m/s],e\n1.7,1.2\n", "2:2: e = 1.2 out of range (0, 1]");
@@ -249,10 +252,10 @@ static void test_data_errors(void)
     CU_ASSERT_EQUAL(gc_fit_read_compression(&du, u, m2, sizeof m2), GC_SUCCESS);
     CU_ASSERT_EQUAL(gc_fit_read_drops(&du, w, 0, m2, sizeof m2), GC_SUCCESS);
     CU_ASSERT_EQUAL(du.n_comp, 2);
-    CU_ASSERT_DOUBLE_EQUAL(du.alpha[1], 30e-6, 1e-18);  /* 30 um */
-    CU_ASSERT_DOUBLE_EQUAL(du.P[1], 1.7, 1e-12);         /* 0.0017 kN */
-    CU_ASSERT_DOUBLE_EQUAL(du.H[0], 0.148, 1e-15);       /* 14.8 cm */
-    CU_ASSERT_DOUBLE_EQUAL(du.v_in[0], 1.704, 1e-12);    /* 1704 mm/s */
+    CU_ASSERT_DOUBLE_EQUAL(du.alpha[1], 30e-6, 1e-18); /* 30 um */
+    CU_ASSERT_DOUBLE_EQUAL(du.P[1], 1.7, 1e-12);       /* 0.0017 kN */
+    CU_ASSERT_DOUBLE_EQUAL(du.H[0], 0.148, 1e-15);     /* 14.8 cm */
+    CU_ASSERT_DOUBLE_EQUAL(du.v_in[0], 1.704, 1e-12);  /* 1704 mm/s */
     CU_ASSERT_PTR_NOT_NULL(strstr(du.notes, "column 'operator' ignored"));
     CU_ASSERT_PTR_NOT_NULL(strstr(du.notes, "column 'temperature' ignored"));
     CU_ASSERT_PTR_NOT_NULL(strstr(du.notes, "column 'P' in [kN] converted to [N] (x 1000)"));
@@ -341,7 +344,8 @@ static void test_law_matches(void)
   gc_params q = s.base;
   q.E1 = seed_p[0], q.nu1 = seed_p[1], q.P_Y = seed_p[2], q.C_a = seed_p[3], q.K_c = seed_p[4];
   char msg[256];
-  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&b, gc_preset_lookup("ep"), NULL, &q, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&b, gc_preset_lookup("ep"), NULL, &q, msg, sizeof msg),
+                        GC_SUCCESS);
   CU_ASSERT_EQUAL(a.pair.E_star, b.pair.E_star);
   CU_ASSERT_EQUAL(a.pair.R_star, b.pair.R_star);
   CU_ASSERT_EQUAL(a.pair.C, b.pair.C);
@@ -479,8 +483,8 @@ static void test_solvers_vs_sd(void)
   soybean(&d, &s, &x);
   gc_fit_problem pb;
   init_problem(&pb, &s, &d);
-  const int algs[] = { GC_FIT_LM, GC_FIT_BOBYQA, GC_FIT_NELDERMEAD, GC_FIT_SBPLX, GC_FIT_DIRECT,
-                       GC_FIT_CRS2 };
+  const int algs[] = { GC_FIT_LM,    GC_FIT_BOBYQA, GC_FIT_NELDERMEAD,
+                       GC_FIT_SBPLX, GC_FIT_DIRECT, GC_FIT_CRS2 };
   for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
     gc_fit_result r = run(&pb, algs[i], 0);
     if (!(r.val.F <= sd_F))
@@ -573,8 +577,8 @@ static void test_recovery(void)
   recovery_setup(&d, &s, 0, 0);
   gc_fit_problem pb;
   init_problem(&pb, &s, &d);
-  const int algs[] = { GC_FIT_LM, GC_FIT_BOBYQA, GC_FIT_NELDERMEAD, GC_FIT_SBPLX, GC_FIT_DIRECT,
-                       GC_FIT_CRS2 };
+  const int algs[] = { GC_FIT_LM,    GC_FIT_BOBYQA, GC_FIT_NELDERMEAD,
+                       GC_FIT_SBPLX, GC_FIT_DIRECT, GC_FIT_CRS2 };
   for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
     /* Subplex converges slowly here: 12000 evaluations (about 0.5 s) */
     gc_fit_result r = run(&pb, algs[i], algs[i] == GC_FIT_SBPLX ? 12000 : 0);
@@ -732,7 +736,8 @@ static void test_params_file(void)
   CU_ASSERT_EQUAL(y.mass, 1.49e-4);
   GC_ASSERT_REL(q.sY1, 2.750e6, 0.01); /* eq. E.20 */
   gc_law law;
-  CU_ASSERT_EQUAL(gc_law_init_preset(&law, gc_preset_lookup("ep"), NULL, &q, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_law_init_preset(&law, gc_preset_lookup("ep"), NULL, &q, msg, sizeof msg),
+                  GC_SUCCESS);
   CU_ASSERT_EQUAL(law.pair.P_Y, seed_p[2]);
   FILE *g = fopen(path, "r");
   char buf[8192];
@@ -773,9 +778,9 @@ static void test_report(void)
   if (st)
     fprintf(stderr, "\n  %s\n", msg);
   CU_ASSERT_EQUAL(st, GC_SUCCESS);
-  const char *files[] = { "summary.txt", "fit.params", "compression.csv", "compression-model.csv",
-                          "restitution.csv", "restitution-model.csv", "convergence.csv",
-                          "plot-fit.gp" };
+  const char *files[] = { "summary.txt",           "fit.params",      "compression.csv",
+                          "compression-model.csv", "restitution.csv", "restitution-model.csv",
+                          "convergence.csv",       "plot-fit.gp" };
   char p[600];
   struct stat sb;
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
@@ -800,7 +805,8 @@ static void test_report(void)
   CU_ASSERT_EQUAL(others, 0);
   /* a report into a path whose parent does not exist fails and leaves nothing */
   snprintf(p, sizeof p, "%s/none/rep", dir);
-  CU_ASSERT_NOT_EQUAL(gc_fit_write_report(p, &pb, &o, &r, &id, NULL, &x, "", &warn, msg, sizeof msg),
+  CU_ASSERT_NOT_EQUAL(gc_fit_write_report(p, &pb, &o, &r, &id, NULL, &x, "", &warn, msg,
+                                          sizeof msg),
                       GC_SUCCESS);
   snprintf(p, sizeof p, "%s/none", dir);
   CU_ASSERT(stat(p, &sb) != 0);
@@ -859,7 +865,8 @@ static void test_all_starts_history(void)
   snprintf(sub, sizeof sub, "%s/rep", dir);
   int warn = 0;
   CU_ASSERT_EQUAL_FATAL(gc_fit_write_report(sub, &pb, &o, &r, NULL, NULL, &x, "test", &warn, msg,
-                                            sizeof msg), GC_SUCCESS);
+                                            sizeof msg),
+                        GC_SUCCESS);
   snprintf(p, sizeof p, "%s/convergence.csv", sub);
   FILE *f = fopen(p, "r");
   CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -1015,7 +1022,8 @@ static void test_model_path_recovery(void)
   base.k_n = 4e4;
   base.e_n = 0.85;
   CU_ASSERT_EQUAL_FATAL(gc_fit_setup_model(&s, gc_preset_lookup("wb"), 0, &base, x.mass, msg,
-                                           sizeof msg), GC_SUCCESS);
+                                           sizeof msg),
+                        GC_SUCCESS);
   const double truth[2] = { 5e4, 0.7 };
   CU_ASSERT_EQUAL_FATAL(gc_fit_synthesize(&s, &d, truth, 0, 0, 1, msg, sizeof msg), GC_SUCCESS);
   /* the synthetic unloading reaches P = 0 at alpha_res = 30 um (1 - e^2) = 15.3 um */
@@ -1027,8 +1035,8 @@ static void test_model_path_recovery(void)
   init_problem(&pb, &s, &d);
   gc_fit_result r = run(&pb, GC_FIT_LM, 0);
   for (int j = 0; j < 2; j++) {
-    fprintf(stderr, "%swb (path) %s = %.8g (true %.6g, %+.1e)", j ? ", " : "\n  ", gc_fit_name(&s, j),
-            r.p[j], truth[j], r.p[j] / truth[j] - 1);
+    fprintf(stderr, "%swb (path) %s = %.8g (true %.6g, %+.1e)", j ? ", " : "\n  ",
+            gc_fit_name(&s, j), r.p[j], truth[j], r.p[j] / truth[j] - 1);
     GC_ASSERT_REL(r.p[j], truth[j], 1e-3);
   }
   gc_fit_result_free(&r);
@@ -1055,7 +1063,8 @@ static void test_model_params(void)
   gc_param_id ids[GC_FIT_MAXPAR], other[GC_NPAR];
   int n = 0, no = 0;
   CU_ASSERT_EQUAL_FATAL(gc_fit_model_params(gc_preset_lookup("wb"), &base, x.mass, 0, ids, &n,
-                                            other, &no, msg, sizeof msg), GC_SUCCESS);
+                                            other, &no, msg, sizeof msg),
+                        GC_SUCCESS);
   CU_ASSERT_EQUAL(n, 2);
   CU_ASSERT(!gc_fit_model_reads(gc_preset_lookup("wb"), GC_PAR_E1));
   int nu_other = 0, mu_other = 0;
@@ -1066,12 +1075,14 @@ static void test_model_params(void)
   CU_ASSERT(nu_other && mu_other);
   /* the model's law is the one the drop driver builds: same forces in the objective */
   CU_ASSERT_EQUAL_FATAL(gc_fit_setup_model(&s, gc_preset_lookup("wb"), 0, &base, x.mass, msg,
-                                           sizeof msg), GC_SUCCESS);
+                                           sizeof msg),
+                        GC_SUCCESS);
   gc_fit_problem pb;
   init_problem(&pb, &s, &d);
   gc_law a, b;
   CU_ASSERT_EQUAL_FATAL(gc_fit_law(&pb, s.trial, &a), GC_SUCCESS);
-  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&b, gc_preset_lookup("wb"), NULL, &base, msg, sizeof msg),
+  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&b, gc_preset_lookup("wb"), NULL, &base, msg,
+                                           sizeof msg),
                         GC_SUCCESS);
   CU_ASSERT_PTR_EQUAL(a.sub[GC_KIND_NORMAL], b.sub[GC_KIND_NORMAL]);
   CU_ASSERT_EQUAL(a.pair.K2, b.pair.K2); /* K1 / e^2, eq. 4.5 */

@@ -10,7 +10,8 @@ static gc_law law_of(const char *nfd, const char *tfd, const gc_params *p)
 {
   gc_law law;
   char msg[256] = "";
-  int st = gc_law_init_preset(&law, gc_preset_lookup(nfd), gc_preset_lookup(tfd), p, msg, sizeof msg);
+  int st =
+      gc_law_init_preset(&law, gc_preset_lookup(nfd), gc_preset_lookup(tfd), p, msg, sizeof msg);
   if (st)
     fprintf(stderr, "%s\n", msg);
   CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
@@ -136,7 +137,8 @@ static void test_special_material(void)
     }
   }
   printf("\n    special material (sec. 8.4.2): %d sliding, max |beta - C.25| = %.2e; %d sticky, "
-         "beta in [%.4f, %.4f] ", n_slide, worst_slide, n_sticky, bmin_sticky, bmax_sticky);
+         "beta in [%.4f, %.4f] ",
+         n_slide, worst_slide, n_sticky, bmin_sticky, bmax_sticky);
   CU_ASSERT(n_slide >= 10 && n_sticky >= 10);
   CU_ASSERT(worst_slide <= 0.02);
 }
@@ -170,8 +172,8 @@ static void test_kt_ratio(void)
   CU_ASSERT_DOUBLE_EQUAL(n.k_t0, 1e6 * 2.0 / 7.0, 1e-6);
   p.kt_ratio = -1.0;
   char msg[256] = "";
-  CU_ASSERT_EQUAL(gc_law_init_preset(&law, gc_preset_lookup("hertz"), gc_preset_lookup("md"), &p, msg,
-                              sizeof msg),
+  CU_ASSERT_EQUAL(gc_law_init_preset(&law, gc_preset_lookup("hertz"), gc_preset_lookup("md"), &p,
+                                     msg, sizeof msg),
                   GC_EINVAL);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "kt_ratio"));
 }
@@ -316,8 +318,8 @@ static void test_energy_not_created(void)
       /* ep dissipates (e = 0.2); hertz is elastic, up to the integration error at ntcol 200 */
       CU_ASSERT(r.ke_out <= r.ke_in * (k ? 1.0 + 1e-4 : 1.0));
       if (!(r.ke_out <= r.ke_in))
-        fprintf(stderr, "\n    %s + %s, omega = %g: ke %.9g -> %.9g J", pairs[k][0],
-                pairs[k][1], spins[i], r.ke_in, r.ke_out);
+        fprintf(stderr, "\n    %s + %s, omega = %g: ke %.9g -> %.9g J", pairs[k][0], pairs[k][1],
+                spins[i], r.ke_in, r.ke_out);
     }
   }
   p.mu = 1e4;
@@ -348,10 +350,12 @@ static void test_overlap_bound(void)
   CU_ASSERT(r.alpha_max < GC_ALPHA_R_MAX * p.R1 + 1.0 * r.dt); /* one step of v_n = 1 m/s */
   char msg[256];
   CU_ASSERT_EQUAL(gc_law_overlap_check(&law, r.t_contact, r.alpha_max, "E too small", msg,
-                                       sizeof msg), GC_EPHYS);
+                                       sizeof msg),
+                  GC_EPHYS);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "alpha <= 0.5 R*"));
   CU_ASSERT_EQUAL(gc_law_overlap_check(&law, 0.0, 0.5 * GC_ALPHA_R_MAX * p.R1, NULL, msg,
-                                       sizeof msg), GC_SUCCESS);
+                                       sizeof msg),
+                  GC_SUCCESS);
 }
 
 int gc_test_add_impact(void)

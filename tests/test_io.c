@@ -87,9 +87,10 @@ static void test_loadpath_errors(void)
   expect_path_error("t [h],P [N]\n0,0\n", ":1:1: column 't' is in [h]; accepted units: s, ms");
   /* a dimensioned column without its unit, and an unknown column (not to be taken as Q = 0) */
   expect_path_error("t,P\n0,0\n1,5\n", ":1:1: column 't' has no unit; expected a header like "
-                    "'t [s],P [N]'");
+                                       "'t [s],P [N]'");
   expect_path_error("t [s],alpha [m],delta\n0,0,0\n", ":1:3: column 'delta' has no unit");
-  expect_path_error("t [s],P [N],Qx [N]\n0,0,0\n0.5,5,1\n", ":1:3: unknown column 'Qx' (a load "
+  expect_path_error("t [s],P [N],Qx [N]\n0,0,0\n0.5,5,1\n",
+                    ":1:3: unknown column 'Qx' (a load "
                     "path has t [s] (or time), alpha [m] or P [N], delta [m] or Q [N])");
 }
 
@@ -278,8 +279,9 @@ static void test_curve_contact_output(void)
 
 static void test_card(void)
 {
-  char *path = gc_test_write_tmp("# card\nmodel = thornton\nR = 0.1   # m\nE=7e10\nnu = 0.3\nsY = 1e8\n"
-                         "reload = literal\n");
+  char *path =
+      gc_test_write_tmp("# card\nmodel = thornton\nR = 0.1   # m\nE=7e10\nnu = 0.3\nsY = 1e8\n"
+                        "reload = literal\n");
   gc_params p;
   gc_card_extra x;
   gc_params_default(&p);
@@ -312,7 +314,9 @@ static void test_card(void)
   remove(out);
   free(out);
 
-  struct { const char *text, *expect; } bad[] = {
+  struct {
+    const char *text, *expect;
+  } bad[] = {
     { "R = 0.1\nE = abc\n", ":2:5: parameter 'E': 'abc' is not a decimal number" },
     { "R = 0.1\nYoung = 5\n", ":2:1: unknown parameter 'Young'" },
     { "R = 0.1\n   Young = 5\n", ":2:4: unknown parameter 'Young'" },
@@ -360,12 +364,15 @@ static void test_numbers(void)
     int code;
     double v;
   } cases[] = {
-    { "1", GC_NUM_OK, 1 },          { " 2.5e3\t", GC_NUM_OK, 2500 }, { "+.5", GC_NUM_OK, 0.5 },
-    { "-7.", GC_NUM_OK, -7 },       { "1E-3", GC_NUM_OK, 1e-3 },     { "0x10", GC_NUM_HEX, 0 },
-    { "-0X1p3", GC_NUM_HEX, 0 },    { "nan", GC_NUM_NONFINITE, 0 },  { "inf", GC_NUM_NONFINITE, 0 },
-    { "-Infinity", GC_NUM_NONFINITE, 0 }, { "1e999", GC_NUM_RANGE, 0 }, { "1e-400", GC_NUM_RANGE, 0 },
-    { "", GC_NUM_EMPTY, 0 },        { "  ", GC_NUM_EMPTY, 0 },       { "1.5x", GC_NUM_JUNK, 0 },
-    { ".", GC_NUM_JUNK, 0 },        { "1e", GC_NUM_JUNK, 0 },        { "1,5", GC_NUM_JUNK, 0 },
+    { "1", GC_NUM_OK, 1 },          { " 2.5e3\t", GC_NUM_OK, 2500 },
+    { "+.5", GC_NUM_OK, 0.5 },      { "-7.", GC_NUM_OK, -7 },
+    { "1E-3", GC_NUM_OK, 1e-3 },    { "0x10", GC_NUM_HEX, 0 },
+    { "-0X1p3", GC_NUM_HEX, 0 },    { "nan", GC_NUM_NONFINITE, 0 },
+    { "inf", GC_NUM_NONFINITE, 0 }, { "-Infinity", GC_NUM_NONFINITE, 0 },
+    { "1e999", GC_NUM_RANGE, 0 },   { "1e-400", GC_NUM_RANGE, 0 },
+    { "", GC_NUM_EMPTY, 0 },        { "  ", GC_NUM_EMPTY, 0 },
+    { "1.5x", GC_NUM_JUNK, 0 },     { ".", GC_NUM_JUNK, 0 },
+    { "1e", GC_NUM_JUNK, 0 },       { "1,5", GC_NUM_JUNK, 0 },
     { "- 1", GC_NUM_JUNK, 0 },      { "1 2", GC_NUM_JUNK, 0 },
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -378,7 +385,10 @@ static void test_numbers(void)
       CU_ASSERT_EQUAL(v, cases[i].v);
   }
   double v;
-  CU_ASSERT_EQUAL(gc_number_parse("1\0" "999", 5, &v), GC_NUM_NUL); /* 'E = 1\0999' */
+  CU_ASSERT_EQUAL(gc_number_parse("1\0"
+                                  "999",
+                                  5, &v),
+                  GC_NUM_NUL); /* 'E = 1\0999' */
   long l = 0;
   CU_ASSERT_EQUAL(gc_parse_long("4294967300", 0, 2147483647L, &l), GC_NUM_RANGE);
   CU_ASSERT_EQUAL(gc_parse_long("1.5", 0, 10, &l), GC_NUM_NOTINT);
@@ -414,7 +424,9 @@ static void test_lines(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, ":3:1: NUL byte"));
   /* 'E = 1\0999' is an error, not E = 1 */
   f = fopen(p, "wb");
-  fwrite("R = 0.1\nE = 1\0" "999\n", 1, 17, f);
+  fwrite("R = 0.1\nE = 1\0"
+         "999\n",
+         1, 17, f);
   fclose(f);
   gc_params q;
   gc_card_extra y;
@@ -676,8 +688,7 @@ static void test_outplan(void)
   CU_ASSERT_EQUAL(gc_dirlock_acquire(&l, other, msg, sizeof msg), GC_SUCCESS);
   gc_dirlock_release(&l);
   gc_dirlock_release(&l); /* a second release does nothing */
-  CU_ASSERT_EQUAL(gc_dirlock_acquire(&l, "/nonexistent-dir-of-granucal", msg, sizeof msg),
-                  GC_EIO);
+  CU_ASSERT_EQUAL(gc_dirlock_acquire(&l, "/nonexistent-dir-of-granucal", msg, sizeof msg), GC_EIO);
   CU_ASSERT_PTR_NOT_NULL(strstr(msg, "cannot make the lock file"));
 
   unlink(ckpt);
@@ -689,9 +700,9 @@ static void test_outplan(void)
  * nearest name within (length + 1) / 3 edits; ranges as every message prints them. */
 static void test_suggest_and_ranges(void)
 {
-  CU_ASSERT_EQUAL(gc_edit_distance("vni", "vin"), 1);  /* a swap */
+  CU_ASSERT_EQUAL(gc_edit_distance("vni", "vin"), 1); /* a swap */
   CU_ASSERT_EQUAL(gc_edit_distance("tend", "t_end"), 1);
-  CU_ASSERT_EQUAL(gc_edit_distance("Ee", "e"), 1);     /* case ignored, one deletion */
+  CU_ASSERT_EQUAL(gc_edit_distance("Ee", "e"), 1); /* case ignored, one deletion */
   CU_ASSERT_EQUAL(gc_edit_distance("kitten", "sitting"), 3);
   CU_ASSERT_EQUAL(gc_edit_distance("", "abc"), 3);
   static const char *const names[] = { "vin", "vout", "dt", "card", "output", "ntcol" };
@@ -758,8 +769,7 @@ int gc_test_add_io(void)
       !CU_add_test(s, "outputs never replace devices or inputs", test_outputs_safe) ||
       !CU_add_test(s, "output plans: numbered files, links, spared inputs, the lock",
                    test_outplan) ||
-      !CU_add_test(s, "did you mean; range texts; card keys in messages",
-                   test_suggest_and_ranges))
+      !CU_add_test(s, "did you mean; range texts; card keys in messages", test_suggest_and_ranges))
     return CU_get_error();
   return CUE_SUCCESS;
 }

@@ -104,16 +104,21 @@ static void test_preset_resolve(void)
     const char *n, *t, *fn, *ft; /* user's, file's */
     const char *want_n, *want_t; /* NULL want_t: frictionless */
   } ok[] = {
-    { NULL, NULL, NULL, NULL, "ep", "ep" },       { NULL, NULL, "", "", "ep", "ep" },
-    { NULL, NULL, "hertz", "", "hertz", NULL },   { NULL, NULL, "hertz", "md", "hertz", "md" },
-    { "tsuji", NULL, "hertz", "", "tsuji", "tsuji" }, { "ep", "none", NULL, NULL, "ep", NULL },
-    { "hertz", "vqz", "ep", "ep", "hertz", "vqz" },   { NULL, "md", "thornton", NULL, "thornton", "md" },
+    { NULL, NULL, NULL, NULL, "ep", "ep" },
+    { NULL, NULL, "", "", "ep", "ep" },
+    { NULL, NULL, "hertz", "", "hertz", NULL },
+    { NULL, NULL, "hertz", "md", "hertz", "md" },
+    { "tsuji", NULL, "hertz", "", "tsuji", "tsuji" },
+    { "ep", "none", NULL, NULL, "ep", NULL },
+    { "hertz", "vqz", "ep", "ep", "hertz", "vqz" },
+    { NULL, "md", "thornton", NULL, "thornton", "md" },
   };
   for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
     const gc_preset *nfd = NULL, *tfd = NULL;
     const char *bad = NULL;
     gc_kind kind = GC_KIND_ROLLING;
-    CU_ASSERT_EQUAL(gc_preset_resolve(ok[i].n, ok[i].t, ok[i].fn, ok[i].ft, &nfd, &tfd, &bad, &kind),
+    CU_ASSERT_EQUAL(gc_preset_resolve(ok[i].n, ok[i].t, ok[i].fn, ok[i].ft, &nfd, &tfd, &bad,
+                                      &kind),
                     GC_SUCCESS);
     CU_ASSERT(nfd && strcmp(nfd->name, ok[i].want_n) == 0);
     CU_ASSERT(ok[i].want_t ? tfd && strcmp(tfd->name, ok[i].want_t) == 0 : tfd == NULL);
@@ -122,7 +127,7 @@ static void test_preset_resolve(void)
     const char *n, *t, *fn, *ft, *bad;
     gc_kind kind;
   } no[] = {
-    { "md", NULL, NULL, NULL, "md", GC_KIND_NORMAL },      /* md has no normal part */
+    { "md", NULL, NULL, NULL, "md", GC_KIND_NORMAL }, /* md has no normal part */
     { NULL, NULL, "bogus", NULL, "bogus", GC_KIND_NORMAL },
     { "ep", "hertz", NULL, NULL, "hertz", GC_KIND_TANGENTIAL }, /* no tangential part */
     { NULL, NULL, "ep", "bogus", "bogus", GC_KIND_TANGENTIAL },
@@ -132,7 +137,8 @@ static void test_preset_resolve(void)
     const gc_preset *nfd, *tfd;
     const char *bad = NULL;
     gc_kind kind = GC_KIND_ROLLING;
-    CU_ASSERT_EQUAL(gc_preset_resolve(no[i].n, no[i].t, no[i].fn, no[i].ft, &nfd, &tfd, &bad, &kind),
+    CU_ASSERT_EQUAL(gc_preset_resolve(no[i].n, no[i].t, no[i].fn, no[i].ft, &nfd, &tfd, &bad,
+                                      &kind),
                     GC_EINVAL);
     CU_ASSERT(bad && strcmp(bad, no[i].bad) == 0);
     CU_ASSERT_EQUAL(kind, no[i].kind);
@@ -145,14 +151,19 @@ static void test_law_offsets(void)
   aluminium(&p);
   char msg[256] = "";
   gc_law law;
-  const struct { const char *n, *t; size_t off_t, nhist; } cases[] = {
-    { "ep", "ep", 12, 20 }, { "tsuji", "tsuji", 7, 15 }, { "thornton", NULL, 8, 16 },
+  const struct {
+    const char *n, *t;
+    size_t off_t, nhist;
+  } cases[] = {
+    { "ep", "ep", 12, 20 },
+    { "tsuji", "tsuji", 7, 15 },
+    { "thornton", NULL, 8, 16 },
     { "hertz", "vqz", 7, 15 },
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    int st = gc_law_init_preset(&law, gc_preset_lookup(cases[c].n),
-                                cases[c].t ? gc_preset_lookup(cases[c].t) : NULL, &p, msg,
-                                sizeof msg);
+    int st =
+        gc_law_init_preset(&law, gc_preset_lookup(cases[c].n),
+                           cases[c].t ? gc_preset_lookup(cases[c].t) : NULL, &p, msg, sizeof msg);
     if (st)
       fprintf(stderr, "\n  %s: %s\n", cases[c].n, msg);
     CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
@@ -220,7 +231,11 @@ static void test_param_table(void)
   gc_params p;
   aluminium(&p);
   char msg[256] = "";
-  const struct { gc_param_id id; double v; const char *text; } bad[] = {
+  const struct {
+    gc_param_id id;
+    double v;
+    const char *text;
+  } bad[] = {
     { GC_PAR_NU1, 0.7, "nu = 0.7 out of range (-1, 0.5)" },
     { GC_PAR_E_N, 1.5, "e_n = 1.5 out of range (0, 1]" },
     { GC_PAR_R2, -1, "R2 = -1 out of range [0, inf) m (0: a plane)" },
@@ -344,7 +359,8 @@ static void test_fit_params_from_table(void)
   CU_ASSERT_EQUAL(s.pid[GC_FIT_KC], GC_PAR_K_C);
   /* the sY form of the yield parameter */
   CU_ASSERT_EQUAL_FATAL(gc_fit_setup_model(&s, gc_preset_lookup("thornton"), 1, &p, mass, msg,
-                                           sizeof msg), GC_SUCCESS);
+                                           sizeof msg),
+                        GC_SUCCESS);
   CU_ASSERT_EQUAL(gc_fit_find(&s, GC_PAR_SY1), 2);
   CU_ASSERT_EQUAL(gc_fit_find(&s, GC_PAR_P_Y), -1);
   CU_ASSERT_EQUAL(s.base.P_Y, 0.0);
@@ -402,7 +418,8 @@ static void test_contact_times(void)
   q.k_n = 1e6;
   gc_law law;
   char msg[256];
-  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&law, gc_preset_lookup("lsd"), NULL, &q, msg, sizeof msg),
+  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&law, gc_preset_lookup("lsd"), NULL, &q, msg,
+                                           sizeof msg),
                         GC_SUCCESS);
   CU_ASSERT(gc_law_linear(&law));
   gc_drop_cfg cfg;
@@ -433,10 +450,12 @@ static void test_presets_bit_for_bit(void)
   p.c_n = 1234.5;
   gc_law lsd, tsuji;
   char msg[256];
-  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&lsd, gc_preset_lookup("lsd"), NULL, &p, msg, sizeof msg),
+  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&lsd, gc_preset_lookup("lsd"), NULL, &p, msg,
+                                           sizeof msg),
                         GC_SUCCESS);
   CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&tsuji, gc_preset_lookup("tsuji"), NULL, &p, msg,
-                                           sizeof msg), GC_SUCCESS);
+                                           sizeof msg),
+                        GC_SUCCESS);
   /* beta: from the exact Hertz inversion of e_n (tests/test_damping.c checks the restitution
    * it delivers); what is tested here is the force law it enters */
   double beta = tsuji.pair.beta_damp;

@@ -27,8 +27,8 @@ static gc_law make_law(const char *nfd, const char *tfd, const gc_params *p)
 {
   gc_law law;
   char msg[256] = "";
-  int st = gc_law_init_preset(&law, gc_preset_lookup(nfd), tfd ? gc_preset_lookup(tfd) : NULL, p, msg,
-                       sizeof msg);
+  int st = gc_law_init_preset(&law, gc_preset_lookup(nfd), tfd ? gc_preset_lookup(tfd) : NULL, p,
+                              msg, sizeof msg);
   if (st)
     fprintf(stderr, "law %s: %s\n", nfd, msg);
   CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
@@ -304,7 +304,8 @@ static void test_ep_reloading(void)
     for (int k = 1; k <= 20; k++)
       step_P(&law, s, 0.5 * ares + k * (amax - 0.5 * ares) / 20);
     GC_ASSERT_REL(((gc_hist_normal *)s)->P, Pmax, 1e-12);
-    GC_ASSERT_REL(((gc_hist_normal *)s)->alpha_res, ares, 1e-12); /* no ratcheting beyond round-off */
+    GC_ASSERT_REL(((gc_hist_normal *)s)->alpha_res, ares,
+                  1e-12); /* no ratcheting beyond round-off */
   }
   /* beyond alpha_max the virgin curve continues: the same force as a monotonic loading */
   double fresh[GC_HIST_MAX];
@@ -317,9 +318,9 @@ static void test_ep_reloading(void)
   memset(s, 0, sizeof s);
   step_P(&lit, s, amax);
   double mid = 0.5 * (amax + ((gc_hist_normal *)s)->alpha_res);
-  double Pu = step_P(&lit, s, mid);       /* unloading */
+  double Pu = step_P(&lit, s, mid);          /* unloading */
   double Pr = step_P(&lit, s, mid * 1.0001); /* reloading: virgin curve shifted by alpha_res */
-  CU_ASSERT(Pr < Pu);                          /* discontinuous drop */
+  CU_ASSERT(Pr < Pu);                        /* discontinuous drop */
   double r1 = ((gc_hist_normal *)s)->alpha_res;
   step_P(&lit, s, amax);
   step_P(&lit, s, mid);
@@ -552,9 +553,11 @@ static void test_registry(void)
   aluminium(&p);
   gc_law law;
   char msg[256];
-  CU_ASSERT_EQUAL(gc_law_init_preset(&law, gc_preset_lookup("hertz"), gc_preset_lookup("thornton"), &p,
-                              msg, sizeof msg), GC_EINVAL);
-  CU_ASSERT_EQUAL(gc_law_init_preset(&law, gc_preset_lookup("vqz"), NULL, &p, msg, sizeof msg), GC_EINVAL);
+  CU_ASSERT_EQUAL(gc_law_init_preset(&law, gc_preset_lookup("hertz"), gc_preset_lookup("thornton"),
+                                     &p, msg, sizeof msg),
+                  GC_EINVAL);
+  CU_ASSERT_EQUAL(gc_law_init_preset(&law, gc_preset_lookup("vqz"), NULL, &p, msg, sizeof msg),
+                  GC_EINVAL);
 }
 
 int gc_test_add_nfd(void)

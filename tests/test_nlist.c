@@ -115,7 +115,8 @@ static size_t brute(const spheres *s, const gc_nlist_box *b, gc_npair **out)
         p = realloc(p, cap * sizeof *p);
         CU_ASSERT_PTR_NOT_NULL_FATAL(p);
       }
-      p[n] = (gc_npair){ .i = (uint32_t)i, .j = (uint32_t)j,
+      p[n] = (gc_npair){ .i = (uint32_t)i,
+                         .j = (uint32_t)j,
                          .image = { (int8_t)im[0], (int8_t)im[1], (int8_t)im[2] } };
       n++;
     }
@@ -277,9 +278,8 @@ static void test_brute_force(void)
  * remove pairs: same group (4, 5), both fixed (7, 8); one fixed (9) keeps (9, 10). */
 static void test_periodic_images(void)
 {
-  const double x[] = { 0.2, 5, 5,   9.9, 5, 5,    5, 5, 29.95,  5, 5, 0.05,
-                       2, -3, 2,    2, -2.2, 2,   7, -3, 2,     2, 14, 7,
-                       2.5, 14.5, 7, 9.8, 8, 9.8, 10.1, 8, -9.9 };
+  const double x[] = { 0.2, 5, 5,  9.9, 5, 5,  5, 5,   29.95, 5, 5,   0.05, 2,   -3,   2, 2,   -2.2,
+                       2,   7, -3, 2,   2, 14, 7, 2.5, 14.5,  7, 9.8, 8,    9.8, 10.1, 8, -9.9 };
   enum { N = 11 };
   double r[N];
   for (int i = 0; i < N; i++)
@@ -291,8 +291,9 @@ static void test_periodic_images(void)
   CU_ASSERT_EQUAL_FATAL(gc_nlist_build(nl, &b, x, r, NULL, NULL, msg, sizeof msg), GC_SUCCESS);
   const size_t ei[] = { 0, 2, 4, 7, 9 }, ej[] = { 1, 3, 5, 8, 10 };
   const double esh[5][3] = { { -10, 0, 0 }, { 0, 0, 30 }, { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 20 } };
-  const double ed[5][3] = { { -0.3, 0, 0 }, { 0, 0, 0.1 }, { 0, 0.8, 0 }, { 0.5, 0.5, 0 },
-                            { 0.3, 0, 0.3 } };
+  const double ed[5][3] = {
+    { -0.3, 0, 0 }, { 0, 0, 0.1 }, { 0, 0.8, 0 }, { 0.5, 0.5, 0 }, { 0.3, 0, 0.3 }
+  };
   CU_ASSERT_EQUAL_FATAL(gc_nlist_npairs(nl), 5);
   const gc_npair *p = gc_nlist_pairs(nl);
   for (int k = 0; k < 5; k++) {
@@ -357,8 +358,7 @@ static int all_zero(const void *p, size_t n)
 
 /* The history tests' set-up: 400 random spheres (radii 0.3-0.5) in an 8 x 6 x 8 box with skin
  * 0.2 from generator seed, and a list with marker payloads built on nt threads. */
-static gc_nlist *marker_list(unsigned long seed, int nt, gsl_rng **rng, gc_nlist_box *b,
-                             spheres *s)
+static gc_nlist *marker_list(unsigned long seed, int nt, gsl_rng **rng, gc_nlist_box *b, spheres *s)
 {
   *rng = gsl_rng_alloc(gsl_rng_mt19937);
   CU_ASSERT_PTR_NOT_NULL_FATAL(*rng);
@@ -517,7 +517,8 @@ static void test_packed_payloads(void)
         const int t = (int)(k / 7 % 3); /* round 0: for the threads of such a loop in turn */
         who[k] = -1;
         if (k % 3 != 0 || round) {
-          marker *m = round ? gc_nlist_payload(nl, (size_t)k) : gc_nlist_payload_on(nl, (size_t)k, t);
+          marker *m =
+              round ? gc_nlist_payload(nl, (size_t)k) : gc_nlist_payload_on(nl, (size_t)k, t);
           who[k] = round ? 0 : t;
           m->i = gc_nlist_pairs(nl)[k].i, m->j = gc_nlist_pairs(nl)[k].j, m->mark = 7.0 + (double)k;
           memcpy(m->tail, "yng", 4);
@@ -558,8 +559,9 @@ static void test_packed_payloads(void)
       for (size_t k = 0; k < n; k++)
         memcpy(&oldm[k], gc_nlist_payload_const(nl, k), sizeof *oldm);
       for (size_t q = 0; q < 3 * s.n; q++)
-        s.x[q] = !round ? s.x[q] + 0.25 * (2 * gsl_rng_uniform(rng) - 1)
-                 : q % 3 == 1 ? 3.0 + 0.3 * (s.x[q] - 3.0) : s.x[q];
+        s.x[q] = !round       ? s.x[q] + 0.25 * (2 * gsl_rng_uniform(rng) - 1)
+                 : q % 3 == 1 ? 3.0 + 0.3 * (s.x[q] - 3.0)
+                              : s.x[q];
       CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
       check_against_brute(nl, &s, &b);
       const size_t n1 = gc_nlist_npairs(nl);
@@ -616,8 +618,8 @@ static void test_packed_payloads(void)
     CU_ASSERT_EQUAL_FATAL(build(nl, &b, &s), GC_SUCCESS);
     n = gc_nlist_npairs(nl);
     for (size_t k = 0; k < n; k++)
-      bad += !all_zero(gc_nlist_payload_const(nl, k), sizeof(marker)) ||
-             !gc_nlist_payload_zero(nl, k);
+      bad +=
+          !all_zero(gc_nlist_payload_const(nl, k), sizeof(marker)) || !gc_nlist_payload_zero(nl, k);
     CU_ASSERT_EQUAL(bad, 0);
     gc_nlist_free(nl);
     spheres_free(&s);
@@ -1182,7 +1184,8 @@ static void test_renumber(void)
         if (ka < 0)
           continue;
         bad += memcmp(pa[ka].image, pb[k].image, sizeof pb[k].image) != 0;
-        const marker *ma = gc_nlist_payload_const(la, (size_t)ka), *mb = gc_nlist_payload_const(lb, k);
+        const marker *ma = gc_nlist_payload_const(la, (size_t)ka),
+                     *mb = gc_nlist_payload_const(lb, k);
         bad += ma->i != mb->i || ma->j != mb->j || ma->mark != mb->mark;
         carried += ma->mark != 0.0;
         checked++;
@@ -1241,10 +1244,10 @@ static void test_renumber(void)
     unsigned char *buf = malloc((size_t)len);
     CU_ASSERT_FATAL(buf && fread(buf, 1, (size_t)len, f3) == (size_t)len);
     const uint32_t v2 = 2;
-    memcpy(buf + 8, &v2, sizeof v2);                /* after the 8-byte magic */
-    const size_t cut = 124 + 24 * n;                /* the header and the positions */
+    memcpy(buf + 8, &v2, sizeof v2); /* after the 8-byte magic */
+    const size_t cut = 124 + 24 * n; /* the header and the positions */
     CU_ASSERT_FATAL(fwrite(buf, 1, cut, f2) == cut);
-    const size_t rest = (size_t)len - cut - 4 * n;  /* after the ranks */
+    const size_t rest = (size_t)len - cut - 4 * n; /* after the ranks */
     CU_ASSERT_FATAL(fwrite(buf + cut + 4 * n, 1, rest, f2) == rest);
     rewind(f2);
     gc_nlist *l2 = gc_nlist_alloc(n, sizeof(marker));
@@ -1653,7 +1656,8 @@ static void test_bad_input(void)
   for (int a = 0; a < 2; a++)
     for (int k = 0; k < 4; k++) {
       gc_nlist_box bp = make_box(per[a], 1, per[a], 0.01);
-      double xp[6] = { 0.05 - imgs[k] * per[a], 0.5, 0.02, 0.06, 0.5, 0.02 }, rp[2] = { 0.01, 0.01 };
+      double xp[6] = { 0.05 - imgs[k] * per[a], 0.5, 0.02, 0.06, 0.5, 0.02 },
+             rp[2] = { 0.01, 0.01 };
       gc_nlist *l1 = gc_nlist_alloc(2, 0), *l2 = gc_nlist_alloc(2, 0);
       CU_ASSERT_FATAL(l1 && l2);
       CU_ASSERT_EQUAL_FATAL(gc_nlist_build(l1, &bp, xp, rp, NULL, NULL, msg, sizeof msg),

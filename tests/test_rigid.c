@@ -132,8 +132,7 @@ static void test_quat_uniform(void)
     CU_ASSERT_DOUBLE_EQUAL(sq[k], 1.0 / 3.0, 5.0 * sqrt((1.0 / 5.0 - 1.0 / 9.0) / N));
   }
   /* R e_z is the third column of M: explicitly the brief's check */
-  CU_ASSERT(sqrt(mean[2] * mean[2] + mean[5] * mean[5] + mean[8] * mean[8]) <
-            5.0 * sqrt(1.0 / N));
+  CU_ASSERT(sqrt(mean[2] * mean[2] + mean[5] * mean[5] + mean[8] * mean[8]) < 5.0 * sqrt(1.0 / N));
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -205,18 +204,17 @@ static void test_shape_ellipsoid4(void)
     double L, W, H, m;
     const char *name;
   } bad[] = {
-    { L, W, 0, m, "H =" },              /* H <= 0 */
-    { L, W, -H, m, "H =" },
-    { L, 5e-3, H, m, "W =" },           /* W < H */
-    { 6e-3, W, H, m, "L =" },           /* L < W */
-    { NAN, W, H, m, "L =" },
-    { L, W, H, 0, "mass" },
-    { 30e-3, W, H, m, "L =" },          /* spheres at x = +-12.25 mm do not touch the others */
+    { L, W, 0, m, "H =" },                               /* H <= 0 */
+    { L, W, -H, m, "H =" },    { L, 5e-3, H, m, "W =" }, /* W < H */
+    { 6e-3, W, H, m, "L =" },                            /* L < W */
+    { NAN, W, H, m, "L =" },   { L, W, H, 0, "mass" },
+    { 30e-3, W, H, m, "L =" }, /* spheres at x = +-12.25 mm do not touch the others */
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     msg[0] = 0;
     CU_ASSERT_EQUAL(gc_shape_ellipsoid4(bad[i].L, bad[i].W, bad[i].H, bad[i].m, &s, msg,
-                                        sizeof msg), GC_EINVAL);
+                                        sizeof msg),
+                    GC_EINVAL);
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, bad[i].name));
     CU_ASSERT_PTR_NOT_NULL(strstr(msg, "range"));
   }
@@ -247,7 +245,8 @@ static void test_cluster_one(void)
   GC_ASSERT_REL(s.bound_radius, R, 1e-12);
   for (int t = 0; t < 2; t++) {
     CU_ASSERT_EQUAL_FATAL(gc_shape_cluster(2, t ? pin : p, t ? rin : r, rho, 0, &s, msg,
-                                           sizeof msg), GC_SUCCESS);
+                                           sizeof msg),
+                          GC_SUCCESS);
     GC_ASSERT_REL(s.mass, m, QMC_TOL);
     for (int k = 0; k < 3; k++)
       GC_ASSERT_REL(s.inertia[k], 0.4 * m * R * R, QMC_TOL);
@@ -276,8 +275,8 @@ static void test_cluster_two_disjoint(void)
   }
   gc_shape s;
   char msg[256] = "";
-  CU_ASSERT_EQUAL_FATAL(gc_shape_cluster(2, (const double (*)[3])p, r, rho, 0, &s, msg,
-                                         sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(gc_shape_cluster(2, (const double(*)[3])p, r, rho, 0, &s, msg, sizeof msg),
+                        GC_SUCCESS);
   double m1 = rho * 4.0 / 3.0 * M_PI * pow(R1, 3), m2 = rho * 4.0 / 3.0 * M_PI * pow(R2, 3);
   double Ia = 0.4 * (m1 * R1 * R1 + m2 * R2 * R2), It = Ia + m1 * m2 / (m1 + m2) * d * d;
   GC_ASSERT_REL(s.mass, m1 + m2, 1e-12);
@@ -302,10 +301,10 @@ static double slab(double R, double a, double b, int k)
   double R2 = R * R, F[2];
   for (int i = 0; i < 2; i++) {
     double z = i ? b : a;
-    F[i] = k == 0 ? R2 * z - z * z * z / 3
-         : k == 1 ? R2 * z * z / 2 - pow(z, 4) / 4
-         : k == 2 ? R2 * pow(z, 3) / 3 - pow(z, 5) / 5
-                  : R2 * R2 * z - 2 * R2 * pow(z, 3) / 3 + pow(z, 5) / 5;
+    F[i] = k == 0   ? R2 * z - z * z * z / 3
+           : k == 1 ? R2 * z * z / 2 - pow(z, 4) / 4
+           : k == 2 ? R2 * pow(z, 3) / 3 - pow(z, 5) / 5
+                    : R2 * R2 * z - 2 * R2 * pow(z, 3) / 3 + pow(z, 5) / 5;
   }
   return F[1] - F[0];
 }
@@ -372,8 +371,9 @@ static double triple(const double a[3], const double b[3], const double c[3], co
  * checks that the frame is principal and that the sign convention is stable. */
 static void test_cluster_frame(void)
 {
-  const double p[4][3] = { { 0, 0, 0 }, { 0.02, 0.001, 0 }, { 0.002, 0.015, 0 },
-                           { 0, 0.003, 0.01 } };
+  const double p[4][3] = {
+    { 0, 0, 0 }, { 0.02, 0.001, 0 }, { 0.002, 0.015, 0 }, { 0, 0.003, 0.01 }
+  };
   const double r[4] = { 0.006, 0.005, 0.004, 0.007 };
   gc_shape s, s2;
   char msg[256] = "";
@@ -385,8 +385,9 @@ static void test_cluster_frame(void)
   double t0 = triple(p[1], p[2], p[3], p[0]), t1 = triple(s.pos[1], s.pos[2], s.pos[3], s.pos[0]);
   CU_ASSERT(t0 * t1 > 0);
   GC_ASSERT_REL(t1, t0, 1e-12);
-  CU_ASSERT_EQUAL_FATAL(gc_shape_cluster(4, (const double (*)[3])s.pos, s.radius, 1000, 0, &s2,
-                                         msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(gc_shape_cluster(4, (const double(*)[3])s.pos, s.radius, 1000, 0, &s2, msg,
+                                         sizeof msg),
+                        GC_SUCCESS);
   double worst = 0;
   for (int k = 0; k < 3; k++)
     GC_ASSERT_REL(s2.inertia[k], s.inertia[k], QMC_TOL);
@@ -433,10 +434,10 @@ static void test_cluster_soybean(void)
   double V1 = 4.0 / 3.0 * M_PI * R * R * R;
   CU_ASSERT(s.mass / 1000 > V1 && s.mass / 1000 < 4 * V1);
   printf("\n    soybean cluster, 2^18 vs 2^21 points: mass %.1e, I %.1e %.1e %.1e; m = %.4g g, "
-         "I/(m R^2) = %.4f %.4f %.4f ", s.mass / f.mass - 1, s.inertia[0] / f.inertia[0] - 1,
-         s.inertia[1] / f.inertia[1] - 1, s.inertia[2] / f.inertia[2] - 1, 1e3 * f.mass,
-         f.inertia[0] / (f.mass * R * R), f.inertia[1] / (f.mass * R * R),
-         f.inertia[2] / (f.mass * R * R));
+         "I/(m R^2) = %.4f %.4f %.4f ",
+         s.mass / f.mass - 1, s.inertia[0] / f.inertia[0] - 1, s.inertia[1] / f.inertia[1] - 1,
+         s.inertia[2] / f.inertia[2] - 1, 1e3 * f.mass, f.inertia[0] / (f.mass * R * R),
+         f.inertia[1] / (f.mass * R * R), f.inertia[2] / (f.mass * R * R));
 }
 
 /* gc_shape_read: a good file (comment line, the seed's soybean cluster of gc_shape_ellipsoid4)
@@ -717,8 +718,9 @@ static void test_rot_misc(void)
   gc_rot_omega_space(&r, ws);
   gc_quat_to_matrix(r.q, Mx);
   for (int i = 0; i < 3; i++)
-    CU_ASSERT_DOUBLE_EQUAL(
-        ws[i], Mx[3 * i] * r.w[0] + Mx[3 * i + 1] * r.w[1] + Mx[3 * i + 2] * r.w[2], 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(ws[i],
+                           Mx[3 * i] * r.w[0] + Mx[3 * i + 1] * r.w[1] + Mx[3 * i + 2] * r.w[2],
+                           1e-15);
 }
 
 int gc_test_add_rigid(void)

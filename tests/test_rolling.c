@@ -91,8 +91,8 @@ static void test_rolling_spring_limit(void)
   const double dn[3] = { 0, dth, 0 };
   CU_ASSERT_EQUAL_FATAL(gc_law_torque(&law, h2, &no, nv, dn, wr, M), GC_SUCCESS);
   CU_ASSERT(M[0] == 0 && M[1] == 0 && M[2] == 0);
-  printf("\n    K_r = %.4e N m/rad, theta_e = %.4e rad, M_lim = %.4e N m; slip at %.4e rad\n",
-         K_r, th_e, Mlim, first_slip);
+  printf("\n    K_r = %.4e N m/rad, theta_e = %.4e rad, M_lim = %.4e N m; slip at %.4e rad\n", K_r,
+         th_e, Mlim, first_slip);
 }
 
 /* 2. Twisting spring at constant P.  Reference: Marshall (2009) / LAMMPS 'marshall':
@@ -133,8 +133,8 @@ static void test_twisting_spring_limit(void)
  * 9.81), Hertz normal + Mindlin no-slip tangential (md), at the static overlap
  * (mg / k_hertz)^(2/3) so that P stays mg to within the leap-frog's small oscillation. */
 static gc_chute *sphere_on_bottom(const char *rolling, const char *twisting, double mu_r,
-                                  double beta_r, double w_reg, const double v[3],
-                                  const double w[3], double local_damping, double dt)
+                                  double beta_r, double w_reg, const double v[3], const double w[3],
+                                  double local_damping, double dt)
 {
   gc_chute_cfg cfg;
   memset(&cfg, 0, sizeof cfg);
@@ -196,8 +196,8 @@ static void test_chute_rolling_stop(void)
   for (int model = 0; model < 2; model++) {
     const double w_reg = 0.1;
     const double v[3] = { v0, 0, 0 }, w[3] = { 0, 0, -v0 / R_S };
-    gc_chute *c = sphere_on_bottom(model ? "spring" : "const", NULL, mu_r, 0.5, w_reg, v, w, 0.0,
-                                   dt);
+    gc_chute *c =
+        sphere_on_bottom(model ? "spring" : "const", NULL, mu_r, 0.5, w_reg, v, w, 0.0, dt);
     const double x0 = c->x[0];
     double t_stop = -1, d_stop = -1, slip = 0;
     long n;
@@ -221,8 +221,9 @@ static void test_chute_rolling_stop(void)
     }
     const double t_exp = model ? t_ref : (v0 - w_reg * R_S) / acc;
     printf("%s    rolling %s: stop time %.5f s (closed form %.5f), distance %.4f mm (%.4f), "
-           "max slip %.2e m/s\n", model ? "" : "\n", model ? "spring" : "const", t_stop, t_exp,
-           1e3 * d_stop, 1e3 * d_ref, slip);
+           "max slip %.2e m/s\n",
+           model ? "" : "\n", model ? "spring" : "const", t_stop, t_exp, 1e3 * d_stop, 1e3 * d_ref,
+           slip);
     GC_ASSERT_REL(t_stop, t_exp, 5e-3);
     GC_ASSERT_REL(d_stop, d_ref, 5e-3);
     CU_ASSERT(slip < 1e-2 * v0); /* it rolls, it does not slide */
@@ -314,7 +315,8 @@ static void test_local_damping_free(void)
   if (v_turn == 0) /* sgn(0) = 0: one undamped step */
     v_exp = -G_ACC * dt - (1 - ld) * G_ACC * dt * (n_down - 1);
   printf("\n    up for %ld steps (v = %.6f), down %ld steps: v = %.9f m/s (damped leap-frog "
-         "%.9f)\n", n_up, v_up, n_down, v_last, v_exp);
+         "%.9f)\n",
+         n_up, v_up, n_down, v_last, v_exp);
   CU_ASSERT_DOUBLE_EQUAL(v_last, v_exp, 1e-10);
   CU_ASSERT(n_up > 1000 && n_down > 1000);
   gc_chute_free(c);

@@ -46,8 +46,8 @@
 #define SLOPE_G 9.81
 #define SLOPE_ANGLE (30.0 * M_PI / 180.0)
 #define SLOPE_V0 5.0
-#define SLOPE_L 0.1  /* cube edge [m]: 0.001 m^3 */
-#define SLOPE_M 2.7  /* [kg] */
+#define SLOPE_L 0.1 /* cube edge [m]: 0.001 m^3 */
+#define SLOPE_M 2.7 /* [kg] */
 
 /* closed form: time to stop when pushed up the slope */
 static double stop_time(double mu)
@@ -76,13 +76,13 @@ static void quat_of_matrix(const double M[9], double q[4])
 }
 
 typedef struct {
-  double t_stop;      /* first zero of the velocity along the slope [s] (interpolated) */
-  double v_end;       /* velocity along the slope at the end (+: down) [m/s] */
-  double a_after;     /* mean acceleration along the slope over [t_stop + 0.1, end] [m/s^2] */
-  double x_after;     /* displacement along the slope from t_stop to the end [m] */
-  double ratio;       /* sum Q_x / (mu sum P) of the bottom contacts over 0.05-0.4 s */
-  double p_min;       /* smallest normal force of a bottom sphere over 0.05-0.4 s [N] */
-  double tilt;        /* largest rotation from the initial orientation [rad] */
+  double t_stop;  /* first zero of the velocity along the slope [s] (interpolated) */
+  double v_end;   /* velocity along the slope at the end (+: down) [m/s] */
+  double a_after; /* mean acceleration along the slope over [t_stop + 0.1, end] [m/s^2] */
+  double x_after; /* displacement along the slope from t_stop to the end [m] */
+  double ratio;   /* sum Q_x / (mu sum P) of the bottom contacts over 0.05-0.4 s */
+  double p_min;   /* smallest normal force of a bottom sphere over 0.05-0.4 s [N] */
+  double tilt;    /* largest rotation from the initial orientation [rad] */
 } slope_result;
 
 /* A cube of 2 x 2 x 2 spheres of radius r (centres at +-(L/2 - r)), resting on the flat bottom
@@ -104,8 +104,9 @@ static void slope_run(double r, const char *nfd, const char *tfd, double mu, dou
   const double V = 8.0 * 4.0 / 3.0 * M_PI * r * r * r;
   gc_chute_cfg cfg;
   memset(&cfg, 0, sizeof cfg);
-  CU_ASSERT_EQUAL_FATAL(gc_shape_cluster(8, (const double (*)[3])pos, rad, SLOPE_M / V, 0,
-                                         &cfg.shape, msg, sizeof msg), GC_SUCCESS);
+  CU_ASSERT_EQUAL_FATAL(gc_shape_cluster(8, (const double(*)[3])pos, rad, SLOPE_M / V, 0,
+                                         &cfg.shape, msg, sizeof msg),
+                        GC_SUCCESS);
   GC_ASSERT_REL(cfg.shape.mass, SLOPE_M, 1e-9);
   cfg.n_particles = 1;
   cfg.length = cfg.width = cfg.fill_height = 0.2; /* periodic images 0.1 m apart */
@@ -118,7 +119,7 @@ static void slope_run(double r, const char *nfd, const char *tfd, double mu, dou
   CU_ASSERT_PTR_NOT_NULL_FATAL(cfg.nfd);
   CU_ASSERT_PTR_NOT_NULL_FATAL(cfg.tfd);
   gc_params_default(&cfg.pb);
-  cfg.pb.E1 = 7e10;  /* aluminium (the seed's rho = 2700) on a rigid plane, for Hertz */
+  cfg.pb.E1 = 7e10; /* aluminium (the seed's rho = 2700) on a rigid plane, for Hertz */
   cfg.pb.nu1 = cfg.pb.nu2 = 0.3;
   cfg.pb.P_Y = 1e30; /* no yield */
   cfg.pb.mu = mu;
@@ -188,8 +189,8 @@ static void slope_run(double r, const char *nfd, const char *tfd, double mu, dou
         sP += ct->P;
         res->p_min = fmin(res->p_min, ct->P);
       }
-    double cq = fabs(q[0] * c->rot->q[0] + q[1] * c->rot->q[1] + q[2] * c->rot->q[2] +
-                     q[3] * c->rot->q[3]);
+    double cq =
+        fabs(q[0] * c->rot->q[0] + q[1] * c->rot->q[1] + q[2] * c->rot->q[2] + q[3] * c->rot->q[3]);
     res->tilt = fmax(res->tilt, 2.0 * acos(fmin(1.0, cq)));
   }
   res->v_end = c->v[0];
@@ -215,8 +216,8 @@ static void test_seed000(void)
     double tc = stop_time(mus[k]), as = SLOPE_G * (sin(SLOPE_ANGLE) - mus[k] * cos(SLOPE_ANGLE));
     printf("    mu = %.2f: t_stop = %.6f s (closed form %.6f, rel %.1e; seed %.3f), then v = %.3g "
            "m/s, a = %.4g m/s^2 (closed form %.4g), moved %.3g m; sum Q_x/(mu sum P) = %.6f\n",
-           mus[k], r.t_stop, tc, r.t_stop / tc - 1, seed[k], r.v_end, r.a_after,
-           as > 0 ? as : 0.0, r.x_after, r.ratio);
+           mus[k], r.t_stop, tc, r.t_stop / tc - 1, seed[k], r.v_end, r.a_after, as > 0 ? as : 0.0,
+           r.x_after, r.ratio);
     GC_ASSERT_REL(r.t_stop, tc, 1e-4);
     CU_ASSERT_DOUBLE_EQUAL(r.t_stop, seed[k], 1e-3);
     CU_ASSERT_DOUBLE_EQUAL(r.ratio, 1.0, 1e-6);
@@ -246,7 +247,8 @@ static void test_laws(void)
     slope_result r;
     slope_run(0.015, laws[k][0], laws[k][1], mu, tc + 0.01, &r);
     printf("    %s + %s: t_stop = %.6f s (closed form %.6f, rel %.1e), sum Q_x/(mu sum P) = "
-           "%.6f\n", laws[k][0], laws[k][1], r.t_stop, tc, r.t_stop / tc - 1, r.ratio);
+           "%.6f\n",
+           laws[k][0], laws[k][1], r.t_stop, tc, r.t_stop / tc - 1, r.ratio);
     GC_ASSERT_REL(r.t_stop, tc, 1e-4);
     CU_ASSERT_DOUBLE_EQUAL(r.ratio, 1.0, 1e-6);
   }
@@ -270,8 +272,8 @@ static void test_tipping(void)
     double tc = stop_time(mus[k]);
     slope_run(0.25 * SLOPE_L, "lsd_e", "bd", mus[k], tc + 0.2, &r);
     printf("    b/h = 0.5, mu = %.2f: t_stop = %.6f s (closed form %.6f, rel %+.2e), smallest "
-           "base load %.3g N, tilt %.3g rad, sum Q_x/(mu sum P) = %.6f\n", mus[k], r.t_stop, tc,
-           r.t_stop / tc - 1, r.p_min, r.tilt, r.ratio);
+           "base load %.3g N, tilt %.3g rad, sum Q_x/(mu sum P) = %.6f\n",
+           mus[k], r.t_stop, tc, r.t_stop / tc - 1, r.p_min, r.tilt, r.ratio);
     if (mus[k] < 0.5) {
       GC_ASSERT_REL(r.t_stop, tc, 1e-4);
       CU_ASSERT(r.p_min > 0);

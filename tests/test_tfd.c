@@ -57,7 +57,9 @@ static void tfd_law(gc_law *law, const gc_submodel *tfd, const gc_pair *pair)
 }
 
 /* Deterministic generator (xorshift64*), so the random paths are the same on every run. */
-typedef struct { uint64_t s; } tfd_rng;
+typedef struct {
+  uint64_t s;
+} tfd_rng;
 
 static double tfd_uniform(tfd_rng *r) /* [0, 1) */
 {
@@ -69,15 +71,19 @@ static double tfd_uniform(tfd_rng *r) /* [0, 1) */
 
 /* The core with an arbitrary configuration, as a model (for the MD-law transitions). */
 static gc_tfd_config tfd_custom_cfg;
-static int tfd_custom_step(const gc_pair *pair, double *h, const gc_normal *n, double dd,
-                           double v, double ds_roll, gc_tangential *out)
+static int tfd_custom_step(const gc_pair *pair, double *h, const gc_normal *n, double dd, double v,
+                           double ds_roll, gc_tangential *out)
 {
   (void)v;
   return gc_tfd_step(&tfd_custom_cfg, pair->p.mu, (gc_hist_tangential *)h, n, dd, ds_roll, out);
 }
 static const gc_submodel tfd_custom_model = {
-  .name = "custom", .kind = GC_KIND_TANGENTIAL, .description = "tfd_core with tfd_custom_cfg",
-  .hist_size = GC_HIST_TANGENTIAL_SIZE, .params = { GC_NPAR }, .tangential = tfd_custom_step,
+  .name = "custom",
+  .kind = GC_KIND_TANGENTIAL,
+  .description = "tfd_core with tfd_custom_cfg",
+  .hist_size = GC_HIST_TANGENTIAL_SIZE,
+  .params = { GC_NPAR },
+  .tangential = tfd_custom_step,
 };
 
 /* ------------------------------------------------------------------ 1. MD loop, constant P */
@@ -114,11 +120,11 @@ static void test_md_loop_closes(void)
   for (int i = 0; i <= 5 * N && !st; i++) {
     double Q;
     if (i <= N)
-      Q = Q0 * i / N;                      /* leg A: 0 -> Q0 */
+      Q = Q0 * i / N; /* leg A: 0 -> Q0 */
     else if (i <= 3 * N)
-      Q = Q0 - Q0 * (i - N) / N;           /* leg B: Q0 -> -Q0 */
+      Q = Q0 - Q0 * (i - N) / N; /* leg B: Q0 -> -Q0 */
     else
-      Q = -Q0 + Q0 * (i - 3 * N) / N;      /* leg C: -Q0 -> Q0 */
+      Q = -Q0 + Q0 * (i - 3 * N) / N; /* leg C: -Q0 -> Q0 */
     st = gc_tangential_solve_force(&law, (double *)&s, &n, Q, 0.0, 0.0, &o, NULL);
     if (st)
       break;
@@ -134,11 +140,11 @@ static void test_md_loop_closes(void)
   }
   CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
   double dv = 3.0 * muP / (2.0 * n.k_t0) * (1.0 - pow(1.0 - Q0 / muP, 2.0 / 3.0));
-  CU_ASSERT(worst < 5e-3);                              /* loading curve, 0.5 % */
-  GC_ASSERT_REL(delta_B, -dv, 5e-3);                    /* Masing: -delta(Q0) at -Q0 */
-  GC_ASSERT_REL(o.Q, Q0, 1e-12);                        /* back at the same force ... */
-  GC_ASSERT_REL(o.delta, delta_A, 1e-9);                /* ... and the same displacement */
-  CU_ASSERT_EQUAL(s.n_nonsimple, 0);                    /* P constant: no transitions */
+  CU_ASSERT(worst < 5e-3);               /* loading curve, 0.5 % */
+  GC_ASSERT_REL(delta_B, -dv, 5e-3);     /* Masing: -delta(Q0) at -Q0 */
+  GC_ASSERT_REL(o.Q, Q0, 1e-12);         /* back at the same force ... */
+  GC_ASSERT_REL(o.delta, delta_A, 1e-9); /* ... and the same displacement */
+  CU_ASSERT_EQUAL(s.n_nonsimple, 0);     /* P constant: no transitions */
   CU_ASSERT_EQUAL(o.sliding, 0);
 }
 
@@ -182,14 +188,14 @@ static void test_vqz_equals_wb_constant_p(void)
   }
   CU_ASSERT_EQUAL(st, GC_SUCCESS);
   CU_ASSERT(worst <= 1e-12);
-  CU_ASSERT(nslide > 0);      /* the path reaches the friction limit */
-  CU_ASSERT(md_diff > 1e-2);  /* eq. 3.24 differs: the comparison can tell the laws apart */
+  CU_ASSERT(nslide > 0);     /* the path reaches the friction limit */
+  CU_ASSERT(md_diff > 1e-2); /* eq. 3.24 differs: the comparison can tell the laws apart */
 }
 
 /* ------------------------------------------------------------------ 3. friction limit, random */
 
-typedef int (*tfd_step_fn)(const gc_pair *, double *, const gc_normal *, double, double,
-                           double, gc_tangential *);
+typedef int (*tfd_step_fn)(const gc_pair *, double *, const gc_normal *, double, double, double,
+                           gc_tangential *);
 
 typedef struct {
   long steps, bad_status, nan, over_limit, negative_K, sliding, nonsimple;
@@ -285,9 +291,11 @@ static void tfd_random_model(const gc_submodel *nfd, tfd_step_fn step, const gc_
 static void tfd_assert_tally(const tfd_tally *t, const char *name, int expect_nonsimple)
 {
   if (t->bad_status || t->nan || t->over_limit || t->negative_K || !t->sliding)
-    fprintf(stderr, "\n  %s: %ld steps, status %ld, NaN %ld, |Q| > mu P %ld, K_T < 0 %ld, "
-            "sliding %ld, non-simple %ld\n", name, t->steps, t->bad_status, t->nan,
-            t->over_limit, t->negative_K, t->sliding, t->nonsimple);
+    fprintf(stderr,
+            "\n  %s: %ld steps, status %ld, NaN %ld, |Q| > mu P %ld, K_T < 0 %ld, "
+            "sliding %ld, non-simple %ld\n",
+            name, t->steps, t->bad_status, t->nan, t->over_limit, t->negative_K, t->sliding,
+            t->nonsimple);
   CU_ASSERT_EQUAL(t->bad_status, 0);
   CU_ASSERT_EQUAL(t->nan, 0);
   CU_ASSERT_EQUAL(t->over_limit, 0);
@@ -328,11 +336,12 @@ static void test_friction_limit_random(void)
   p.mu = 0.4;
   gc_law law;
   char msg[256];
-  int st = gc_law_init_preset(&law, gc_preset_lookup("wb"), gc_preset_lookup("wb"), &p, msg, sizeof msg);
+  int st =
+      gc_law_init_preset(&law, gc_preset_lookup("wb"), gc_preset_lookup("wb"), &p, msg, sizeof msg);
   CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
   memset(&t, 0, sizeof t);
-  tfd_random_model(&gc_normal_wb, gc_tangential_wb.tangential, &law.pair,
-                   1e-4, 0xda942042e4dd58b5ULL, N, &t);
+  tfd_random_model(&gc_normal_wb, gc_tangential_wb.tangential, &law.pair, 1e-4,
+                   0xda942042e4dd58b5ULL, N, &t);
   tfd_assert_tally(&t, "wb", 0);
 
   /* EP TFD on the elasto-plastic normal model */
@@ -349,7 +358,8 @@ static void test_friction_limit_random(void)
   st = gc_law_init_preset(&law, ep, NULL, &p, msg, sizeof msg);
   CU_ASSERT_EQUAL_FATAL(st, GC_SUCCESS);
   memset(&t, 0, sizeof t);
-  tfd_random_model(&gc_normal_ep, gc_tangential_ep.tangential, &law.pair, 2e-5, 0x5851f42d4c957f2dULL, N, &t);
+  tfd_random_model(&gc_normal_ep, gc_tangential_ep.tangential, &law.pair, 2e-5,
+                   0x5851f42d4c957f2dULL, N, &t);
   tfd_assert_tally(&t, "ep_tfd (ep normal)", 1);
 }
 
@@ -363,8 +373,14 @@ static void test_friction_limit_random(void)
  * Fig. 5.4). */
 static const double X2_P0 = 150.0, X2_P1 = 50.0, X2_Q1 = 40.0, X2_MU = 0.5;
 
-static double x2_P(double t) { return X2_P0 + X2_P1 * sin(2.0 * M_PI * t); }
-static double x2_Q(double t) { return X2_Q1 * sin(2.0 * M_PI * t); }
+static double x2_P(double t)
+{
+  return X2_P0 + X2_P1 * sin(2.0 * M_PI * t);
+}
+static double x2_Q(double t)
+{
+  return X2_Q1 * sin(2.0 * M_PI * t);
+}
 
 /* Mindlin-Deresiewicz theory for this simple-loading history, written independently of
  * tfd_core as the limit dP, dQ -> 0 of the transitions of sec. 3.2.2 in compliance form: in the
@@ -374,7 +390,10 @@ static double x2_Q(double t) { return X2_Q1 * sin(2.0 * M_PI * t); }
  * turning point reset at reversals and shifted by -mu dP after one (eq. 3.44; zero is not crossed,
  * and it is dropped once the branch rejoins the virgin curve, |q| >= |q*|), midpoint rule with
  * SUB sub-steps per output step.  Output: delta at t_i = i/N. */
-typedef struct { double Q, Qs, delta; int dir; } x2_md_state;
+typedef struct {
+  double Q, Qs, delta;
+  int dir;
+} x2_md_state;
 
 static void x2_md_substep(x2_md_state *r, const gc_pair *pair, double P, double dP, double dQ)
 {
@@ -388,8 +407,8 @@ static void x2_md_substep(x2_md_state *r, const gc_pair *pair, double P, double 
   double Pm = P + 0.5 * dP, muPm = X2_MU * Pm;
   double k0 = 8.0 * pair->G_star * pair->C * cbrt(Pm);
   double dq = fabs(dQ), qm = q + 0.5 * dq, qsm = virgin ? 0.0 : qs - 0.5 * X2_MU * dP;
-  double base = (virgin || fabs(qm) >= fabs(qsm)) ? 1.0 - qm / muPm
-                                                  : 1.0 - (qm - qsm) / (2.0 * muPm);
+  double base =
+      (virgin || fabs(qm) >= fabs(qsm)) ? 1.0 - qm / muPm : 1.0 - (qm - qsm) / (2.0 * muPm);
   double K = k0 * cbrt(fmin(fmax(base, 0.0), 1.0));
   double ddc = X2_MU * dP / k0 + (dq - X2_MU * dP) / K;
   double qsn = virgin ? 0.0 : qs - X2_MU * dP;
@@ -417,10 +436,10 @@ static void x2_md_reference(const gc_pair *pair, int N, int SUB, double *delta)
 typedef struct {
   int status;
   long nonsimple;
-  double miss;      /* largest |Q - Q_target| [N] */
-  double over;      /* largest |Q| - mu P [N] */
-  double err;       /* largest |delta - delta_MD| / max |delta_MD| */
-  double work;      /* dissipated energy, closed-loop integral of Q d delta [J] */
+  double miss; /* largest |Q - Q_target| [N] */
+  double over; /* largest |Q| - mu P [N] */
+  double err;  /* largest |delta - delta_MD| / max |delta_MD| */
+  double work; /* dissipated energy, closed-loop integral of Q d delta [J] */
 } x2_result;
 
 /* Force-driven run of a tangential model along experiment 2 with N steps. */
@@ -496,9 +515,10 @@ static void test_sec53_experiment2(void)
   CU_ASSERT_EQUAL_FATAL(wb.status, GC_SUCCESS);
   CU_ASSERT(wb.err > 1.5 * vqz.err);
   CU_ASSERT(wb.work > 0.0);
-  fprintf(stderr, "\n  sec. 5.3 exp. 2: max |delta - delta_MD| / max|delta_MD|: vqz %.4f, wb %.4f,"
-          " MD-law transitions %.5f (N = 400) %.5f (N = 800)\n", vqz.err, wb.err, md400.err,
-          md800.err);
+  fprintf(stderr,
+          "\n  sec. 5.3 exp. 2: max |delta - delta_MD| / max|delta_MD|: vqz %.4f, wb %.4f,"
+          " MD-law transitions %.5f (N = 400) %.5f (N = 800)\n",
+          vqz.err, wb.err, md400.err, md800.err);
 }
 
 /* ------------------------------------------------------------------ 5. non-simple steps */
@@ -543,7 +563,12 @@ static void test_nonsimple_single_step(void)
 }
 
 /* One step of vqz from a prepared state (P_t = P0, Q, Q*, direction) to the normal force P1. */
-typedef struct { double Q, Qs, delta; int dir; long ns; int nonsimple; } x3_after;
+typedef struct {
+  double Q, Qs, delta;
+  int dir;
+  long ns;
+  int nonsimple;
+} x3_after;
 
 static x3_after x3_step(const gc_submodel *m, const gc_pair *pair, double P0, double P1, double Q0,
                         double Qs0, int dir0, double dd)
@@ -593,7 +618,7 @@ static void test_transition_cases(void)
   GC_ASSERT_REL(a.Q, 20.0 + K23 * (r - m / K12), 1e-12);
   CU_ASSERT_EQUAL(a.Qs, 0.0);
   CU_ASSERT_EQUAL(a.nonsimple, 0);
-  a = x3_step(v, &pair, 100.0, 90.0, 20.0, 0.0, 1, 0.2 / K);       /* ends between 1 and 2 */
+  a = x3_step(v, &pair, 100.0, 90.0, 20.0, 0.0, 1, 0.2 / K); /* ends between 1 and 2 */
   CU_ASSERT(K12 * (0.2 / K + m / K) < m);
   GC_ASSERT_REL(a.Q, 15.0 + K12 * (0.2 / K + m / K), 1e-12);
   CU_ASSERT_EQUAL(a.nonsimple, 0);
@@ -624,7 +649,7 @@ static void test_transition_cases(void)
   GC_ASSERT_REL(a.Q, 20.0 + K23 * (r + m / K12), 1e-12);
   GC_ASSERT_REL(a.Qs, 35.0, 1e-12);
   CU_ASSERT_EQUAL(a.nonsimple, 0);
-  a = x3_step(v, &pair, 100.0, 90.0, 20.0, 40.0, -1, -0.5 / K);      /* |dQ| < mu |dP| */
+  a = x3_step(v, &pair, 100.0, 90.0, 20.0, 40.0, -1, -0.5 / K); /* |dQ| < mu |dP| */
   CU_ASSERT_EQUAL(a.nonsimple, 1);
 
   /* Case 4(b), Q*0 - Q0 = 8 in (m, 2 m]: to the virgin state Q1 = Q*0 + mu dP = 35 N with
@@ -673,8 +698,7 @@ static void test_transition_cases(void)
    * tfd_core.c: the cases are applied in the frame of the loading direction). */
   a = x3_step(v, &pair, 100.0, 110.0, -20.0, -40.0, 1, 8.0 / n110.k_t0);
   GC_ASSERT_REL(a.Qs, -45.0, 1e-12);
-  GC_ASSERT_REL(a.Q, -15.0 - n110.k_t0 * cbrt(1.0 - 30.0 / 100.0) * (-8.0 + m) / n110.k_t0,
-                1e-12);
+  GC_ASSERT_REL(a.Q, -15.0 - n110.k_t0 * cbrt(1.0 - 30.0 / 100.0) * (-8.0 + m) / n110.k_t0, 1e-12);
 
   /* MD law with transitions (eq. 3.24): a reloading branch that has passed |Q*| has rejoined
    * the virgin curve (Masing), so P increasing is case 1 there: no shift of Q*, which is
@@ -701,7 +725,11 @@ static void test_transition_cases(void)
  * WB model "shows a much larger energy dissipation and maximum displacement": vqz dissipates
  * less than 10 % of the work of loading (measured 6 %), wb more than 30 % (measured 53 %) and
  * reaches a larger displacement. */
-typedef struct { int status; long ns_load, ns_unload, ns_state; double W_load, W, dmax; } x5_result;
+typedef struct {
+  int status;
+  long ns_load, ns_unload, ns_state;
+  double W_load, W, dmax;
+} x5_result;
 
 static x5_result x5_run(const gc_submodel *tfd, const gc_pair *pair, double Qmax, int N)
 {
@@ -743,7 +771,7 @@ static void test_nonsimple_sec542(void)
   const int N = 200;
   x5_result v = x5_run(&gc_tangential_vqz, &pair, 380.0, N);
   CU_ASSERT_EQUAL_FATAL(v.status, GC_SUCCESS);
-  CU_ASSERT_EQUAL(v.ns_load, N);        /* every loading step after the first (t = 0) */
+  CU_ASSERT_EQUAL(v.ns_load, N); /* every loading step after the first (t = 0) */
   CU_ASSERT_EQUAL(v.ns_state, v.ns_load + v.ns_unload);
   CU_ASSERT(v.W < 0.1 * v.W_load);
 
@@ -753,7 +781,7 @@ static void test_nonsimple_sec542(void)
 
   x5_result w = x5_run(&gc_tangential_wb, &pair, 380.0, N);
   CU_ASSERT_EQUAL_FATAL(w.status, GC_SUCCESS);
-  CU_ASSERT_EQUAL(w.ns_state, 0);       /* WB has no transitions, so nothing to report */
+  CU_ASSERT_EQUAL(w.ns_state, 0); /* WB has no transitions, so nothing to report */
   CU_ASSERT(w.W > 0.3 * w.W_load);
   CU_ASSERT(w.dmax > v.dmax);
 }
@@ -777,7 +805,8 @@ static void test_rolling_correction(void)
   gc_tangential o;
   double d_slip = 0.5 * 150.0 / n.k_t0;
   for (int i = 0; i < 10; i++)
-    CU_ASSERT_EQUAL(gc_tangential_vqz.tangential(&pair, (double *)&s, &n, 0.05 * d_slip, 0, 0, &o), 0);
+    CU_ASSERT_EQUAL(gc_tangential_vqz.tangential(&pair, (double *)&s, &n, 0.05 * d_slip, 0, 0, &o),
+                    0);
   double delta0 = s.delta, Q0 = s.Q, ds = 0.1 * n.a;
   double f = 2.0 * ds / (M_PI * n.a);
   GC_ASSERT_REL(gc_tfd_rolling_correction(delta0, ds, n.a), -f * delta0, 1e-15);
@@ -787,7 +816,8 @@ static void test_rolling_correction(void)
   CU_ASSERT(fabs(o.delta) < fabs(delta0));
 
   /* a rolling distance larger than pi a / 2 releases everything, and no more */
-  CU_ASSERT_EQUAL(gc_tangential_vqz.tangential(&pair, (double *)&s, &n, 0.0, 0.0, 10.0 * n.a, &o), 0);
+  CU_ASSERT_EQUAL(gc_tangential_vqz.tangential(&pair, (double *)&s, &n, 0.0, 0.0, 10.0 * n.a, &o),
+                  0);
   CU_ASSERT_DOUBLE_EQUAL(o.delta, 0.0, 1e-30);
 
   /* md: no rolling correction */
@@ -895,7 +925,9 @@ static void test_edge_cases(void)
   gc_hist_tangential s;
   memset(&s, 0, sizeof s);
   gc_tangential o;
-  CU_ASSERT_EQUAL(gc_tangential_vqz.tangential(&pair, (double *)&s, &n, 2.0 * 40.0 / n.k_t0, 0, 0, &o), 0);
+  CU_ASSERT_EQUAL(gc_tangential_vqz.tangential(&pair, (double *)&s, &n, 2.0 * 40.0 / n.k_t0, 0, 0,
+                                               &o),
+                  0);
   GC_ASSERT_REL(o.Q, 40.0, 1e-15);
   CU_ASSERT_EQUAL(o.sliding, 1);
   CU_ASSERT_EQUAL(o.K_T, 0.0);
@@ -921,10 +953,10 @@ static void test_edge_cases(void)
   CU_ASSERT_EQUAL(s.n_nonsimple, 0);
 
   CU_ASSERT_EQUAL(gc_tangential_vqz.tangential(&pair, (double *)&s, &n, NAN, 0, 0, &o), GC_ENAN);
-  CU_ASSERT_EQUAL(gc_tangential_md.tangential(&pair, (double *)&s, &n, INFINITY, 0, 0, &o), GC_ENAN);
+  CU_ASSERT_EQUAL(gc_tangential_md.tangential(&pair, (double *)&s, &n, INFINITY, 0, 0, &o),
+                  GC_ENAN);
   n.P = -1.0;
-  CU_ASSERT_EQUAL(gc_tangential_wb.tangential(&pair, (double *)&s, &n, 1e-7, 0, 0, &o),
-                  GC_EINVAL);
+  CU_ASSERT_EQUAL(gc_tangential_wb.tangential(&pair, (double *)&s, &n, 1e-7, 0, 0, &o), GC_EINVAL);
 
   /* the stiffness is finite and within [0, K_T0] even for arguments outside the branch (the
    * cube-root base is clamped) */
@@ -984,7 +1016,8 @@ static void test_wb_normal(void)
   p.mu = 0.4;
   gc_law law;
   char msg[256];
-  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&law, gc_preset_lookup("wb"), NULL, &p, msg, sizeof msg), 0);
+  CU_ASSERT_EQUAL_FATAL(gc_law_init_preset(&law, gc_preset_lookup("wb"), NULL, &p, msg, sizeof msg),
+                        0);
   GC_ASSERT_REL(law.pair.K2, 1e6 / 0.64, 1e-15);
   double s[GC_HIST_MAX] = { 0 }; /* the normal slice */
   gc_normal n;
@@ -1017,7 +1050,7 @@ static void test_wb_normal(void)
   CU_ASSERT_EQUAL(gc_normal_wb.normal(&law.pair, s, 0.5e-4, 0, &n), 0);
   GC_ASSERT_REL(n.P, law.pair.K2 * (0.5e-4 - a0), 1e-12); /* reloading on the K2 line */
   CU_ASSERT_EQUAL(gc_normal_wb.normal(&law.pair, s, 1.2e-4, 0, &n), 0);
-  GC_ASSERT_REL(n.P, 120.0, 1e-12);                       /* back on the K1 line */
+  GC_ASSERT_REL(n.P, 120.0, 1e-12); /* back on the K1 line */
 }
 
 /* ------------------------------------------------------------------ 10. force drive */
@@ -1040,15 +1073,18 @@ static void test_force_drive(void)
   gc_hist_tangential s0 = s;
   gc_tangential o;
   double dd = -1.0;
-  CU_ASSERT_EQUAL(gc_tangential_solve_force(&law, (double *)&s, &n, 50.001, 0, 0, &o, &dd), GC_EINVAL);
+  CU_ASSERT_EQUAL(gc_tangential_solve_force(&law, (double *)&s, &n, 50.001, 0, 0, &o, &dd),
+                  GC_EINVAL);
   CU_ASSERT(memcmp(&s, &s0, sizeof s) == 0);
   CU_ASSERT_EQUAL(gc_tangential_solve_force(&law, (double *)&s, &n, NAN, 0, 0, &o, &dd), GC_ENAN);
-  CU_ASSERT_EQUAL(gc_tangential_solve_force(&law, (double *)&s, &n, 50.0, 0, 0, &o, &dd), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_tangential_solve_force(&law, (double *)&s, &n, 50.0, 0, 0, &o, &dd),
+                  GC_SUCCESS);
   GC_ASSERT_REL(o.Q, 50.0, 1e-15);
   GC_ASSERT_REL(dd, 50.0 / n.k_t0, 1e-12);
   CU_ASSERT_EQUAL(o.sliding, 1);
   /* and back to zero force */
-  CU_ASSERT_EQUAL(gc_tangential_solve_force(&law, (double *)&s, &n, 0.0, 0, 0, &o, &dd), GC_SUCCESS);
+  CU_ASSERT_EQUAL(gc_tangential_solve_force(&law, (double *)&s, &n, 0.0, 0, 0, &o, &dd),
+                  GC_SUCCESS);
   CU_ASSERT_DOUBLE_EQUAL(o.Q, 0.0, 1e-12);
   CU_ASSERT(dd < 0);
   /* a law without a tangential model */
@@ -1063,7 +1099,10 @@ int gc_test_add_tfd(void)
   CU_pSuite suite = CU_add_suite("tangential models (md, vqz, wb, ep TFD)", NULL, NULL);
   if (!suite)
     return CU_get_error();
-  struct { const char *name; CU_TestFunc fn; } tests[] = {
+  struct {
+    const char *name;
+    CU_TestFunc fn;
+  } tests[] = {
     { "MD constant-P hysteresis loop closes (eq. 3.24)", test_md_loop_closes },
     { "vqz equals WB TFD for constant P (sec. 5.1, 5.3)", test_vqz_equals_wb_constant_p },
     { "|Q| <= mu P, no NaN, random paths (md, vqz, wb, ep)", test_friction_limit_random },

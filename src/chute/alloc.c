@@ -17,10 +17,10 @@ double gc_chute_memory_estimate(const gc_chute_cfg *cfg)
   double rmax = 0;
   for (size_t k = 0; k < cfg->shape.nsph; k++)
     rmax = fmax(rmax, cfg->shape.radius[k]);
-  double bytes = np * (double)(sizeof(gc_rot) + 15 * sizeof(double)) /* x, v, force, ... */
+  double bytes = np * (double)(sizeof(gc_rot) + 15 * sizeof(double))    /* x, v, force, ... */
                  + ns * (double)(4 * sizeof(double) + sizeof(long) + 1) /* sx, sr, owner, fixed */
-                 + nps * (3.0 * (double)sizeof(gc_chute_contact) + 10 * sizeof(double))
-                 + ns * 14.0 * sizeof(double) /* neighbour-list arrays per sphere */
+                 + nps * (3.0 * (double)sizeof(gc_chute_contact) + 10 * sizeof(double)) +
+                 ns * 14.0 * sizeof(double) /* neighbour-list arrays per sphere */
                  + ns * 8.0 * ((double)sizeof(gc_chute_contact) + 11 * sizeof(double)); /* pairs */
   if (rmax > 0) { /* the random-placement grid (gc_chute_place_random) */
     double L[3] = { cfg->length, cfg->fill_height + 4 * rmax, cfg->width }, cells = 1;
@@ -236,11 +236,10 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->wall_clear = cfg->shape.bound_radius * (1.0 + 1e-9) + 1e-12 * cfg->width;
   c->nl = gc_nlist_alloc(c->ns, c->rec_size);
   if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
-      !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen ||
-      !w->cpp || !w->cpe || !w->porder || !w->pstart || !w->path || !w->rpath || !w->pkeys ||
-      !w->wact || !w->sto || !w->pbuf || !c->id || !c->index_of || !c->nl || !w->bnd ||
-      !w->tph || !w->tpo || !w->tsum || !w->ndefer || !w->plo || !w->phi || !w->acc ||
-      chute_grow_scratch(w, 8 * c->ns)) {
+      !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen || !w->cpp ||
+      !w->cpe || !w->porder || !w->pstart || !w->path || !w->rpath || !w->pkeys || !w->wact ||
+      !w->sto || !w->pbuf || !c->id || !c->index_of || !c->nl || !w->bnd || !w->tph || !w->tpo ||
+      !w->tsum || !w->ndefer || !w->plo || !w->phi || !w->acc || chute_grow_scratch(w, 8 * c->ns)) {
     free(beads);
     gc_chute_free(c);
     snprintf(msg, msglen, "out of memory (%zu particles, %zu spheres)", cfg->n_particles,

@@ -195,7 +195,8 @@ static int rsa(const gc_chute_cfg *cfg, double **out, gc_chute_bottom_info *info
     placed++;
   }
   if (placed < n) {
-    snprintf(msg, msglen, "bead_coverage = %g not reached: %zu of %zu beads placed after %lu "
+    snprintf(msg, msglen,
+             "bead_coverage = %g not reached: %zu of %zu beads placed after %lu "
              "random trials (random sequential adsorption jams at 0.547; use <= 0.5)",
              cfg->bead_coverage, placed, n, tries);
     st = GC_EINVAL;
@@ -216,10 +217,12 @@ static int rsa(const gc_chute_cfg *cfg, double **out, gc_chute_bottom_info *info
       hole = fmax(hole, grid_nearest(&g, x, px, pz, 1.5 * crit));
     }
   if (hole >= crit) {
-    snprintf(msg, msglen, "bead_coverage = %g: the random bottom has a hole of radius %.3g m, "
+    snprintf(msg, msglen,
+             "bead_coverage = %g: the random bottom has a hole of radius %.3g m, "
              "through which a particle sphere of radius %g m reaches the plate under the beads "
              "(not modelled; needs < 2 sqrt(R r) = %.3g m): raise bead_coverage or change "
-             "bottom_seed", cfg->bead_coverage, hole, rmin, crit);
+             "bottom_seed",
+             cfg->bead_coverage, hole, rmin, crit);
     st = GC_EINVAL;
     goto done;
   }

@@ -28,26 +28,81 @@
 enum ktype { T_DBL, T_INT, T_PATH, T_WORD };
 
 enum {
-  K_PARAMS, K_SHAPE, K_PL, K_PW, K_PH, K_PR, K_PMASS, K_CLUSTER, K_PDENS, K_NP,
-  K_LENGTH, K_WIDTH, K_FILL, K_ANGLE, K_GRAV, K_BOTTOM, K_BEADR, K_BEADS, K_SIDEW,
-  K_WALL, K_BEAD, K_MUPP, K_MUWALL, K_MUBEAD, K_MODEL, K_TFD, K_RMODEL, K_TMODEL,
-  K_NORMAL, K_DAMPING, K_TANGENTIAL,
-  K_DT, K_NTCOL, K_VREF, K_SKIN, K_SEED, K_THREADS, K_LDAMP, K_TEND,
-  K_SERIES, K_VTK, K_CKPT, K_PSTART, K_PEND, K_PINT, K_PCELL, K_PHEIGHT, K_WALLBAND,
-  K_CENTREBAND, K_SURFLO, K_SURFHI, K_BOTLO, K_BOTHI, K_FTIME, K_FSTEPS, K_FMAX, K_FBINS,
-  K_BEADCOV, K_BSEED, K_KEEPH, K_ROLL, K_SWIN, K_SBATCH,
+  K_PARAMS,
+  K_SHAPE,
+  K_PL,
+  K_PW,
+  K_PH,
+  K_PR,
+  K_PMASS,
+  K_CLUSTER,
+  K_PDENS,
+  K_NP,
+  K_LENGTH,
+  K_WIDTH,
+  K_FILL,
+  K_ANGLE,
+  K_GRAV,
+  K_BOTTOM,
+  K_BEADR,
+  K_BEADS,
+  K_SIDEW,
+  K_WALL,
+  K_BEAD,
+  K_MUPP,
+  K_MUWALL,
+  K_MUBEAD,
+  K_MODEL,
+  K_TFD,
+  K_RMODEL,
+  K_TMODEL,
+  K_NORMAL,
+  K_DAMPING,
+  K_TANGENTIAL,
+  K_DT,
+  K_NTCOL,
+  K_VREF,
+  K_SKIN,
+  K_SEED,
+  K_THREADS,
+  K_LDAMP,
+  K_TEND,
+  K_SERIES,
+  K_VTK,
+  K_CKPT,
+  K_PSTART,
+  K_PEND,
+  K_PINT,
+  K_PCELL,
+  K_PHEIGHT,
+  K_WALLBAND,
+  K_CENTREBAND,
+  K_SURFLO,
+  K_SURFHI,
+  K_BOTLO,
+  K_BOTHI,
+  K_FTIME,
+  K_FSTEPS,
+  K_FMAX,
+  K_FBINS,
+  K_BEADCOV,
+  K_BSEED,
+  K_KEEPH,
+  K_ROLL,
+  K_SWIN,
+  K_SBATCH,
   K_COUNT
 };
 
 typedef struct {
   const char *key;
   enum ktype type;
-  double lo, hi;     /* numeric range */
+  double lo, hi; /* numeric range */
   int lo_open, hi_open;
   const char *unit;
-  const char *dflt;  /* default as text, NULL: required or derived (see what) */
+  const char *dflt; /* default as text, NULL: required or derived (see what) */
   const char *what;
-  int run;           /* RUN: run control or an output (may change when a run is resumed);
+  int run; /* RUN: run control or an output (may change when a run is resumed);
                       * PHYS: the physics of the run (the system, the laws, the start, the time
                       * step) */
 } ckey;
@@ -57,15 +112,16 @@ enum { PHYS = 0, RUN = 1 };
 static const ckey keys[K_COUNT] = {
   [K_PARAMS] = { "params", T_PATH, 0, 0, 0, 0, "", NULL,
                  "particle parameter file (a material card, e.g. written by granucal fit "
-                 "-o); required", PHYS },
-  [K_SHAPE] = { "shape", T_WORD, 0, 0, 0, 0, "", "ellipsoid4",
-                "ellipsoid4 | sphere | cluster", PHYS },
+                 "-o); required",
+                 PHYS },
+  [K_SHAPE] = { "shape", T_WORD, 0, 0, 0, 0, "", "ellipsoid4", "ellipsoid4 | sphere | cluster",
+                PHYS },
   [K_PL] = { "particle_L", T_DBL, 0, INF, 1, 1, "m", NULL, "ellipsoid4: length L (>= W)", PHYS },
   [K_PW] = { "particle_W", T_DBL, 0, INF, 1, 1, "m", NULL, "ellipsoid4: width W (>= H)", PHYS },
   [K_PH] = { "particle_H", T_DBL, 0, INF, 1, 1, "m", NULL,
              "ellipsoid4: height H = 2 x sphere radius", PHYS },
-  [K_PR] = { "particle_R", T_DBL, 0, INF, 1, 1, "m", NULL,
-             "sphere: radius (default: params R)", PHYS },
+  [K_PR] = { "particle_R", T_DBL, 0, INF, 1, 1, "m", NULL, "sphere: radius (default: params R)",
+             PHYS },
   [K_PMASS] = { "particle_mass", T_DBL, 0, GC_MASS_MAX, 1, 0, "kg", NULL,
                 "ellipsoid4, sphere: mass (default: params m, else rho x volume)", PHYS },
   [K_CLUSTER] = { "cluster_file", T_PATH, 0, 0, 0, 0, "", NULL,
@@ -73,24 +129,25 @@ static const ckey keys[K_COUNT] = {
   [K_PDENS] = { "particle_density", T_DBL, 0, GC_DENSITY_MAX, 1, 0, "kg/m^3", NULL,
                 "cluster: density (default: params rho)", PHYS },
   [K_NP] = { "n_particles", T_INT, 1, 1e8, 0, 0, "", NULL, "number of particles; required", PHYS },
-  [K_LENGTH] = { "length", T_DBL, 0, INF, 1, 1, "m", NULL,
-                 "period along the flow (x); required", PHYS },
+  [K_LENGTH] = { "length", T_DBL, 0, INF, 1, 1, "m", NULL, "period along the flow (x); required",
+                 PHYS },
   [K_WIDTH] = { "width", T_DBL, 0, INF, 1, 1, "m", NULL,
                 "distance between the side walls (z); required", PHYS },
   [K_FILL] = { "fill_height", T_DBL, 0, INF, 1, 1, "m", NULL,
                "initial random placement: centres up to this height (y); required", PHYS },
-  [K_ANGLE] = { "angle_deg", T_DBL, -90, 90, 1, 1, "deg", NULL,
-                "chute inclination; required", PHYS },
+  [K_ANGLE] = { "angle_deg", T_DBL, -90, 90, 1, 1, "deg", NULL, "chute inclination; required",
+                PHYS },
   [K_GRAV] = { "gravity", T_DBL, 0, GC_CHUTE_GRAVITY_MAX, 0, 0, "m/s^2", "9.80665",
                "gravitational acceleration (at most 100 g: a centrifuge, not a chute, beyond)",
                PHYS },
   [K_BOTTOM] = { "bottom", T_WORD, 0, 0, 0, 0, "", "beads", "beads | random | flat | none", PHYS },
-  [K_BEADR] = { "bead_radius", T_DBL, 0, INF, 1, 1, "m", "1.5e-3",
-                "radius of the bottom beads", PHYS },
+  [K_BEADR] = { "bead_radius", T_DBL, 0, INF, 1, 1, "m", "1.5e-3", "radius of the bottom beads",
+                PHYS },
   [K_BEADS] = { "bead_spacing", T_DBL, 0, INF, 1, 1, "m", NULL,
                 "requested centre distance of the bead lattice, >= 2 bead_radius (default: 2 "
                 "bead_radius); the lattice takes the nearest spacing length / n that tiles the "
-                "period", PHYS },
+                "period",
+                PHYS },
   [K_BEADCOV] = { "bead_coverage", T_DBL, 0, 0.5, 1, 0, "-", "0.5",
                   "bottom = random: area fraction of the floor covered by beads", PHYS },
   [K_BSEED] = { "bottom_seed", T_INT, 0, 4294967295.0, 0, 0, "", "1",
@@ -126,38 +183,42 @@ static const ckey keys[K_COUNT] = {
                 "dt = shortest Hertz contact duration (eq. 3.22) / ntcol", PHYS },
   [K_VREF] = { "v_ref", T_DBL, 0, INF, 1, 1, "m/s", NULL,
                "impact speed of the contact duration (default: sqrt(2 g fill_height), "
-               "else 1)", PHYS },
+               "else 1)",
+               PHYS },
   [K_SKIN] = { "skin", T_DBL, 0, INF, 1, 1, "m", NULL,
                "neighbour-list skin (default: 0.2 x the smallest sphere radius)", PHYS },
-  [K_SEED] = { "seed", T_INT, 0, 4294967295.0, 0, 0, "", "1",
-               "seed of the random placement", PHYS },
+  [K_SEED] = { "seed", T_INT, 0, 4294967295.0, 0, 0, "", "1", "seed of the random placement",
+               PHYS },
   [K_THREADS] = { "threads", T_INT, 0, 4096, 0, 0, "", "0",
                   "OpenMP threads of the force loop; 0: the OpenMP default", RUN },
   [K_LDAMP] = { "local_damping", T_DBL, 0, 1, 0, 1, "-", "0",
                 "Cundall's local damping (numerical, not physical; quasi-static states "
-                "only)", PHYS },
+                "only)",
+                PHYS },
   [K_TEND] = { "t_end", T_DBL, 0, INF, 1, 1, "s", NULL, "simulated time; required", RUN },
   [K_SERIES] = { "series_interval", T_DBL, 0, INF, 1, 1, "s", "1e-3", "time series interval", RUN },
-  [K_VTK] = { "vtk_interval", T_DBL, 0, INF, 0, 1, "s", "0",
-              "VTK snapshot interval; 0: none", RUN },
+  [K_VTK] = { "vtk_interval", T_DBL, 0, INF, 0, 1, "s", "0", "VTK snapshot interval; 0: none",
+              RUN },
   [K_CKPT] = { "checkpoint_interval", T_DBL, 0, INF, 0, 1, "s", "0",
                "checkpoint interval (and a final checkpoint); 0: none", RUN },
   [K_PSTART] = { "profile_start", T_DBL, 0, INF, 0, 1, "s", NULL,
                  "start of the profile window (default: 0.86 t_end, the seed's 6.02 s of "
-                 "7 s)", RUN },
+                 "7 s)",
+                 RUN },
   [K_PEND] = { "profile_end", T_DBL, 0, INF, 0, 1, "s", NULL,
                "end of the profile window (default: t_end)", RUN },
   [K_PINT] = { "profile_interval", T_DBL, 0, INF, 1, 1, "s", "0.01",
                "sampling interval of the profiles (seed: 99 frames in 0.98 s)", RUN },
-  [K_PCELL] = { "profile_cell", T_DBL, 0, INF, 1, 1, "m", "5e-3",
-                "cell size of the profile grids", RUN },
+  [K_PCELL] = { "profile_cell", T_DBL, 0, INF, 1, 1, "m", "5e-3", "cell size of the profile grids",
+                RUN },
   [K_PHEIGHT] = { "profile_height", T_DBL, 0, INF, 1, 1, "m", NULL,
                   "top of the side-view grids (default: fill_height)", RUN },
   [K_WALLBAND] = { "wall_band", T_DBL, 0, INF, 1, 1, "m", "0.01",
                    "side view near the walls: centres within this distance of a wall", RUN },
   [K_CENTREBAND] = { "centre_band", T_DBL, 0, INF, 1, 1, "m", "0.01",
                      "side view at the centre line: centres in a band this wide around z "
-                     "= width/2", RUN },
+                     "= width/2",
+                     RUN },
   [K_SURFLO] = { "surface_y_min", T_DBL, -INF, INF, 1, 1, "m", "0.035",
                  "top view near the surface: centres with y in [min, max) (fig. 9.9a)", RUN },
   [K_SURFHI] = { "surface_y_max", T_DBL, -INF, INF, 1, 1, "m", "0.045", "", RUN },
@@ -168,13 +229,14 @@ static const ckey keys[K_COUNT] = {
                 "force statistics over the steps ending at this time (default: t_end)", RUN },
   [K_FSTEPS] = { "forces_steps", T_INT, 1, 1e9, 0, 0, "", "10",
                  "number of steps sampled for the force statistics (seed: 10)", RUN },
-  [K_FMAX] = { "forces_max", T_DBL, 0, INF, 1, 1, "N", "0.25",
-               "upper end of the force histogram", RUN },
+  [K_FMAX] = { "forces_max", T_DBL, 0, INF, 1, 1, "N", "0.25", "upper end of the force histogram",
+               RUN },
   [K_FBINS] = { "forces_bins", T_INT, 1, 1e6, 0, 0, "", "45",
                 "bins of the force histogram (0.25 N / 45 = 5.6 mN, fig. 9.12)", RUN },
   [K_KEEPH] = { "keep_history", T_INT, 0, 1, 0, 0, "", "0",
                 "1: a contact keeps its history after separation until the pair leaves the "
-                "neighbour list; 0: it is reset", PHYS },
+                "neighbour list; 0: it is reset",
+                PHYS },
   [K_ROLL] = { "rolling", T_INT, 0, 1, 0, 0, "", "0",
                "1: the rolling correction of sec. 5.2 in 3-D", PHYS },
   [K_SWIN] = { "steady_window", T_DBL, 0, INF, 1, 1, "s", NULL,
@@ -184,12 +246,12 @@ static const ckey keys[K_COUNT] = {
 };
 
 typedef struct {
-  const char *path;                /* the chute card, NULL if none */
+  const char *path; /* the chute card, NULL if none */
   int set[K_COUNT];
-  long seq[K_COUNT];               /* order in which the keys were last set */
+  long seq[K_COUNT]; /* order in which the keys were last set */
   long nseq;
   double v[K_COUNT];
-  char *s[K_COUNT];                /* words and resolved paths */
+  char *s[K_COUNT];                            /* words and resolved paths */
   char where[K_COUNT][GC_CHUTE_PATH_MAX + 64]; /* "file:line:column" or "--set key" */
 } raw_card;
 
@@ -212,8 +274,7 @@ static int allowed_word(size_t idx, const char *v)
   if (idx == K_SHAPE)
     return !strcmp(v, "ellipsoid4") || !strcmp(v, "sphere") || !strcmp(v, "cluster");
   if (idx == K_BOTTOM)
-    return !strcmp(v, "beads") || !strcmp(v, "random") || !strcmp(v, "flat") ||
-           !strcmp(v, "none");
+    return !strcmp(v, "beads") || !strcmp(v, "random") || !strcmp(v, "flat") || !strcmp(v, "none");
   if (idx == K_MODEL) {
     const gc_preset *m = gc_preset_lookup(v);
     return m && m->normal;
@@ -308,8 +369,8 @@ static int raw_set(raw_card *r, const char *base, const char *key, const char *v
     range_text(k, rt, sizeof rt);
     int nst = gc_parse_double(value, &v);
     if (nst) {
-      snprintf(msg, n, "%s: %s = '%s' %s; allowed%s %s", vwhere, key, value,
-               gc_number_error(nst), k->type == T_INT ? ":" : " range", rt);
+      snprintf(msg, n, "%s: %s = '%s' %s; allowed%s %s", vwhere, key, value, gc_number_error(nst),
+               k->type == T_INT ? ":" : " range", rt);
       return GC_EFORMAT;
     }
     int bad = k->type == T_INT ? (v != floor(v) || v < k->lo || v > k->hi)
@@ -393,8 +454,7 @@ static int py_to_sy(gc_params *p, const char *file, char *msg, size_t n)
   gc_pair pair;
   char sub[256];
   if (!(q.R1 > 0)) {
-    snprintf(msg, n, "%s: P_Y is given without the radius R of its geometry: give R (or sY)",
-             file);
+    snprintf(msg, n, "%s: P_Y is given without the radius R of its geometry: give R (or sY)", file);
     return GC_EINVAL;
   }
   if (gc_pair_setup(&pair, &q, sub, sizeof sub)) {
@@ -425,8 +485,8 @@ static double pair_time(const gc_preset *nfd, const gc_params *p, double mass, d
   return t;
 }
 
-static int load_material(const raw_card *r, size_t i, gc_params *m, gc_card_extra *mx,
-                         char *msg, size_t n)
+static int load_material(const raw_card *r, size_t i, gc_params *m, gc_card_extra *mx, char *msg,
+                         size_t n)
 {
   gc_params_default(m);
   gc_card_extra_default(mx);
@@ -474,9 +534,10 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
       return st;
     run->sY_derived = 1;
     if (sY_file > 0 && fabs(sY_file - pp->sY1) > 1e-3 * pp->sY1) {
-      snprintf(msg, n, "%s: P_Y = %g N and sY = %g Pa disagree (P_Y gives sY = %g Pa by eq. 6.19 "
-                       "for this file's R, E, nu); P_Y takes precedence in granucal, but a file "
-                       "with two yield limits is ambiguous: remove one",
+      snprintf(msg, n,
+               "%s: P_Y = %g N and sY = %g Pa disagree (P_Y gives sY = %g Pa by eq. 6.19 "
+               "for this file's R, E, nu); P_Y takes precedence in granucal, but a file "
+               "with two yield limits is ambiguous: remove one",
                run->params_path, PY_file, sY_file, pp->sY1);
       return GC_EINVAL;
     }
@@ -604,9 +665,11 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   /* A parameter file of `granucal fit` calibrates the normal model only and says mu = 0: that
    * must not become frictionless grains without the user saying so. */
   if (!(cfg->pp.mu > 0) && !r->set[K_MUPP] && cfg->tfd) {
-    snprintf(msg, n, "%s gives no particle-particle friction (mu = 0; `granucal fit` does not "
-                     "calibrate friction): set mu_pp in the chute card (mu_pp = 0 for "
-                     "frictionless grains) or mu in the parameter file", run->params_path);
+    snprintf(msg, n,
+             "%s gives no particle-particle friction (mu = 0; `granucal fit` does not "
+             "calibrate friction): set mu_pp in the chute card (mu_pp = 0 for "
+             "frictionless grains) or mu in the parameter file",
+             run->params_path);
     return GC_EINVAL;
   }
   if (!(pp->m_eff > 0))
@@ -615,7 +678,12 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
    * unless the card gives sY */
   gc_params mat;
   gc_card_extra matx;
-  const struct { size_t file, mu; gc_params *dst; int used; const char *why; } pairs[2] = {
+  const struct {
+    size_t file, mu;
+    gc_params *dst;
+    int used;
+    const char *why;
+  } pairs[2] = {
     { K_WALL, K_MUWALL, &cfg->pw, cfg->side_walls, "with side_walls = 1" },
     { K_BEAD, K_MUBEAD, &cfg->pb, cfg->bottom != GC_BOTTOM_NONE, "with bottom = beads or flat" },
   };
@@ -635,18 +703,19 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
     d->sY2 = mat.sY1;
     d->mu = r->set[pairs[i].mu] ? r->v[pairs[i].mu] : mat.mu;
     if (!(d->mu > 0) && !r->set[pairs[i].mu] && cfg->tfd) {
-      snprintf(msg, n, "%s gives no friction (mu = 0): set %s in the chute card (0 for a "
-                       "frictionless %s) or mu in that card", r->s[pairs[i].file],
-               i ? "mu_bead" : "mu_wall", i ? "bottom" : "wall");
+      snprintf(msg, n,
+               "%s gives no friction (mu = 0): set %s in the chute card (0 for a "
+               "frictionless %s) or mu in that card",
+               r->s[pairs[i].file], i ? "mu_bead" : "mu_wall", i ? "bottom" : "wall");
       return GC_EINVAL;
     }
   }
 
   /* ---- time step */
   run->t_end = r->v[K_TEND];
-  run->v_ref = r->set[K_VREF]                  ? r->v[K_VREF]
+  run->v_ref = r->set[K_VREF]     ? r->v[K_VREF]
                : cfg->gravity > 0 ? sqrt(2.0 * cfg->gravity * cfg->fill_height)
-                                              : 1.0;
+                                  : 1.0;
   {
     gc_params q = cfg->pp;
     q.R1 = q.R2 = rmin;
@@ -681,8 +750,10 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   }
   /* the time step against the shortest contact duration of the pairs, before any work */
   if (!(run->t_contact > 0) || !isfinite(run->t_contact)) {
-    snprintf(msg, n, "%s: dt = %g s: no contact duration of model %s to check it against (%s "
-             "lacks E or k_n)", r->where[K_DT], cfg->dt, cfg->nfd->name, run->params_path);
+    snprintf(msg, n,
+             "%s: dt = %g s: no contact duration of model %s to check it against (%s "
+             "lacks E or k_n)",
+             r->where[K_DT], cfg->dt, cfg->nfd->name, run->params_path);
     return GC_EINVAL;
   }
   {
@@ -698,27 +769,29 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   }
   double ns = run->t_end / cfg->dt;
   if (ns < 1) {
-    snprintf(msg, n, "%s: t_end = %g s is shorter than the time step dt = %g s",
-             r->where[K_TEND], run->t_end, cfg->dt);
+    snprintf(msg, n, "%s: t_end = %g s is shorter than the time step dt = %g s", r->where[K_TEND],
+             run->t_end, cfg->dt);
     return GC_EINVAL;
   }
   {
     /* the step count, before any work (timestep.h), with the run's duration estimated from a
      * measured cost per sphere and step */
     char sub[400];
-    double per_step = GC_CHUTE_SEC_PER_SPHERE_STEP * (double)cfg->n_particles *
-                      (double)cfg->shape.nsph;
-    if (gc_steps_check(cfg->dt, run->t_end, "t_end", run->t_contact / GC_DT_REFUSE_NTCOL,
-                       per_step, sub, sizeof sub)) {
+    double per_step =
+        GC_CHUTE_SEC_PER_SPHERE_STEP * (double)cfg->n_particles * (double)cfg->shape.nsph;
+    if (gc_steps_check(cfg->dt, run->t_end, "t_end", run->t_contact / GC_DT_REFUSE_NTCOL, per_step,
+                       sub, sizeof sub)) {
       snprintf(msg, n, "%s: %s", r->where[K_TEND], sub);
       return GC_EINVAL;
     }
   }
-  if (!run->ntcol && fabs(ns - nearbyint(ns)) > 1e-6 * fmax(1.0, ns) && fabs(ns - nearbyint(ns)) > 1e-3) {
+  if (!run->ntcol && fabs(ns - nearbyint(ns)) > 1e-6 * fmax(1.0, ns) &&
+      fabs(ns - nearbyint(ns)) > 1e-3) {
     /* an explicit dt: the run ends at t_end, not at the nearest step */
-    snprintf(msg, n, "%s: t_end = %.9g s is not a whole number of steps of dt = %.9g s (%.6f "
-             "steps): give t_end = %.9g or %.9g s, or a dt that divides it", r->where[K_TEND],
-             run->t_end, cfg->dt, ns, floor(ns) * cfg->dt, ceil(ns) * cfg->dt);
+    snprintf(msg, n,
+             "%s: t_end = %.9g s is not a whole number of steps of dt = %.9g s (%.6f "
+             "steps): give t_end = %.9g or %.9g s, or a dt that divides it",
+             r->where[K_TEND], run->t_end, cfg->dt, ns, floor(ns) * cfg->dt, ceil(ns) * cfg->dt);
     return GC_EINVAL;
   }
   run->n_steps = (long)llround(ns);
@@ -733,9 +806,11 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
      * 36 s for 0.01 s of tiny.chute instead of 0.01 s); the results do not depend on it */
     int procs = omp_get_num_procs();
     if (cfg->threads > GC_CHUTE_THREADS_PER_PROC * procs) {
-      snprintf(msg, n, "%s: threads = %d out of range [0, %d] (%d x the %d processor%s of this "
+      snprintf(msg, n,
+               "%s: threads = %d out of range [0, %d] (%d x the %d processor%s of this "
                "machine; 0: the OpenMP default): more threads than processors only slow the "
-               "run down", r->where[K_THREADS], cfg->threads, GC_CHUTE_THREADS_PER_PROC * procs,
+               "run down",
+               r->where[K_THREADS], cfg->threads, GC_CHUTE_THREADS_PER_PROC * procs,
                GC_CHUTE_THREADS_PER_PROC, procs, procs == 1 ? "" : "s");
       return GC_EINVAL;
     }
@@ -752,13 +827,13 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   /* a window after t_end (e.g. with a shorter --t-end) is empty: the profiles have no rows */
   run->profile_note[0] = 0;
   if (run->profile_start > run->t_end)
-    snprintf(run->profile_note, sizeof run->profile_note, "profile_start = %g s is after t_end "
+    snprintf(run->profile_note, sizeof run->profile_note,
+             "profile_start = %g s is after t_end "
              "= %g s: the profiles will be empty (lower profile_start or raise t_end)",
              run->profile_start, run->t_end);
   if (r->set[K_PEND] && run->profile_end < run->profile_start) {
     snprintf(msg, n, "%s: profile_end = %g s out of range [profile_start = %g s, inf)",
-             r->where[K_PEND], run->profile_end,
-             run->profile_start);
+             r->where[K_PEND], run->profile_end, run->profile_start);
     return GC_EINVAL;
   }
   run->profile_interval = val(r, K_PINT);
@@ -776,8 +851,8 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
     return GC_EINVAL;
   }
   if (!(run->bottom_hi > run->bottom_lo)) {
-    snprintf(msg, n, "bottom_y_max = %g m out of range (bottom_y_min = %g m, inf)",
-             run->bottom_hi, run->bottom_lo);
+    snprintf(msg, n, "bottom_y_max = %g m out of range (bottom_y_min = %g m, inf)", run->bottom_hi,
+             run->bottom_lo);
     return GC_EINVAL;
   }
   run->forces_time = r->set[K_FTIME] ? r->v[K_FTIME] : run->t_end;
@@ -795,18 +870,23 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
     double nz = fmax(1.0, ceil(cfg->width / run->profile_cell - 1e-9));
     double grid = 4.0 * sizeof(double) * (3.0 * nx * ny + 2.0 * nx * nz); /* 5 profiles x 4 grids */
     if (grid > GC_CHUTE_PROFILE_BYTES_MAX) {
-      snprintf(msg, n, "%s: profile grids of %.0f x %.0f (side) and %.0f x %.0f (top) cells of "
+      snprintf(msg, n,
+               "%s: profile grids of %.0f x %.0f (side) and %.0f x %.0f (top) cells of "
                "profile_cell = %g m would take %.3g GB (limit %.3g GB): check length, width, "
-               "profile_height and profile_cell", r->set[K_PCELL] ? r->where[K_PCELL] : r->path ? r->path : "profile_cell",
+               "profile_height and profile_cell",
+               r->set[K_PCELL] ? r->where[K_PCELL]
+               : r->path       ? r->path
+                               : "profile_cell",
                nx, ny, nx, nz, run->profile_cell, grid / 1e9, GC_CHUTE_PROFILE_BYTES_MAX / 1e9);
       return GC_EINVAL;
     }
     double mem = gc_chute_memory_estimate(cfg);
     if (mem > GC_CHUTE_BYTES_MAX) {
-      snprintf(msg, n, "%s: the particles, beads and grids of this domain would take about %.3g "
+      snprintf(msg, n,
+               "%s: the particles, beads and grids of this domain would take about %.3g "
                "GB (limit %.3g GB): check length, width, fill_height, bead_spacing and "
-               "n_particles", r->path ? r->path : "the chute card", mem / 1e9,
-               GC_CHUTE_BYTES_MAX / 1e9);
+               "n_particles",
+               r->path ? r->path : "the chute card", mem / 1e9, GC_CHUTE_BYTES_MAX / 1e9);
       return GC_EINVAL;
     }
   }
@@ -885,14 +965,12 @@ int gc_chute_run_load(const char *path, char *const *sets, size_t nsets, gc_chut
         st = GC_ENOMEM;
         break;
       }
-      int w = keys[i].type == T_PATH
-                  ? snprintf(run->effective + l, cap - l, "%s = %s  # %s\n", keys[i].key, abs,
-                             r->where[i])
-              : keys[i].type == T_WORD
-                  ? snprintf(run->effective + l, cap - l, "%s = %s  # %s\n", keys[i].key, r->s[i],
-                             r->where[i])
-                  : snprintf(run->effective + l, cap - l, "%s = %.17g  # %s\n", keys[i].key,
-                             r->v[i], r->where[i]);
+      int w = keys[i].type == T_PATH   ? snprintf(run->effective + l, cap - l, "%s = %s  # %s\n",
+                                                  keys[i].key, abs, r->where[i])
+              : keys[i].type == T_WORD ? snprintf(run->effective + l, cap - l, "%s = %s  # %s\n",
+                                                  keys[i].key, r->s[i], r->where[i])
+                                       : snprintf(run->effective + l, cap - l, "%s = %.17g  # %s\n",
+                                                  keys[i].key, r->v[i], r->where[i]);
       free(abs);
       l += w > 0 ? (size_t)w : 0;
     }
@@ -936,8 +1014,10 @@ void gc_chute_run_describe(const gc_chute_run *run, FILE *f)
             c->rolling_model ? c->rolling_model->name : "none",
             c->twisting_model ? c->twisting_model->name : "none", c->local_damping);
   if (run->sY_derived)
-    fprintf(f, "%s: P_Y = %.6g N converted to sY = %.6g Pa for the file's geometry (eq. 6.19); "
-               "P_Y is derived per pair\n", run->params_path, run->PY_file, run->particle.sY1);
+    fprintf(f,
+            "%s: P_Y = %.6g N converted to sY = %.6g Pa for the file's geometry (eq. 6.19); "
+            "P_Y is derived per pair\n",
+            run->params_path, run->PY_file, run->particle.sY1);
   else if (run->PY_file > 0)
     fprintf(f, "%s: P_Y = %.6g N ignored: sY = %.6g Pa is given; P_Y is derived per pair\n",
             run->params_path, run->PY_file, run->particle.sY1);

@@ -24,9 +24,9 @@
 
 typedef struct {
   uint64_t np, nsph, nbeads, ns, nwall;
-  uint64_t nhist;           /* doubles of contact-law history per contact */
-  uint32_t hist_layout;     /* GC_HIST_LAYOUT_VERSION of the models that wrote it */
-  uint32_t hist_kinds;      /* GC_NKINDS */
+  uint64_t nhist;       /* doubles of contact-law history per contact */
+  uint32_t hist_layout; /* GC_HIST_LAYOUT_VERSION of the models that wrote it */
+  uint32_t hist_kinds;  /* GC_NKINDS */
   double length, width, fill_height, angle, gravity, bead_radius, bead_spacing, dt, skin;
   double bead_coverage;
   uint64_t bottom_seed;
@@ -51,11 +51,12 @@ static size_t ckpt_layout_fill(ckpt_layout *l, uint32_t ver)
 {
   size_t n = 0;
   const int binary = ver < CKPT_TEXT_VERSION;
-#define LAYOUT(nm, v) (snprintf(l[n].name, sizeof l[n].name, "%s", nm), l[n++].value = (uint64_t)(v))
+#define LAYOUT(nm, v)                                                                              \
+  (snprintf(l[n].name, sizeof l[n].name, "%s", nm), l[n++].value = (uint64_t)(v))
   if (binary)
     LAYOUT("ckpt_head", sizeof(ckpt_head));
   LAYOUT("gc_chute_contact", sizeof(gc_chute_contact)); /* + the law's history block */
-  LAYOUT("hist_layout", GC_HIST_LAYOUT_VERSION);         /* the models' history layout */
+  LAYOUT("hist_layout", GC_HIST_LAYOUT_VERSION);        /* the models' history layout */
   LAYOUT("hist_kinds", GC_NKINDS);
   if (binary) {
     LAYOUT("gc_params", sizeof(gc_params));
@@ -71,12 +72,11 @@ static size_t ckpt_layout_fill(ckpt_layout *l, uint32_t ver)
 enum { CKPT_LAYOUT_MAX = 32 };
 
 typedef struct {
-  char version[32];       /* granucal version that wrote the file */
-  uint32_t bom;           /* CKPT_BOM in the writer's byte order */
+  char version[32]; /* granucal version that wrote the file */
+  uint32_t bom;     /* CKPT_BOM in the writer's byte order */
   uint32_t nlayout;
   ckpt_layout layout[CKPT_LAYOUT_MAX];
 } ckpt_info;
-
 
 static void ckpt_fill(const gc_chute *c, ckpt_head *h)
 {
@@ -127,7 +127,10 @@ typedef struct {
   size_t offset, size;
   const char *unit;
 } head_key;
-#define HK(k, t, f, u) { k, t, offsetof(ckpt_head, f), sizeof(((ckpt_head *)0)->f), u }
+#define HK(k, t, f, u)                                                                             \
+  {                                                                                                \
+    k, t, offsetof(ckpt_head, f), sizeof(((ckpt_head *)0)->f), u                                   \
+  }
 static const head_key head_keys[] = {
   HK("n_particles", HK_U64, np, NULL),
   HK("spheres_per_particle", HK_U64, nsph, NULL),
@@ -222,8 +225,8 @@ static void head_text_write(const ckpt_head *h, FILE *m)
     } else if (k->type == HK_U32 || k->type == HK_I32) {
       int32_t v;
       memcpy(&v, at, sizeof v);
-      fprintf(m, k->type == HK_U32 ? "%lu" : "%ld", k->type == HK_U32 ? (unsigned long)(uint32_t)v
-                                                                     : (unsigned long)(long)v);
+      fprintf(m, k->type == HK_U32 ? "%lu" : "%ld",
+              k->type == HK_U32 ? (unsigned long)(uint32_t)v : (unsigned long)(long)v);
     } else if (k->type == HK_DBL) {
       double v;
       memcpy(&v, at, sizeof v);
@@ -388,8 +391,7 @@ static int head_text_read(char *text, ckpt_head *h, char *ver, size_t vn, const 
         return GC_EFORMAT;
       }
     if (nkeys == HEAD_LINES_MAX) {
-      snprintf(msg, msglen, "%s: checkpoint header has more than %d lines", path,
-               HEAD_LINES_MAX);
+      snprintf(msg, msglen, "%s: checkpoint header has more than %d lines", path, HEAD_LINES_MAX);
       return GC_EFORMAT;
     }
     keys[nkeys++] = key;
@@ -397,8 +399,10 @@ static int head_text_read(char *text, ckpt_head *h, char *ver, size_t vn, const 
       continue;
     if (!strcmp(key, "byte_order")) {
       if (strcmp(val, byte_order())) {
-        snprintf(msg, msglen, "%s: checkpoint written on a machine of another byte order "
-                 "(%s, here %s)", path, val, byte_order());
+        snprintf(msg, msglen,
+                 "%s: checkpoint written on a machine of another byte order "
+                 "(%s, here %s)",
+                 path, val, byte_order());
         return GC_EFORMAT;
       }
       continue;
@@ -409,9 +413,11 @@ static int head_text_read(char *text, ckpt_head *h, char *ver, size_t vn, const 
         i++;
       unsigned long long v = strtoull(val, NULL, 10);
       if (i == nmine || v != mine[i].value) {
-        snprintf(msg, msglen, "%s: checkpoint of granucal %s has another state layout: %s = "
-                 "%s in the file, %llu in this granucal (%s): it cannot continue it", path, ver,
-                 key, val, i == nmine ? 0ULL : (unsigned long long)mine[i].value, GC_VERSION);
+        snprintf(msg, msglen,
+                 "%s: checkpoint of granucal %s has another state layout: %s = "
+                 "%s in the file, %llu in this granucal (%s): it cannot continue it",
+                 path, ver, key, val, i == nmine ? 0ULL : (unsigned long long)mine[i].value,
+                 GC_VERSION);
         return GC_EFORMAT;
       }
       nlayout++;
@@ -419,14 +425,15 @@ static int head_text_read(char *text, ckpt_head *h, char *ver, size_t vn, const 
     }
     int known = head_text_value(h, key, val);
     if (known == 0) {
-      snprintf(msg, msglen, "%s: checkpoint of granucal %s has the key %s, which this granucal "
-               "(%s) does not know: continue the run with the granucal that wrote it", path, ver,
-               key, GC_VERSION);
+      snprintf(msg, msglen,
+               "%s: checkpoint of granucal %s has the key %s, which this granucal "
+               "(%s) does not know: continue the run with the granucal that wrote it",
+               path, ver, key, GC_VERSION);
       return GC_EFORMAT;
     }
     if (known < 0) {
-      snprintf(msg, msglen, "%s: checkpoint header line %zu: %s = %s is not a valid value",
-               path, line, key, val);
+      snprintf(msg, msglen, "%s: checkpoint header line %zu: %s = %s is not a valid value", path,
+               line, key, val);
       return GC_EFORMAT;
     }
     for (size_t i = 0; i < NHEAD_KEYS; i++)
@@ -434,8 +441,10 @@ static int head_text_read(char *text, ckpt_head *h, char *ver, size_t vn, const 
     nseen_shape += !strcmp(key, "shape.nsph");
   }
   if (nlayout != nmine) {
-    snprintf(msg, msglen, "%s: checkpoint of granucal %s has %zu state-layout entries, this "
-             "granucal (%s) %zu: it cannot continue it", path, ver, nlayout, GC_VERSION, nmine);
+    snprintf(msg, msglen,
+             "%s: checkpoint of granucal %s has %zu state-layout entries, this "
+             "granucal (%s) %zu: it cannot continue it",
+             path, ver, nlayout, GC_VERSION, nmine);
     return GC_EFORMAT;
   }
   for (size_t i = 0; i < NHEAD_KEYS; i++)
@@ -584,8 +593,10 @@ int gc_chute_checkpoint_write_record(const gc_chute *c, const char *path, const 
 static int ckpt_mismatch(char *msg, size_t n, const char *path, const char *what, double a,
                          double b)
 {
-  snprintf(msg, n, "%s: checkpoint is from a different configuration: %s = %.17g in the file, "
-           "%.17g here", path, what, a, b);
+  snprintf(msg, n,
+           "%s: checkpoint is from a different configuration: %s = %.17g in the file, "
+           "%.17g here",
+           path, what, a, b);
   return GC_EINVAL;
 }
 
@@ -596,14 +607,18 @@ static int head_binary_read(FILE *f, uint32_t ver, ckpt_head *h, const char *pat
   uint32_t ilen = 0;
   ckpt_info info, myinfo;
   if (ver < 5) {
-    snprintf(msg, msglen, "%s: checkpoint format version %u, this granucal (%s) reads versions 5 "
-             "to %u", path, (unsigned)ver, GC_VERSION, CKPT_VERSION);
+    snprintf(msg, msglen,
+             "%s: checkpoint format version %u, this granucal (%s) reads versions 5 "
+             "to %u",
+             path, (unsigned)ver, GC_VERSION, CKPT_VERSION);
     return GC_EFORMAT;
   }
   if (fread(&ilen, sizeof ilen, 1, f) != 1 || ilen != sizeof info ||
       fread(&info, sizeof info, 1, f) != 1) {
-    snprintf(msg, msglen, "%s: checkpoint written by another build (info record of %u bytes, "
-             "%zu here)", path, (unsigned)ilen, sizeof info);
+    snprintf(msg, msglen,
+             "%s: checkpoint written by another build (info record of %u bytes, "
+             "%zu here)",
+             path, (unsigned)ilen, sizeof info);
     return GC_EFORMAT;
   }
   info.version[sizeof info.version - 1] = 0;
@@ -614,19 +629,20 @@ static int head_binary_read(FILE *f, uint32_t ver, ckpt_head *h, const char *pat
   memset(&myinfo, 0, sizeof myinfo);
   myinfo.nlayout = (uint32_t)ckpt_layout_fill(myinfo.layout, ver);
   if (info.nlayout != myinfo.nlayout) {
-    snprintf(msg, msglen, "%s: checkpoint of granucal %s has %u state-layout entries, this "
-             "granucal (%s) %u: it cannot continue it", path, info.version, (unsigned)info.nlayout,
-             GC_VERSION, (unsigned)myinfo.nlayout);
+    snprintf(msg, msglen,
+             "%s: checkpoint of granucal %s has %u state-layout entries, this "
+             "granucal (%s) %u: it cannot continue it",
+             path, info.version, (unsigned)info.nlayout, GC_VERSION, (unsigned)myinfo.nlayout);
     return GC_EFORMAT;
   }
   for (uint32_t i = 0; i < myinfo.nlayout; i++)
     if (strncmp(info.layout[i].name, myinfo.layout[i].name, sizeof info.layout[i].name) ||
         info.layout[i].value != myinfo.layout[i].value) {
-      snprintf(msg, msglen, "%s: checkpoint of granucal %s has another state layout: %.23s = "
+      snprintf(msg, msglen,
+               "%s: checkpoint of granucal %s has another state layout: %.23s = "
                "%llu in the file, %.23s = %llu in this granucal (%s): it cannot continue it",
-               path, info.version, info.layout[i].name,
-               (unsigned long long)info.layout[i].value, myinfo.layout[i].name,
-               (unsigned long long)myinfo.layout[i].value, GC_VERSION);
+               path, info.version, info.layout[i].name, (unsigned long long)info.layout[i].value,
+               myinfo.layout[i].name, (unsigned long long)myinfo.layout[i].value, GC_VERSION);
       return GC_EFORMAT;
     }
   if (fread(h, sizeof *h, 1, f) != 1) {
@@ -638,8 +654,8 @@ static int head_binary_read(FILE *f, uint32_t ver, ckpt_head *h, const char *pat
 
 /* The text header of a file of format 9 or later (len bytes in all); a later format is refused
  * naming the version of granucal that wrote it. */
-static int head_read(FILE *f, size_t len, uint32_t ver, ckpt_head *h, const char *path,
-                     char *msg, size_t msglen)
+static int head_read(FILE *f, size_t len, uint32_t ver, ckpt_head *h, const char *path, char *msg,
+                     size_t msglen)
 {
   uint32_t tlen = 0;
   if (fread(&tlen, sizeof tlen, 1, f) != 1 || tlen > CKPT_TEXT_MAX || tlen > len) {
@@ -661,7 +677,8 @@ static int head_read(FILE *f, size_t len, uint32_t ver, ckpt_head *h, const char
     st = GC_EFORMAT;
   } else if (ver > CKPT_VERSION) {
     head_text_version(text, writer, sizeof writer);
-    snprintf(msg, msglen, "%s: checkpoint format version %u written by granucal %s; this "
+    snprintf(msg, msglen,
+             "%s: checkpoint format version %u written by granucal %s; this "
              "granucal (%s) reads versions 5 to %u: continue the run with granucal %s or later",
              path, (unsigned)ver, writer, GC_VERSION, CKPT_VERSION, writer);
     st = GC_EFORMAT;
@@ -680,15 +697,16 @@ static int head_compare(const ckpt_head *hp, const ckpt_head *mp, const char *pa
   const ckpt_head h = *hp, mine = *mp;
   if (h.hist_layout != mine.hist_layout || h.hist_kinds != mine.hist_kinds ||
       h.nhist != mine.nhist) {
-    snprintf(msg, msglen, "%s: the contact-history layout differs: %llu doubles per contact "
+    snprintf(msg, msglen,
+             "%s: the contact-history layout differs: %llu doubles per contact "
              "(layout version %u, %u kinds) in the file, %llu (layout version %u, %u kinds) "
-             "here; restart the run from its start", path, (unsigned long long)h.nhist,
-             (unsigned)h.hist_layout, (unsigned)h.hist_kinds, (unsigned long long)mine.nhist,
-             (unsigned)mine.hist_layout, (unsigned)mine.hist_kinds);
+             "here; restart the run from its start",
+             path, (unsigned long long)h.nhist, (unsigned)h.hist_layout, (unsigned)h.hist_kinds,
+             (unsigned long long)mine.nhist, (unsigned)mine.hist_layout, (unsigned)mine.hist_kinds);
     return GC_EFORMAT;
   }
-#define CK(field, name)                                                                     \
-  if (h.field != mine.field)                                                                \
+#define CK(field, name)                                                                            \
+  if (h.field != mine.field)                                                                       \
     return ckpt_mismatch(msg, msglen, path, name, (double)h.field, (double)mine.field);
   CK(np, "n_particles")
   CK(nsph, "spheres per particle")
@@ -714,20 +732,25 @@ static int head_compare(const ckpt_head *hp, const ckpt_head *mp, const char *pa
   CK(rolling, "rolling")
 #undef CK
   if (strncmp(h.nfd, mine.nfd, sizeof h.nfd) || strncmp(h.tfd, mine.tfd, sizeof h.tfd)) {
-    snprintf(msg, msglen, "%s: checkpoint is from a different configuration: models %.31s/%.31s "
-             "in the file, %.31s/%.31s here", path, h.nfd, h.tfd, mine.nfd, mine.tfd);
+    snprintf(msg, msglen,
+             "%s: checkpoint is from a different configuration: models %.31s/%.31s "
+             "in the file, %.31s/%.31s here",
+             path, h.nfd, h.tfd, mine.nfd, mine.tfd);
     return GC_EINVAL;
   }
   if (strncmp(h.rolling_model, mine.rolling_model, sizeof h.rolling_model) ||
       strncmp(h.twisting_model, mine.twisting_model, sizeof h.twisting_model)) {
-    snprintf(msg, msglen, "%s: checkpoint is from a different configuration: rolling / twisting "
-             "models %.31s/%.31s in the file, %.31s/%.31s here", path, h.rolling_model,
-             h.twisting_model, mine.rolling_model, mine.twisting_model);
+    snprintf(msg, msglen,
+             "%s: checkpoint is from a different configuration: rolling / twisting "
+             "models %.31s/%.31s in the file, %.31s/%.31s here",
+             path, h.rolling_model, h.twisting_model, mine.rolling_model, mine.twisting_model);
     return GC_EINVAL;
   }
   if (memcmp(&h.shape, &mine.shape, sizeof h.shape)) {
-    snprintf(msg, msglen, "%s: checkpoint is from a different configuration: the particle shape "
-             "(sphere positions, radii, mass or inertia) differs", path);
+    snprintf(msg, msglen,
+             "%s: checkpoint is from a different configuration: the particle shape "
+             "(sphere positions, radii, mass or inertia) differs",
+             path);
     return GC_EINVAL;
   }
   const char *pn[3] = { "pp (particle-particle)", "pw (particle-wall)", "pb (particle-bottom)" };
@@ -736,9 +759,10 @@ static int head_compare(const ckpt_head *hp, const ckpt_head *mp, const char *pa
       double a = gc_param_get(head_pair((ckpt_head *)hp, k), (gc_param_id)id);
       double b = gc_param_get(head_pair((ckpt_head *)mp, k), (gc_param_id)id);
       if (memcmp(&a, &b, sizeof a)) {
-        snprintf(msg, msglen, "%s: checkpoint is from a different configuration: the contact "
-                 "parameters %s differ: %s = %.17g in the file, %.17g here", path, pn[k],
-                 gc_param_def_at((gc_param_id)id)->name, a, b);
+        snprintf(msg, msglen,
+                 "%s: checkpoint is from a different configuration: the contact "
+                 "parameters %s differ: %s = %.17g in the file, %.17g here",
+                 path, pn[k], gc_param_def_at((gc_param_id)id)->name, a, b);
         return GC_EINVAL;
       }
     }
@@ -776,9 +800,10 @@ static int ckpt_check_crc(FILE *f, size_t len, const char *path, char *msg, size
     return GC_EFORMAT;
   }
   if ((uint32_t)crc != stored) {
-    snprintf(msg, msglen, "%s: checkpoint is corrupt: CRC-32 %08lx of the contents, %08lx "
-             "recorded (a damaged or truncated copy; use an intact checkpoint)", path,
-             (unsigned long)(uint32_t)crc, (unsigned long)stored);
+    snprintf(msg, msglen,
+             "%s: checkpoint is corrupt: CRC-32 %08lx of the contents, %08lx "
+             "recorded (a damaged or truncated copy; use an intact checkpoint)",
+             path, (unsigned long)(uint32_t)crc, (unsigned long)stored);
     return GC_EFORMAT;
   }
   return GC_SUCCESS;
@@ -874,10 +899,10 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
     st = GC_EFORMAT;
     goto done;
   }
-  if (!(c->step >= 0) || !isfinite(c->t) || fabs(c->t - (double)c->step * c->cfg.dt) >
-      1e-6 * fmax(c->t, c->cfg.dt)) {
-    snprintf(msg, msglen, "%s: checkpoint time t = %g s does not match step %ld of dt = %g s",
-             path, c->t, c->step, c->cfg.dt);
+  if (!(c->step >= 0) || !isfinite(c->t) ||
+      fabs(c->t - (double)c->step * c->cfg.dt) > 1e-6 * fmax(c->t, c->cfg.dt)) {
+    snprintf(msg, msglen, "%s: checkpoint time t = %g s does not match step %ld of dt = %g s", path,
+             c->t, c->step, c->cfg.dt);
     st = GC_EFORMAT;
     goto done;
   }
@@ -901,8 +926,10 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
     for (size_t p = 0; p < c->np; p++)
       c->id[p] = p;
   if ((st = check_ids(c))) {
-    snprintf(msg, msglen, "%s: the particle numbers in the checkpoint are not a permutation or "
-             "do not match its neighbour list (corrupt file)", path);
+    snprintf(msg, msglen,
+             "%s: the particle numbers in the checkpoint are not a permutation or "
+             "do not match its neighbour list (corrupt file)",
+             path);
     goto done;
   }
   for (size_t p = 0; p < c->np; p++)
@@ -913,8 +940,10 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
   const double *x0 = gc_nlist_build_positions(c->nl);
   chute_particle_order(c, w, x0 ? x0 : c->sx);
   if (chute_renumber_particles(c, w, 0) || chute_index_list(c, w)) {
-    snprintf(msg, msglen, "%s: the neighbour list in the checkpoint is not in this build's "
-             "order of the particles (a checkpoint of another granucal build?)", path);
+    snprintf(msg, msglen,
+             "%s: the neighbour list in the checkpoint is not in this build's "
+             "order of the particles (a checkpoint of another granucal build?)",
+             path);
     st = GC_EFORMAT;
     goto done;
   }

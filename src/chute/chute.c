@@ -92,8 +92,9 @@
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void walk_pair(gc_chute *c, chute_work *w, const gc_npair *pairs, size_t k,
-                             const double L[3], contact_queue *q, int tid)
+static inline void
+walk_pair(gc_chute *c, chute_work *w, const gc_npair *pairs, size_t k, const double L[3],
+          contact_queue *q, int tid)
 {
   if (pair_force(c, w, k, &pairs[k], L, q, tid) && (long)k < *q->bad_pair)
     *q->bad_pair = (long)k;
@@ -112,7 +113,8 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
 {
   chute_work *w = c->work;
   if (!w->placed) {
-    snprintf(msg, msglen, "the particles have not been placed (gc_chute_place / "
+    snprintf(msg, msglen,
+             "the particles have not been placed (gc_chute_place / "
              "gc_chute_place_random)");
     return GC_EINVAL;
   }
@@ -184,10 +186,11 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     unsigned char *const pact = w->pact;
     const double *const apart_until = w->apart_until, *const path = w->path;
     int sparse = 0; /* the last batch of pairs mostly apart (the skip test below) */
-    size_t u = m0; /* the walk's next particle to move */
+    size_t u = m0;  /* the walk's next particle to move */
     /* particles queued to move (move_queued) */
-    lanes mv = { .n = 0, .gq = w->gq + tid * w->gcap, .gside = w->gside + tid * w->gcap,
-                 .reach = reach };
+    lanes mv = {
+      .n = 0, .gq = w->gq + tid * w->gcap, .gside = w->gside + tid * w->gcap, .reach = reach
+    };
     /* the pairs that touch, queued for the contact lanes (contact_flush) */
     contact_queue cq;
     cq.n = 0;
@@ -283,22 +286,24 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
     /* particles by number (id), their spheres by place in the cluster */
     const long I = c->owner[pr->i], J = c->owner[pr->j];
     const gc_params *q = &c->cfg.pp;
-    snprintf(msg, msglen, "step %ld (t = %g s): non-finite contact force between sphere %zu of "
+    snprintf(msg, msglen,
+             "step %ld (t = %g s): non-finite contact force between sphere %zu of "
              "particle %zu and %s %zu (particle parameters E = %g Pa, nu = %g, sY = %g Pa, "
-             "C_a = %g m/N, K_c = %g 1/N, mu = %g; dt = %g s)", c->step, c->t,
-             (size_t)pr->i % c->nsph, c->id[I], J >= 0 ? "particle" : "bead",
-             J >= 0 ? c->id[J] : (size_t)pr->j - c->np * c->nsph, q->E1, q->nu1, q->sY1,
-             q->C_a, q->K_c, q->mu, c->cfg.dt);
+             "C_a = %g m/N, K_c = %g 1/N, mu = %g; dt = %g s)",
+             c->step, c->t, (size_t)pr->i % c->nsph, c->id[I], J >= 0 ? "particle" : "bead",
+             J >= 0 ? c->id[J] : (size_t)pr->j - c->np * c->nsph, q->E1, q->nu1, q->sY1, q->C_a,
+             q->K_c, q->mu, c->cfg.dt);
     return GC_ENAN;
   }
   if (bad_p < np) {
     const double *F = c->force + 3 * bad_p;
     const gc_params *q = &c->cfg.pp;
-    snprintf(msg, msglen, "step %ld (t = %g s): non-finite force, contact state or position of "
+    snprintf(msg, msglen,
+             "step %ld (t = %g s): non-finite force, contact state or position of "
              "particle %zu (force %g %g %g N; particle parameters E = %g Pa, nu = %g, sY = %g "
-             "Pa, C_a = %g m/N, K_c = %g 1/N, mu = %g; dt = %g s)", c->step, c->t,
-             c->id[bad_p], F[0], F[1], F[2], q->E1, q->nu1, q->sY1, q->C_a, q->K_c, q->mu,
-             c->cfg.dt);
+             "Pa, C_a = %g m/N, K_c = %g 1/N, mu = %g; dt = %g s)",
+             c->step, c->t, c->id[bad_p], F[0], F[1], F[2], q->E1, q->nu1, q->sY1, q->C_a, q->K_c,
+             q->mu, c->cfg.dt);
     return GC_ENAN;
   }
   chute_energy_sum(c, w, nch);

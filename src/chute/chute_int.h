@@ -54,46 +54,46 @@ enum { WALK_BATCH = 256 };
  * depend on it (nor on the thread count). */
 enum { PROBE_PERIOD = 1000, PROBE_STEPS = 8, PROBE_KEEP = 64 };
 typedef struct {
-  int one;                     /* 1: the loops run on one thread */
+  int one; /* 1: the loops run on one thread */
   /* the threads' balanced shares (bnd, ndefer) while one thread runs, so that the return to
    * all does not start again from equal shares (up to PROBE_KEEP threads) */
-  int keep_n;                  /* threads of the kept shares (0: none) */
+  int keep_n; /* threads of the kept shares (0: none) */
   size_t keep_bnd[PROBE_KEEP + 1];
   size_t keep_defer[PROBE_KEEP];
-  int phase;                   /* 0 run, 1 probe one thread, 2 probe all */
-  long left;                   /* steps left in the phase */
-  int n;                       /* step times recorded in the probe's phase */
-  double t_last;               /* wall time at the start of the last step [s] (0: none) */
+  int phase;                    /* 0 run, 1 probe one thread, 2 probe all */
+  long left;                    /* steps left in the phase */
+  int n;                        /* step times recorded in the probe's phase */
+  double t_last;                /* wall time at the start of the last step [s] (0: none) */
   double times[2][PROBE_STEPS]; /* the probe's step times, one thread and all [s] */
 } thread_probe;
 
 typedef struct {
-  size_t nrad;                 /* distinct radii among the shape's spheres */
-  double rad[NSHAPE];          /* the distinct radii [m] */
-  size_t srk[NSHAPE];          /* radius index of shape sphere k */
+  size_t nrad;                    /* distinct radii among the shape's spheres */
+  double rad[NSHAPE];             /* the distinct radii [m] */
+  size_t srk[NSHAPE];             /* radius index of shape sphere k */
   gc_law law_pp[NSHAPE * NSHAPE]; /* particle-particle, [a * nrad + b] for radii (a, b) */
-  gc_law law_pw[NSHAPE];       /* particle-side wall (plane, R2 = 0), per radius */
-  gc_law law_pb[NSHAPE];       /* particle-bead (R2 = bead radius) or flat bottom (R2 = 0) */
-  double *soff;                /* 3 np nsph: R(q) pos_k, sphere offset from the centre [m] */
-  double *simg;                /* 3 np nsph: periodic image offset of each particle sphere [m] */
-  double *wsp;                 /* 3 np: angular velocity in space axes at t_{n-1/2} [rad/s] */
-  int centred;                 /* the shape is one sphere at the centre of mass: soff = 0 */
-  size_t *lawk;                /* np nsph: shape sphere index k of each particle sphere */
-  size_t cap;                  /* capacity (pairs) of the scratch below */
-  double *pf;                  /* 9 cap: pair force on i, torque on owner(i), torque on owner(j),
+  gc_law law_pw[NSHAPE];          /* particle-side wall (plane, R2 = 0), per radius */
+  gc_law law_pb[NSHAPE];          /* particle-bead (R2 = bead radius) or flat bottom (R2 = 0) */
+  double *soff;                   /* 3 np nsph: R(q) pos_k, sphere offset from the centre [m] */
+  double *simg;                   /* 3 np nsph: periodic image offset of each particle sphere [m] */
+  double *wsp;                    /* 3 np: angular velocity in space axes at t_{n-1/2} [rad/s] */
+  int centred;                    /* the shape is one sphere at the centre of mass: soff = 0 */
+  size_t *lawk;                   /* np nsph: shape sphere index k of each particle sphere */
+  size_t cap;                     /* capacity (pairs) of the scratch below */
+  double *pf;                     /* 9 cap: pair force on i, torque on owner(i), torque on owner(j),
                                 * kept only for a pair with PACT_FORCE one of whose particles
                                 * gathers its sum after the barrier (gather_pairs) */
-  unsigned char *pact;         /* cap: PACT_FORCE if the pair carried a force this step */
-  double *pen;                 /* PEN_N np: per particle, its wall / flat-bottom contacts'
+  unsigned char *pact;            /* cap: PACT_FORCE if the pair carried a force this step */
+  double *pen;                    /* PEN_N np: per particle, its wall / flat-bottom contacts'
                                 * work of the step and the gravity work [J] */
-  unsigned char *hist;         /* cap: 1 if the pair's payload may hold a contact history (a
+  unsigned char *hist;            /* cap: 1 if the pair's payload may hold a contact history (a
                                 * compact copy of "payload s.alpha != 0", so that the many
                                 * pairs that are apart need not touch their payload) */
-  double *apart_until;         /* cap: the pair is apart while path_i + path_j stays below
+  double *apart_until;            /* cap: the pair is apart while path_i + path_j stays below
                                 * this: its gap when it was last looked at (at the build, then
                                 * at each step that finds it apart), |d| - r_i - r_j less
                                 * 1e-9 (r_i + r_j) for rounding, plus path_i + path_j then [m] */
-  double *path;                /* ns: a bound on the length of the path of each sphere since the
+  double *path;                   /* ns: a bound on the length of the path of each sphere since the
                                 * last build [m], one value for a particle's spheres (the
                                 * beads: 0; after a checkpoint read, the largest displacement
                                 * of its spheres since the build to begin with), grown at each
@@ -113,19 +113,19 @@ typedef struct {
    * velocities at the build (per axis: it halves the largest |v - drift_v| of a flow whose
    * particles all move downhill, 0.1-1.3 m/s at 7 s of the soybean chute: 40 builds per 6000
    * steps there instead of 77).  Kept in the checkpoint (format 7). */
-  double drift_v[3];           /* [m/s] */
-  double drift[3];             /* the shift at the current positions [m] */
-  double *rpath;               /* np: a bound on the length of each particle's path since the
+  double drift_v[3]; /* [m/s] */
+  double drift[3];   /* the shift at the current positions [m] */
+  double *rpath;     /* np: a bound on the length of each particle's path since the
                                 * build in that frame (path_step of |v - drift_v|) [m]; its
                                 * displacement for the criterion is measured only once this
                                 * reaches the criterion's reach (move_lanes) */
-  double pmax;                 /* the largest |pos_k| of the shape's spheres [m] */
-  double wall_clear;           /* a distance of the centre from a wall beyond which no sphere
+  double pmax;       /* the largest |pos_k| of the shape's spheres [m] */
+  double wall_clear; /* a distance of the centre from a wall beyond which no sphere
                                 * of the particle reaches it (walls_apart) [m] */
-  double path_eps;             /* rounding allowance of a step's path bound (path_step) [m] */
-  double *cpe;                 /* CEN_N per chunk of CHUNK particles: its pairs' work of
+  double path_eps;   /* rounding allowance of a step's path bound (path_step) [m] */
+  double *cpe;       /* CEN_N per chunk of CHUNK particles: its pairs' work of
                                 * the step, summed in pair order */
-  double *cpp;                 /* PEN_N per chunk: its particles' work, in index order */
+  double *cpp;       /* PEN_N per chunk: its particles' work, in index order */
   /* Spatial order, formed at every list build (particle_order), and the particles renumbered
    * into it (renumber_particles; also at a format-5 checkpoint read, whose particles are in
    * the order of their placement): the threads take contiguous ranges of particles, so that
@@ -133,15 +133,15 @@ typedef struct {
    * written by itself (on two cores an unsorted order made every step move most particles'
    * cache lines between the cores).  Each pair writes at most its own slots, each particle
    * sums its pairs in pair order. */
-  size_t *porder;              /* np: particles by grid cell (long horizontal axis slowest),
+  size_t *porder;      /* np: particles by grid cell (long horizontal axis slowest),
                                 * formed by particle_order for renumber_particles just after */
-  size_t *pstart;              /* np + 1: the pairs pstart[m] .. pstart[m + 1] - 1 are those
+  size_t *pstart;      /* np + 1: the pairs pstart[m] .. pstart[m + 1] - 1 are those
                                 * whose sphere i belongs to particle m: the list is built in
                                 * index order, so the pair loop reads its pairs' records in
                                 * memory order */
-  struct pkey *pkeys;          /* 2 np: sort scratch */
-  size_t *sto;                 /* ns: a renumbering's new index of each sphere */
-  unsigned char *pbuf;         /* scratch of a renumbering: the widest per-particle row (its
+  struct pkey *pkeys;  /* 2 np: sort scratch */
+  size_t *sto;         /* ns: a renumbering's new index of each sphere */
+  unsigned char *pbuf; /* scratch of a renumbering: the widest per-particle row (its
                                 * wall records, prow bytes), then np marks */
   size_t prow;
   /* The step walks the chunks once: a chunk's pairs, then those of its particles whose
@@ -151,13 +151,13 @@ typedef struct {
    * with it; a pair is in the block of its sphere i).  It may move once the walk has passed
    * phi[m], and a thread may move it before the others are done only if all those blocks are
    * in its own share; the rest wait for the barrier. */
-  uint32_t *plo, *phi;         /* np each */
-  double *acc;                 /* 6 np: force and torque of the pairs so far, summed in pair
+  uint32_t *plo, *phi;  /* np each */
+  double *acc;          /* 6 np: force and torque of the pairs so far, summed in pair
                                 * order by the walk for the particles that move in it; the
                                 * others gather the same sums in the same order from pf */
-  uint32_t *gq;                /* gcap per thread (maxthreads): gather_pairs' room for the
+  uint32_t *gq;         /* gcap per thread (maxthreads): gather_pairs' room for the
                                 * pairs of one particle that carry a force, */
-  unsigned char *gside;        /* and their sides; gcap: at least the most pairs of a particle
+  unsigned char *gside; /* and their sides; gcap: at least the most pairs of a particle
                                 * in the list (grow_gather, at each build) */
   size_t gcap;
   /* The threads' shares of the chunks: thread t takes chunks bnd[t] .. bnd[t + 1] - 1.  Equal
@@ -165,12 +165,12 @@ typedef struct {
    * steps towards the slower thread's side (by the threads' walk times summed over them:
    * balance_shares), since the chute's regions differ in work (the flowing layer, the
    * bottom).  Results do not depend on it. */
-  int nbnd;                    /* threads the boundaries are for (0: none yet) */
-  int maxthreads;              /* room in bnd, tph, tsum, tpo and ndefer */
-  size_t *bnd;                 /* maxthreads + 1 */
-  double *tph;                 /* maxthreads: each thread's walk time in the last step, up to
+  int nbnd;       /* threads the boundaries are for (0: none yet) */
+  int maxthreads; /* room in bnd, tph, tsum, tpo and ndefer */
+  size_t *bnd;    /* maxthreads + 1 */
+  double *tph;    /* maxthreads: each thread's walk time in the last step, up to
                                 * the barrier [s] */
-  double *tsum;                /* maxthreads: the walk times summed over the last nsum steps */
+  double *tsum;   /* maxthreads: the walk times summed over the last nsum steps */
   int nsum;
   /* After the barrier a thread moves the particles of its share that waited for another
    * share's pairs.  They lie near the shares' boundaries, in unequal numbers: a pair is in the
@@ -180,16 +180,16 @@ typedef struct {
    * instead each thread leaves the moves of the last ndefer[t] particles of its share that
    * could move in the walk until after the barrier, ndefer balanced between steps by the
    * threads' times there (balance_shares).  Results do not depend on it. */
-  double *tpo;                 /* maxthreads: each thread's time after the barrier [s] */
-  size_t *ndefer;              /* maxthreads */
+  double *tpo;    /* maxthreads: each thread's time after the barrier [s] */
+  size_t *ndefer; /* maxthreads */
   gc_nlist_box box;
-  size_t nwall_per;            /* wall records per particle sphere: 2 or 3 */
-  unsigned char *wact;         /* nwall_per np nsph: 0 if the wall record is virgin (P, alpha,
+  size_t nwall_per;    /* wall records per particle sphere: 2 or 3 */
+  unsigned char *wact; /* nwall_per np nsph: 0 if the wall record is virgin (P, alpha,
                                 * the normal header's alpha and in_contact all 0), so that the
                                 * walls a sphere is far from need not touch their records */
   int placed;
-  double g[3];                 /* gravity vector [m/s^2] */
-  thread_probe probe;          /* one thread or all: chute_adapt_threads */
+  double g[3];        /* gravity vector [m/s^2] */
+  thread_probe probe; /* one thread or all: chute_adapt_threads */
 } chute_work;
 
 struct pkey {
@@ -209,23 +209,22 @@ struct pkey {
  * each chunk's pairs, before any particle of the chunk moves. */
 typedef struct {
   gc_contact3_lanes b;
-  size_t k[GC_CONTACT3_LANES];                         /* the pairs */
-  size_t I[GC_CONTACT3_LANES];                         /* owner of sphere i */
-  long J[GC_CONTACT3_LANES];                           /* owner of sphere j, -1: a bead */
+  size_t k[GC_CONTACT3_LANES]; /* the pairs */
+  size_t I[GC_CONTACT3_LANES]; /* owner of sphere i */
+  long J[GC_CONTACT3_LANES];   /* owner of sphere j, -1: a bead */
   /* the contact point from the centre of i's particle, of j's (0 for a bead) */
   double li[GC_CONTACT3_LANES][3], lj[GC_CONTACT3_LANES][3];
   int n;
-  size_t m0, m1;   /* the walk's share (moves_in_walk) */
-  double *ce;      /* the chunk's work sums, CEN_N */
-  long *bad_pair;  /* the least pair with a non-finite force */
+  size_t m0, m1;  /* the walk's share (moves_in_walk) */
+  double *ce;     /* the chunk's work sums, CEN_N */
+  long *bad_pair; /* the least pair with a non-finite force */
 } contact_queue;
 
 /* Pair k of the list, whose spheres overlap (d, dist2 as pair_separation): its payload (a new
  * one from thread tid's rows, gc_nlist_payload_on) and geometry into the queue q; GC_ENAN on
  * a non-finite separation. */
-int chute_pair_contact(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
-                        const double d[3], double dist2, double ri, double rj,
-                        contact_queue *q, int tid);
+int chute_pair_contact(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr, const double d[3],
+                       double dist2, double ri, double rj, contact_queue *q, int tid);
 void chute_contact_flush(gc_chute *c, chute_work *w, contact_queue *q);
 
 /* Particles whose step 3 waits to be done LANES at a time (move_lanes). */
@@ -267,9 +266,9 @@ int chute_build_laws(chute_work *w, const gc_chute_cfg *cfg, char *msg, size_t n
 
 /* integrate.c */
 void chute_gather_pairs(const gc_chute *c, const chute_work *w, size_t p, uint32_t *fq,
-                         unsigned char *fside, double F[3], double T[3]);
-void chute_move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lanes *q,
-                       int early, double *dmax2, long *bad_p);
+                        unsigned char *fside, double F[3], double T[3]);
+void chute_move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lanes *q, int early,
+                      double *dmax2, long *bad_p);
 
 /* ledger.c */
 void chute_energy_sum(gc_chute *c, const chute_work *w, size_t nchunk);
@@ -298,8 +297,8 @@ void chute_adapt_threads(gc_chute *c);
 const gc_law *chute_wall_law(const chute_work *w, size_t ki, size_t k);
 unsigned char chute_wall_flag(const gc_chute *c, const chute_work *w, size_t i, size_t k);
 void chute_mark_walls(gc_chute *c, chute_work *w);
-int chute_wall_forces(gc_chute *c, chute_work *w, size_t p, size_t i, double F[3],
-                       double T[3], double *pen);
+int chute_wall_forces(gc_chute *c, chute_work *w, size_t p, size_t i, double F[3], double T[3],
+                      double *pen);
 int chute_walls_apart(const gc_chute *c, const chute_work *w, size_t p);
 
 /* One past the last particle of chunk b of np particles. */
@@ -362,8 +361,9 @@ static inline double pair_separation(const double *sx, const gc_npair *pr, const
 #if defined(__GNUC__)
 __attribute__((always_inline)) /* into both paths of the walk (walk_pair) */
 #endif
-static inline int pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr,
-                             const double L[3], contact_queue *q, int tid)
+static inline int
+pair_force(gc_chute *c, chute_work *w, size_t k, const gc_npair *pr, const double L[3],
+           contact_queue *q, int tid)
 {
   size_t i = pr->i, j = pr->j;
   double d[3];

@@ -31,12 +31,12 @@
 
 /* A velocity profile: cells of a 2-D grid (x-y or x-z) with counts and velocity sums. */
 typedef struct {
-  int file;               /* its file (GC_CHUTE_FILE_PROFILE_*) */
+  int file; /* its file (GC_CHUTE_FILE_PROFILE_*) */
   const char *what;
-  int top;                /* 0: grid x-y (side view), 1: grid x-z (top view) */
-  double zlo, zhi;        /* side views: centres with z in [zlo, zhi) (or the mirror band) */
-  int both_walls;         /* side view near the walls: also z in [width - zhi, width - zlo) */
-  double ylo, yhi;        /* top views: centres with y in [ylo, yhi) */
+  int top;         /* 0: grid x-y (side view), 1: grid x-z (top view) */
+  double zlo, zhi; /* side views: centres with z in [zlo, zhi) (or the mirror band) */
+  int both_walls;  /* side view near the walls: also z in [width - zhi, width - zlo) */
+  double ylo, yhi; /* top views: centres with y in [ylo, yhi) */
   gsl_histogram2d *n, *v[3];
 } profile;
 
@@ -46,33 +46,33 @@ struct gc_chute_out {
   gc_chute_run run;
   char *dir;
   char *series_path;
-  gc_outfile series;          /* series.csv's temporary until its first flush */
-  int series_open;            /* series is open */
-  int series_placed;          /* series.csv is in place: rows go to pend, appended at flushes */
-  char *pend;                 /* rows not yet appended */
+  gc_outfile series; /* series.csv's temporary until its first flush */
+  int series_open;   /* series is open */
+  int series_placed; /* series.csv is in place: rows go to pend, appended at flushes */
+  char *pend;        /* rows not yet appended */
   size_t plen, pcap;
-  uint64_t series_bytes;      /* bytes of series.csv so far (header, rows), with their CRC-32 */
+  uint64_t series_bytes; /* bytes of series.csv so far (header, rows), with their CRC-32 */
   uint32_t series_crc;
   long prof_through, force_through; /* samples up to this step continued from a checkpoint
                                      * (-1: none) */
   long k_series, k_vtk, k_ckpt, k_prof;
   long prof_first, prof_last; /* step range of the profile window */
   long force_first, force_last;
-  long frames;                /* profile samples taken */
+  long frames; /* profile samples taken */
   long vtk_frame;
   profile prof[NPROF];
   gsl_histogram *hist;
-  double *P;                  /* force buffer */
+  double *P; /* force buffer */
   size_t Pcap;
   size_t n_forces, n_over, n_le005, n_le01, force_steps_done;
   double P_over_max;
   long last_series_step;
-  double *st, *sv;            /* series rows of this run: t [s], vx [m/s] (steady-state test) */
+  double *st, *sv; /* series rows of this run: t [s], vx [m/s] (steady-state test) */
   size_t sn, scap;
 };
 
-int chute_write_pvd(const gc_chute_out *o, long last, double t_last, int last_off_grid,
-                     char *msg, size_t n);
+int chute_write_pvd(const gc_chute_out *o, long last, double t_last, int last_off_grid, char *msg,
+                    size_t n);
 
 int chute_out_checkpoint(gc_chute_out *o, const gc_chute *c, char *msg, size_t n);
 
@@ -84,6 +84,6 @@ int chute_series_put(gc_chute_out *o, const char *b, size_t len);
 int chute_series_restart(gc_chute_out *o);
 int chute_write_forces(const gc_chute_out *o, double partial, char *msg, size_t n);
 int chute_write_profile(const gc_chute_out *o, const profile *p, double partial, char *msg,
-                         size_t n);
+                        size_t n);
 
 #endif /* GC_CHUTE_OUT_INT_H */

@@ -15,16 +15,16 @@ void gc_chute_cfg_soybean(gc_chute_cfg *cfg)
 {
   memset(cfg, 0, sizeof *cfg);
   char msg[256];
-  cfg->n_particles = 1200;                          /* table 9.1 */
+  cfg->n_particles = 1200; /* table 9.1 */
   /* L, W, H = 7.3, 6.1, 5.5 mm, m = 0.149 g: four spheres of R_c = H/2 = 2.75 mm (sec. 2.2) */
   if (gc_shape_ellipsoid4(7.3e-3, 6.1e-3, 5.5e-3, 0.149e-3, &cfg->shape, msg, sizeof msg))
     memset(&cfg->shape, 0, sizeof cfg->shape); /* cannot happen with these numbers */
-  cfg->length = 4.16e-2;                            /* table 9.2 */
+  cfg->length = 4.16e-2;                       /* table 9.2 */
   cfg->width = 15.20e-2;
   cfg->angle = 21.1 * M_PI / 180.0;
   cfg->gravity = 9.81;
   cfg->bottom = GC_BOTTOM_BEADS;
-  cfg->bead_radius = 1.5e-3;                        /* 3.0 mm glass beads */
+  cfg->bead_radius = 1.5e-3;  /* 3.0 mm glass beads */
   cfg->bead_spacing = 3.0e-3; /* touching beads requested: 3.2 mm, the nearest that tiles 4.16 cm */
   cfg->side_walls = 1;
   cfg->nfd = gc_preset_lookup("ep");
@@ -67,9 +67,9 @@ void gc_chute_cfg_soybean(gc_chute_cfg *cfg)
    * bead top + r_b + N (4/3 pi r_b^3) / (0.45 L W) = 0.0015 + 0.00365 + 0.0861 = 0.0913 m.
    * The particles reach the bottom after ~0.15 s of free fall. */
   double rb = cfg->shape.bound_radius > 0 ? cfg->shape.bound_radius : 3.65e-3;
-  cfg->fill_height = cfg->bead_radius + rb +
-                     cfg->n_particles * (4.0 / 3.0 * M_PI * rb * rb * rb) /
-                         (0.45 * cfg->length * cfg->width);
+  cfg->fill_height =
+      cfg->bead_radius + rb +
+      cfg->n_particles * (4.0 / 3.0 * M_PI * rb * rb * rb) / (0.45 * cfg->length * cfg->width);
   cfg->seed = 1998;
   cfg->threads = 0;
 }
@@ -106,8 +106,10 @@ int chute_check_cfg(const gc_chute_cfg *c, char *msg, size_t n)
   double minper = fmax(2.0 * (rmax + rb + c->skin), 2.0 * reach + 2.0 * rmax + c->skin);
   if (!(c->length >= minper) || !isfinite(c->length)) {
     if (msg && n)
-      snprintf(msg, n, "length = %g out of range [%g, inf) m (at least two particle sizes plus "
-               "the skin)", c->length, minper);
+      snprintf(msg, n,
+               "length = %g out of range [%g, inf) m (at least two particle sizes plus "
+               "the skin)",
+               c->length, minper);
     return GC_EINVAL;
   }
   double minw = c->side_walls ? 2.0 * reach : minper;
@@ -128,8 +130,7 @@ int chute_check_cfg(const gc_chute_cfg *c, char *msg, size_t n)
                    "{0 (beads), 1 (flat), 2 (none), 3 (random)}");
   if (beads && (!(c->bead_radius > 0) || !isfinite(c->bead_radius)))
     return err_msg(msg, n, GC_EINVAL, "bead_radius", c->bead_radius, "(0, inf) m");
-  if (c->bottom == GC_BOTTOM_RANDOM &&
-      (!(c->bead_coverage > 0) || !(c->bead_coverage <= 0.5)))
+  if (c->bottom == GC_BOTTOM_RANDOM && (!(c->bead_coverage > 0) || !(c->bead_coverage <= 0.5)))
     return err_msg(msg, n, GC_EINVAL, "bead_coverage", c->bead_coverage,
                    "(0, 0.5] (random sequential adsorption jams at 0.547)");
   if (c->keep_history != 0 && c->keep_history != 1)
@@ -140,8 +141,10 @@ int chute_check_cfg(const gc_chute_cfg *c, char *msg, size_t n)
     if (!(c->bead_spacing >= 2.0 * c->bead_radius) || !(c->bead_spacing <= c->length) ||
         !(c->bead_spacing <= c->width)) {
       if (msg && n)
-        snprintf(msg, n, "bead_spacing = %g out of range [%g, %g] m (2 bead_radius .. min(length, "
-                 "width))", c->bead_spacing, 2.0 * c->bead_radius, fmin(c->length, c->width));
+        snprintf(msg, n,
+                 "bead_spacing = %g out of range [%g, %g] m (2 bead_radius .. min(length, "
+                 "width))",
+                 c->bead_spacing, 2.0 * c->bead_radius, fmin(c->length, c->width));
       return GC_EINVAL;
     }
   }
@@ -176,8 +179,8 @@ static int build_law(gc_law *law, const gc_chute_cfg *cfg, const gc_params *base
   p.R1 = R1;
   p.R2 = R2;
   char m2[256] = "";
-  int st = gc_law_init_full(law, cfg->nfd, cfg->tfd, cfg->rolling_model, cfg->twisting_model, &p, m2,
-                            sizeof m2);
+  int st = gc_law_init_full(law, cfg->nfd, cfg->tfd, cfg->rolling_model, cfg->twisting_model, &p,
+                            m2, sizeof m2);
   if (st && msg && n)
     snprintf(msg, n, "contact law %s (R1 = %g m, R2 = %g m): %s", what, R1, R2, m2);
   return st;
@@ -202,8 +205,8 @@ int chute_build_laws(chute_work *w, const gc_chute_cfg *cfg, char *msg, size_t n
       if ((st = build_law(&w->law_pp[a * w->nrad + b], cfg, &cfg->pp, w->rad[a], w->rad[b],
                           "pp (particle-particle)", msg, n)))
         return st;
-    if ((st = build_law(&w->law_pw[a], cfg, &cfg->pw, w->rad[a], 0.0, "pw (particle-wall)", msg,
-                        n)))
+    if ((st =
+             build_law(&w->law_pw[a], cfg, &cfg->pw, w->rad[a], 0.0, "pw (particle-wall)", msg, n)))
       return st;
     if (cfg->bottom != GC_BOTTOM_NONE &&
         (st = build_law(&w->law_pb[a], cfg, &cfg->pb, w->rad[a],

@@ -67,10 +67,11 @@ static void check_pairs(const gc_chute *c, const double *sx, size_t *records, si
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
     /* what a step would have to reset: the whole record, or with keep_history its force and
      * overlap only (the history block stays) */
-    const int forced = ct->P != 0.0 || ct->alpha != 0.0 || ct->Q[0] != 0.0 ||
-                       ct->Q[1] != 0.0 || ct->Q[2] != 0.0;
-    const int to_reset =
-        c->cfg.keep_history ? forced : chute_record_used(ct, (const gc_hist_normal *)ct->h) || forced;
+    const int forced =
+        ct->P != 0.0 || ct->alpha != 0.0 || ct->Q[0] != 0.0 || ct->Q[1] != 0.0 || ct->Q[2] != 0.0;
+    const int to_reset = c->cfg.keep_history
+                             ? forced
+                             : chute_record_used(ct, (const gc_hist_normal *)ct->h) || forced;
     /* the overlap as pair_force and pair_contact form it */
     const double alpha = dist2 < rr * rr ? rr - sqrt(dist2) : 0.0;
     if (alpha > 0.0)

@@ -10,7 +10,7 @@
  * replaced (the same order: a pair is in one list of p unless both its spheres are p's, and
  * then its second entry goes after its first, as the merge took the lower sphere first). */
 void chute_gather_pairs(const gc_chute *c, const chute_work *w, size_t p, uint32_t *fq,
-                         unsigned char *fside, double F[3], double T[3])
+                        unsigned char *fside, double F[3], double T[3])
 {
   const size_t nsph = c->nsph;
   size_t nf = 0;
@@ -99,11 +99,11 @@ static int wrap_particle(gc_chute *c, chute_work *w, size_t p)
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void lanes_step(const double I[3], const double g[3], double mass, double dt,
-                              double ld, double F[3][LANES], double T[3][LANES],
-                              double X[3][LANES], double V[3][LANES], double Q[4][LANES],
-                              double W[3][LANES], double DW[3][LANES], double WS[3][LANES],
-                              double PG[LANES], const int isotropic, const int damped)
+static inline void
+lanes_step(const double I[3], const double g[3], double mass, double dt, double ld,
+           double F[3][LANES], double T[3][LANES], double X[3][LANES], double V[3][LANES],
+           double Q[4][LANES], double W[3][LANES], double DW[3][LANES], double WS[3][LANES],
+           double PG[LANES], const int isotropic, const int damped)
 {
   for (int l = 0; l < LANES; l++) {
     double vsum = 0.0; /* g . (v_{n-1/2} + v_{n+1/2}) for the gravity work */
@@ -159,8 +159,8 @@ static inline void lanes_step(const double I[3], const double g[3], double mass,
  * (the beads do not move), measured in the list's frame fr (gc_nlist_get_frame), into
  * *dmax2.  bad_p takes the least index of a particle with a non-finite force (its state is
  * then left as it was) or position (its spheres are then left). */
-void chute_move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lanes *q,
-                       int early, double *dmax2, long *bad_p)
+void chute_move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lanes *q, int early,
+                      double *dmax2, long *bad_p)
 {
   const int n = q->n;
   q->n = 0;
@@ -173,8 +173,8 @@ void chute_move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lane
   size_t pl[LANES];
   int bad[LANES];
   /* the lanes beyond n repeat lane 0's numbers and are not written back */
-  GC_LANE_ALIGN double F[3][LANES], T[3][LANES], X[3][LANES], V[3][LANES], Q[4][LANES],
-      W[3][LANES], DW[3][LANES], WS[3][LANES];
+  GC_LANE_ALIGN double F[3][LANES], T[3][LANES], X[3][LANES], V[3][LANES], Q[4][LANES], W[3][LANES],
+      DW[3][LANES], WS[3][LANES];
   double PG[LANES];
   double f[LANES][3], t[LANES][3];
   /* each lane's particle and its rows' sources, from the particle's number as a scalar (a

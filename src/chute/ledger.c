@@ -133,8 +133,8 @@ void gc_chute_energy_stored(const gc_chute *c, double normal[GC_NCAT], double ta
     size_t i = pairs[k].i, j = pairs[k].j;
     size_t ki = w->srk[w->lawk[i]];
     int cat = c->owner[j] >= 0 ? GC_CAT_PP : GC_CAT_BOTTOM;
-    const gc_law *law = cat == GC_CAT_PP ? &w->law_pp[ki * w->nrad + w->srk[w->lawk[j]]]
-                                         : &w->law_pb[ki];
+    const gc_law *law =
+        cat == GC_CAT_PP ? &w->law_pp[ki * w->nrad + w->srk[w->lawk[j]]] : &w->law_pb[ki];
     stored_one(law, ct, &normal[cat], &tangential[cat]);
   }
   size_t nps = c->np * c->nsph;

@@ -23,40 +23,45 @@ static long steps_of(double interval, double dt)
  * (gc_chute_out_plan), the file names of the writers (chute_file_path) and the page
  * granucal-chute(5), OUTPUTS, Files (test_chute.c checks it) come from this table. */
 static const gc_chute_output chute_outputs[GC_CHUTE_NFILES] = {
-  [GC_CHUTE_FILE_PROVENANCE] = { "provenance.txt",
-      "the granucal version, the command line, the date and the CRC-32 of every input" },
-  [GC_CHUTE_FILE_EFFECTIVE] = { "effective.chute",
-      "the card as run: every key with its value and where it was set; it runs again as "
-      "a card" },
-  [GC_CHUTE_FILE_SERIES] = { "series.csv",
-      "the time series every series_interval: mean particle velocity, kinetic energy, "
-      "contacts, largest contact force, the energy budget since the start and the slope "
-      "of vx over the trailing steady_window (fig. 9.4-9.5)" },
+  [GC_CHUTE_FILE_PROVENANCE] = { "provenance.txt", "the granucal version, the command line, the "
+                                                   "date and the CRC-32 of every input" },
+  [GC_CHUTE_FILE_EFFECTIVE] = { "effective.chute", "the card as run: every key with its value and "
+                                                   "where it was set; it runs again as "
+                                                   "a card" },
+  [GC_CHUTE_FILE_SERIES] = { "series.csv", "the time series every series_interval: mean particle "
+                                           "velocity, kinetic energy, "
+                                           "contacts, largest contact force, the energy budget "
+                                           "since the start and the slope "
+                                           "of vx over the trailing steady_window (fig. 9.4-9.5)" },
   [GC_CHUTE_FILE_PROFILE_SIDE_WALL] = { "profile-side-wall.csv",
-      "the velocity profile of the side view near the walls (wall_band), averaged over "
-      "the profile window (fig. 9.6-9.9)" },
+                                        "the velocity profile of the side view near the walls "
+                                        "(wall_band), averaged over "
+                                        "the profile window (fig. 9.6-9.9)" },
   [GC_CHUTE_FILE_PROFILE_SIDE_ALL] = { "profile-side-all.csv",
-      "the velocity profile of the side view of all particles" },
+                                       "the velocity profile of the side view of all particles" },
   [GC_CHUTE_FILE_PROFILE_SIDE_CENTRE] = { "profile-side-centre.csv",
-      "the velocity profile of the side view at the centre line (centre_band)" },
+                                          "the velocity profile of the side view at the centre "
+                                          "line (centre_band)" },
   [GC_CHUTE_FILE_PROFILE_TOP_SURFACE] = { "profile-top-surface.csv",
-      "the velocity profile of the top view near the surface (surface_y_min to "
-      "surface_y_max)" },
+                                          "the velocity profile of the top view near the surface "
+                                          "(surface_y_min to "
+                                          "surface_y_max)" },
   [GC_CHUTE_FILE_PROFILE_TOP_BOTTOM] = { "profile-top-bottom.csv",
-      "the velocity profile of the top view near the bottom (bottom_y_min to "
-      "bottom_y_max)" },
-  [GC_CHUTE_FILE_FORCES] = { "forces.csv",
-      "the contact-force histogram and its cumulative distribution over forces_steps "
-      "steps ending at forces_time (fig. 9.11-9.14)" },
-  [GC_CHUTE_FILE_BOTTOM_VTK] = { "bottom.vtk",
-      "the bottom beads, a VTK file (vtk_interval > 0)" },
-  [GC_CHUTE_FILE_PARTICLES] = { "particles_%06ld.vtk",
-      "a VTK snapshot of the particles' spheres every vtk_interval, numbered from 0" },
+                                         "the velocity profile of the top view near the bottom "
+                                         "(bottom_y_min to "
+                                         "bottom_y_max)" },
+  [GC_CHUTE_FILE_FORCES] = { "forces.csv", "the contact-force histogram and its cumulative "
+                                           "distribution over forces_steps "
+                                           "steps ending at forces_time (fig. 9.11-9.14)" },
+  [GC_CHUTE_FILE_BOTTOM_VTK] = { "bottom.vtk", "the bottom beads, a VTK file (vtk_interval > 0)" },
+  [GC_CHUTE_FILE_PARTICLES] = { "particles_%06ld.vtk", "a VTK snapshot of the particles' spheres "
+                                                       "every vtk_interval, numbered from 0" },
   [GC_CHUTE_FILE_PVD] = { "particles.pvd",
-      "the ParaView collection of the snapshots with their times" },
+                          "the ParaView collection of the snapshots with their times" },
   [GC_CHUTE_FILE_CHECKPOINT] = { "checkpoint.bin",
-      "the checkpoint every checkpoint_interval and at the end, for --resume: the "
-      "state, the record of the outputs so far and a CRC-32" },
+                                 "the checkpoint every checkpoint_interval and at the end, for "
+                                 "--resume: the "
+                                 "state, the record of the outputs so far and a CRC-32" },
 };
 
 const gc_chute_output *gc_chute_output_at(int file)
@@ -86,7 +91,8 @@ void gc_chute_out_plan(const gc_chute_run *run, const char *card, const char *re
   gc_outplan_dir(plan, dir);
   long ckpt = -1;
   for (int i = 0; i < GC_CHUTE_NFILES; i++)
-    gc_outplan_dir_file(plan, dir, chute_outputs[i].name, i == GC_CHUTE_FILE_CHECKPOINT ? &ckpt : NULL);
+    gc_outplan_dir_file(plan, dir, chute_outputs[i].name,
+                        i == GC_CHUTE_FILE_CHECKPOINT ? &ckpt : NULL);
   gc_outplan_input(plan, card, -1);
   const char *ins[GC_CHUTE_NINPUTS];
   size_t nin = gc_chute_run_inputs(run, ins);
@@ -201,10 +207,10 @@ int chute_series_put(gc_chute_out *o, const char *b, size_t len)
 }
 
 static const char series_header[] =
-  "t [s],vx [m/s],vy [m/s],vz [m/s],E_kin [J],contacts,contacts_pp,P_max [N],W_gravity [J],"
-  "dE_kin [J],E_elastic [J],D_normal_pp [J],D_tangential_pp [J],D_normal_wall [J],"
-  "D_tangential_wall [J],D_normal_bottom [J],D_tangential_bottom [J],residual [J],"
-  "dvx_dt [m/s^2],dvx_dt_ci95 [m/s^2]\n";
+    "t [s],vx [m/s],vy [m/s],vz [m/s],E_kin [J],contacts,contacts_pp,P_max [N],W_gravity [J],"
+    "dE_kin [J],E_elastic [J],D_normal_pp [J],D_tangential_pp [J],D_normal_wall [J],"
+    "D_tangential_wall [J],D_normal_bottom [J],D_tangential_bottom [J],residual [J],"
+    "dvx_dt [m/s^2],dvx_dt_ci95 [m/s^2]\n";
 
 static int series_row(gc_chute_out *o, const gc_chute *c)
 {
@@ -220,8 +226,8 @@ static int series_row(gc_chute_out *o, const gc_chute *c)
   char row[1024];
   size_t l = 0;
 #define ROW(...) (l += (size_t)snprintf(row + l, l < sizeof row ? sizeof row - l : 0, __VA_ARGS__))
-  ROW("%.10g,%.10g,%.10g,%.10g,%.10g,%zu,%zu,%.10g", st.t, st.v_mean[0], st.v_mean[1],
-      st.v_mean[2], st.kinetic, st.n_contacts, st.n_contacts_pp, st.P_max);
+  ROW("%.10g,%.10g,%.10g,%.10g,%.10g,%zu,%zu,%.10g", st.t, st.v_mean[0], st.v_mean[1], st.v_mean[2],
+      st.kinetic, st.n_contacts, st.n_contacts_pp, st.P_max);
   ROW(",%.10g,%.10g,%.10g", b.gravity, b.dkinetic, b.elastic);
   for (int k = 0; k < GC_NCAT; k++)
     ROW(",%.10g,%.10g", b.d_normal[k], b.d_tangential[k]);
@@ -230,8 +236,8 @@ static int series_row(gc_chute_out *o, const gc_chute *c)
   gc_steady sd;
   char m2[256];
   if (st.t - o->st[0] >= o->run.steady_window * (1 - 1e-9) &&
-      gc_steady_fit(o->st, o->sv, o->sn, o->run.steady_window, (size_t)o->run.steady_batches,
-                    0.95, &sd, m2, sizeof m2) == GC_SUCCESS)
+      gc_steady_fit(o->st, o->sv, o->sn, o->run.steady_window, (size_t)o->run.steady_batches, 0.95,
+                    &sd, m2, sizeof m2) == GC_SUCCESS)
     ROW(",%.6g,%.6g\n", sd.slope, sd.half_ci);
   else
     ROW(",,\n");
@@ -268,8 +274,10 @@ int chute_series_flush(gc_chute_out *o, char *msg, size_t n)
       break;
     done += (size_t)w;
   }
-  int err = fd < 0 ? errno : done < o->plen ? (errno ? errno : EIO)
-                           : fsync(fd) != 0 && errno != EINVAL ? errno : 0;
+  int err = fd < 0                              ? errno
+            : done < o->plen                    ? (errno ? errno : EIO)
+            : fsync(fd) != 0 && errno != EINVAL ? errno
+                                                : 0;
   /* a failed append (a full disk) is taken back, so that the file ends at the last checkpoint
    * (should that fail too, --resume still takes only the bytes the checkpoint records) */
   int undone = err && fd >= 0 && end >= 0 ? ftruncate(fd, end) : 0;
@@ -318,9 +326,12 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
   double ybot = cfg->bottom == GC_BOTTOM_NONE ? 0.0 : -cfg->bead_radius;
   size_t nx = (size_t)ceil(L / cell - 1e-9), ny = (size_t)ceil((H - ybot) / cell - 1e-9),
          nz = (size_t)ceil(W / cell - 1e-9);
-  if (nx < 1) nx = 1;
-  if (ny < 1) ny = 1;
-  if (nz < 1) nz = 1;
+  if (nx < 1)
+    nx = 1;
+  if (ny < 1)
+    ny = 1;
+  if (nz < 1)
+    nz = 1;
   if (nx * ny > 100000000 || nx * nz > 100000000) {
     snprintf(msg, n, "profile_cell = %g m: too many profile cells", cell);
     free(o->dir);
@@ -329,16 +340,56 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
   }
   double cb = run->centre_band;
   profile defs[NPROF] = {
-    { GC_CHUTE_FILE_PROFILE_SIDE_WALL, "side view near the walls", 0, 0.0, run->wall_band, 1, 0, 0,
-      NULL, { NULL } },
-    { GC_CHUTE_FILE_PROFILE_SIDE_ALL, "side view of all particles", 0, -INFINITY, INFINITY, 0, 0,
-      0, NULL, { NULL } },
-    { GC_CHUTE_FILE_PROFILE_SIDE_CENTRE, "side view at the centre line", 0, W / 2 - cb / 2,
-      W / 2 + cb / 2, 0, 0, 0, NULL, { NULL } },
-    { GC_CHUTE_FILE_PROFILE_TOP_SURFACE, "top view near the surface", 1, 0, 0, 0, run->surface_lo,
-      run->surface_hi, NULL, { NULL } },
-    { GC_CHUTE_FILE_PROFILE_TOP_BOTTOM, "top view near the bottom", 1, 0, 0, 0, run->bottom_lo,
-      run->bottom_hi, NULL, { NULL } },
+    { GC_CHUTE_FILE_PROFILE_SIDE_WALL,
+      "side view near the walls",
+      0,
+      0.0,
+      run->wall_band,
+      1,
+      0,
+      0,
+      NULL,
+      { NULL } },
+    { GC_CHUTE_FILE_PROFILE_SIDE_ALL,
+      "side view of all particles",
+      0,
+      -INFINITY,
+      INFINITY,
+      0,
+      0,
+      0,
+      NULL,
+      { NULL } },
+    { GC_CHUTE_FILE_PROFILE_SIDE_CENTRE,
+      "side view at the centre line",
+      0,
+      W / 2 - cb / 2,
+      W / 2 + cb / 2,
+      0,
+      0,
+      0,
+      NULL,
+      { NULL } },
+    { GC_CHUTE_FILE_PROFILE_TOP_SURFACE,
+      "top view near the surface",
+      1,
+      0,
+      0,
+      0,
+      run->surface_lo,
+      run->surface_hi,
+      NULL,
+      { NULL } },
+    { GC_CHUTE_FILE_PROFILE_TOP_BOTTOM,
+      "top view near the bottom",
+      1,
+      0,
+      0,
+      0,
+      run->bottom_lo,
+      run->bottom_hi,
+      NULL,
+      { NULL } },
   };
   for (int i = 0; i < NPROF; i++) {
     o->prof[i] = defs[i];
@@ -358,7 +409,8 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
       bad |= gsl_histogram2d_set_ranges_uniform(p->v[d], 0.0, L, lo2, hi2);
     if (bad) {
       out_free(o);
-      snprintf(msg, n, "%s: empty grid [0, %g] x [%g, %g] m", chute_outputs[defs[i].file].name, L, lo2, hi2);
+      snprintf(msg, n, "%s: empty grid [0, %g] x [%g, %g] m", chute_outputs[defs[i].file].name, L,
+               lo2, hi2);
       return GC_EINVAL;
     }
   }
@@ -474,12 +526,13 @@ int gc_chute_out_record(gc_chute_out *o, const gc_chute *c, char *msg, size_t n)
     gc_chute_stats_get(c, &cs);
     if (!(cs.overlap_ratio <= GC_ALPHA_R_MAX)) {
       const gc_params *pp = &o->run.sim.pp;
-      snprintf(msg, n, "at t = %.6g s the overlap alpha = %.4g m of particle %zu is alpha/R* = "
+      snprintf(msg, n,
+               "at t = %.6g s the overlap alpha = %.4g m of particle %zu is alpha/R* = "
                "%.3g, beyond the geometric validity alpha <= %g R* (R* = %.4g m) of the "
                "contact laws: E too small (E = %g Pa, K_c = %g 1/N in %s) or gravity too large "
-               "(%g m/s^2)", c->t, cs.overlap_alpha, cs.overlap_particle, cs.overlap_ratio,
-               GC_ALPHA_R_MAX, cs.overlap_R_star, pp->E1, pp->K_c, o->run.params_path,
-               o->run.sim.gravity);
+               "(%g m/s^2)",
+               c->t, cs.overlap_alpha, cs.overlap_particle, cs.overlap_ratio, GC_ALPHA_R_MAX,
+               cs.overlap_R_star, pp->E1, pp->K_c, o->run.params_path, o->run.sim.gravity);
       return GC_EPHYS;
     }
     if ((st = series_row(o, c))) {
@@ -540,7 +593,7 @@ static int commit_output(gc_outfile *f, int sync, char *msg, size_t n)
 }
 
 int chute_write_profile(const gc_chute_out *o, const profile *p, double partial, char *msg,
-                         size_t n)
+                        size_t n)
 {
   gc_outfile f;
   int st = open_output(o, p->file, &f, msg, n);
@@ -554,8 +607,9 @@ int chute_write_profile(const gc_chute_out *o, const profile *p, double partial,
     fprintf(f.f, ": centres within %g m of a side wall", p->zhi);
   else if (isfinite(p->zlo))
     fprintf(f.f, ": centres with z in [%g, %g) m", p->zlo, p->zhi);
-  fprintf(f.f, "\n# averaged over %ld frames, t in [%g, %g] s; cells of %g m; n = samples in the "
-               "cell (particle-frames)\n",
+  fprintf(f.f,
+          "\n# averaged over %ld frames, t in [%g, %g] s; cells of %g m; n = samples in the "
+          "cell (particle-frames)\n",
           o->frames, r->profile_start, r->profile_end, r->profile_cell);
   partial_note(f.f, o, partial);
   fprintf(f.f, "x [m],%s [m],vx [m/s],vy [m/s],vz [m/s],speed [m/s],n\n", p->top ? "z" : "y");
@@ -584,10 +638,11 @@ int chute_write_forces(const gc_chute_out *o, double partial, char *msg, size_t 
     return st;
   const double dt = o->run.sim.dt;
   double steps = o->force_steps_done > 0 ? (double)o->force_steps_done : 1.0;
-  fprintf(f.f, "# normal contact forces over %zu steps, t in [%.6g, %.6g] s: %zu samples, mean "
-               "%.6g contacts per step\n",
-          o->force_steps_done, (double)o->force_first * dt, (double)o->force_last * dt,
-          o->n_forces, (double)o->n_forces / steps);
+  fprintf(f.f,
+          "# normal contact forces over %zu steps, t in [%.6g, %.6g] s: %zu samples, mean "
+          "%.6g contacts per step\n",
+          o->force_steps_done, (double)o->force_first * dt, (double)o->force_last * dt, o->n_forces,
+          (double)o->n_forces / steps);
   if (o->n_forces)
     fprintf(f.f, "# fraction <= 0.05 N: %.6f; <= 0.1 N: %.6f; above %g N: %zu (largest %.6g N)\n",
             (double)o->n_le005 / (double)o->n_forces, (double)o->n_le01 / (double)o->n_forces,
@@ -682,8 +737,8 @@ int chute_series_restart(gc_chute_out *o)
 
 /* particles.pvd: the ParaView collection of the snapshots 0..last (times frame k_vtk dt; the
  * last one at t_last), rewritten with every snapshot so that it is complete after a stop. */
-int chute_write_pvd(const gc_chute_out *o, long last, double t_last, int last_off_grid,
-                     char *msg, size_t n)
+int chute_write_pvd(const gc_chute_out *o, long last, double t_last, int last_off_grid, char *msg,
+                    size_t n)
 {
   char *p = chute_file_path(o->dir, GC_CHUTE_FILE_PVD, 0);
   if (!p)

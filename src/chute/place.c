@@ -98,13 +98,13 @@ int gc_chute_place_random(gc_chute *c, char *msg, size_t msglen)
     rmax = fmax(rmax, sh->radius[k]);
   /* the bottom surface: particle spheres must stay above y_floor (beads: above the bead tops,
    * a conservative test; flat: above the plane; none: centres above 0) */
-  double y_floor = c->nbeads ? cfg->bead_radius
-                   : cfg->bottom == GC_BOTTOM_FLAT ? 0.0 : -INFINITY;
+  double y_floor = c->nbeads ? cfg->bead_radius : cfg->bottom == GC_BOTTOM_FLAT ? 0.0 : -INFINITY;
   double ylo = cfg->bottom == GC_BOTTOM_NONE ? 0.0 : y_floor;
   if (!(cfg->fill_height > ylo + sh->bound_radius)) {
-    snprintf(msg, msglen, "fill_height = %g out of range (%g, inf) m: no room above the bottom "
-             "for a particle of bounding radius %g m", cfg->fill_height,
-             ylo + sh->bound_radius, sh->bound_radius);
+    snprintf(msg, msglen,
+             "fill_height = %g out of range (%g, inf) m: no room above the bottom "
+             "for a particle of bounding radius %g m",
+             cfg->fill_height, ylo + sh->bound_radius, sh->bound_radius);
     return GC_EINVAL;
   }
   place_grid g;
@@ -187,9 +187,10 @@ int gc_chute_place_random(gc_chute *c, char *msg, size_t msglen)
       break;
     }
     if (tries == max_tries) {
-      snprintf(msg, msglen, "cannot place particle %zu of %zu without overlap after %ld random "
-               "trials: increase fill_height (now %g m) or reduce n_particles", p + 1, c->np,
-               max_tries, cfg->fill_height);
+      snprintf(msg, msglen,
+               "cannot place particle %zu of %zu without overlap after %ld random "
+               "trials: increase fill_height (now %g m) or reduce n_particles",
+               p + 1, c->np, max_tries, cfg->fill_height);
       st = GC_EINVAL;
     }
   }

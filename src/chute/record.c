@@ -19,8 +19,9 @@ static size_t profile_signature(const gc_chute_out *o, double *sig)
   for (int i = 0; i < NPROF; i++) {
     const profile *p = &o->prof[i];
     const gsl_histogram2d *h = p->n;
-    double v[] = { (double)h->nx, (double)h->ny, h->xrange[0], h->xrange[h->nx], h->yrange[0],
-                   h->yrange[h->ny], p->zlo, p->zhi, p->ylo, p->yhi, p->both_walls, p->top };
+    double v[] = { (double)h->nx, (double)h->ny,    h->xrange[0],  h->xrange[h->nx],
+                   h->yrange[0],  h->yrange[h->ny], p->zlo,        p->zhi,
+                   p->ylo,        p->yhi,           p->both_walls, p->top };
     for (size_t j = 0; j < sizeof v / sizeof *v; j++)
       sig[k++] = v[j];
   }
@@ -152,8 +153,7 @@ static int record_head(cursor *cu, int64_t *step, const char **phys, size_t *ple
 }
 
 /* the value of key in "key = value" lines (len bytes), or NULL; *vl its length */
-static const char *line_value(const char *text, size_t len, const char *key, size_t kl,
-                              size_t *vl)
+static const char *line_value(const char *text, size_t len, const char *key, size_t kl, size_t *vl)
 {
   const char *e = text + len;
   for (const char *l = text; l < e;) {
@@ -192,10 +192,12 @@ int gc_chute_record_check(const gc_chute_run *run, const void *rec, size_t recle
     size_t kl = (size_t)(eq - l), vl, ml = (size_t)(nl - eq) - 3;
     const char *v = line_value(phys, plen, l, kl, &vl);
     if (v && (vl != ml || memcmp(v, eq + 3, ml))) {
-      snprintf(msg, n, "%s: checkpoint is from a different configuration: %.*s = %.*s in the "
+      snprintf(msg, n,
+               "%s: checkpoint is from a different configuration: %.*s = %.*s in the "
                "checkpoint, %.*s here; %.*s is a key of the physics, which a resumed run keeps "
                "(only t_end, threads and the outputs may change): start the changed run from "
-               "t = 0", resume, (int)kl, l, (int)vl, v, (int)ml, eq + 3, (int)kl, l);
+               "t = 0",
+               resume, (int)kl, l, (int)vl, v, (int)ml, eq + 3, (int)kl, l);
       return GC_EINVAL;
     }
     l = nl + 1;
@@ -243,9 +245,10 @@ int gc_chute_out_continue(gc_chute_out *o, const gc_chute *c, const void *rec, s
 {
   if (!rec) {
     if (notes)
-      fprintf(notes, "note: %s holds no record of its run (a checkpoint of an earlier granucal): "
-              "series.csv, the profiles and the force statistics start at t = %.9g s\n", resume,
-              c->t);
+      fprintf(notes,
+              "note: %s holds no record of its run (a checkpoint of an earlier granucal): "
+              "series.csv, the profiles and the force statistics start at t = %.9g s\n",
+              resume, c->t);
     return GC_SUCCESS;
   }
   cursor cu = { rec, reclen };
@@ -288,9 +291,10 @@ int gc_chute_out_continue(gc_chute_out *o, const gc_chute *c, const void *rec, s
       return GC_EIO;
     }
     if (notes)
-      fprintf(notes, "note: the series.csv next to %s does not hold the series of its run up to "
-              "the checkpoint (missing or changed): series.csv starts at t = %.9g s\n", resume,
-              c->t);
+      fprintf(notes,
+              "note: the series.csv next to %s does not hold the series of its run up to "
+              "the checkpoint (missing or changed): series.csv starts at t = %.9g s\n",
+              resume, c->t);
   }
 
   /* the profiles: continued if this run takes the same samples up to the checkpoint */
@@ -313,8 +317,10 @@ int gc_chute_out_continue(gc_chute_out *o, const gc_chute *c, const void *rec, s
     o->frames = (long)frames;
     o->prof_through = s;
   } else if (!bad && notes && o->prof_first < s && o->prof_first <= o->prof_last)
-    fprintf(notes, "note: the profile window or grid is not that of the run of %s: the profiles "
-            "average the frames from t = %.9g s on\n", resume, c->t);
+    fprintf(notes,
+            "note: the profile window or grid is not that of the run of %s: the profiles "
+            "average the frames from t = %.9g s on\n",
+            resume, c->t);
 
   /* the force statistics: likewise */
   bad = bad || take(&cu, sig, FORCE_SIG * sizeof *sig) ||
@@ -341,7 +347,9 @@ int gc_chute_out_continue(gc_chute_out *o, const gc_chute *c, const void *rec, s
     o->P_over_max = P_over_max;
     o->force_through = s;
   } else if (notes && o->force_first < s && o->force_first <= o->force_last)
-    fprintf(notes, "note: the force window is not that of the run of %s: the force statistics "
-            "count the steps from t = %.9g s on\n", resume, c->t);
+    fprintf(notes,
+            "note: the force window is not that of the run of %s: the force statistics "
+            "count the steps from t = %.9g s on\n",
+            resume, c->t);
   return GC_SUCCESS;
 }

@@ -90,7 +90,8 @@ static void mark_histories(gc_chute *c, chute_work *w, int nt)
   for (long k = 0; k < npr; k++) {
     /* a pair without a record of its own reads the list's shared zero record: not used */
     const gc_chute_contact *ct = gc_nlist_payload_const(c->nl, k);
-    w->hist[k] = chute_record_used(ct, (const gc_hist_normal *)ct->h); /* the normal slice is first */
+    w->hist[k] =
+        chute_record_used(ct, (const gc_hist_normal *)ct->h); /* the normal slice is first */
   }
 }
 
@@ -175,7 +176,7 @@ int chute_order_work(gc_chute *c, chute_work *w)
   for (k = 0; k < npr; k++) {
     const long J = c->owner[pairs[k].j];
     const uint32_t b = (uint32_t)c->owner[pairs[k].i]; /* the block of the pair */
-    if (J < 0) /* a bead */
+    if (J < 0)                                         /* a bead */
       continue;
     if (b < w->plo[J])
       w->plo[J] = b;
@@ -320,8 +321,8 @@ int chute_renumber_particles(gc_chute *c, chute_work *w, int for_build)
   }
   for (size_t s = nps; s < c->ns; s++)
     w->sto[s] = s;
-  const int st = for_build ? gc_nlist_renumber_for_build(c->nl, w->sto)
-                          : gc_nlist_renumber(c->nl, w->sto);
+  const int st =
+      for_build ? gc_nlist_renumber_for_build(c->nl, w->sto) : gc_nlist_renumber(c->nl, w->sto);
   return st ? GC_EINVAL : GC_SUCCESS;
 }
 

@@ -30,8 +30,7 @@ void chute_mark_walls(gc_chute *c, chute_work *w)
  * -1 for a wall the chute does not have (its record stays virgin).  Returns the number of
  * records to look at: 3 with a flat bottom, else 2 with side walls, else 0.  The one
  * statement of the overlaps for wall_forces and walls_apart, which must agree. */
-static size_t wall_overlaps(const gc_chute_cfg *cfg, const double s[3], double r,
-                            double alphas[3])
+static size_t wall_overlaps(const gc_chute_cfg *cfg, const double s[3], double r, double alphas[3])
 {
   alphas[0] = cfg->side_walls ? r - s[2] : -1.0;
   alphas[1] = cfg->side_walls ? r - (cfg->width - s[2]) : -1.0;
@@ -40,8 +39,8 @@ static size_t wall_overlaps(const gc_chute_cfg *cfg, const double s[3], double r
 }
 
 /* Wall / flat-bottom contacts of particle sphere i (particle p): adds force and torque. */
-int chute_wall_forces(gc_chute *c, chute_work *w, size_t p, size_t i, double F[3],
-                       double T[3], double *pen)
+int chute_wall_forces(gc_chute *c, chute_work *w, size_t p, size_t i, double F[3], double T[3],
+                      double *pen)
 {
   const gc_chute_cfg *cfg = &c->cfg;
   const double *so = w->soff + 3 * i;
@@ -89,8 +88,8 @@ int chute_wall_forces(gc_chute *c, chute_work *w, size_t p, size_t i, double F[3
     int keep = cfg->keep_history && alphas[k] > -cfg->skin;
     int active;
     double work[2], mc[3]; /* the wall is at rest: w_1 - w_2 = w_p */
-    int st = gc_contact3_step(law, ct, alphas[k], nn[k], vrel, w->wsp + 3 * p, cfg->dt, ds_roll, keep,
-                     f, mc, &active, work);
+    int st = gc_contact3_step(law, ct, alphas[k], nn[k], vrel, w->wsp + 3 * p, cfg->dt, ds_roll,
+                              keep, f, mc, &active, work);
     w->wact[rk] = chute_record_used(ct, hk);
     if (st)
       return st;

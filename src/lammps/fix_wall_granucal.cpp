@@ -37,21 +37,26 @@ FixWallGranucal::FixWallGranucal(LAMMPS *lmp, int narg, char **arg)
   const char *usage = "fix wall/granucal PARAMFILE [KEY VALUE]... [normal M] [damping M] "
                       "[tangential M] [rolling M] [twisting M] [keep_history yes|no] "
                       "xplane|yplane|zplane LO HI";
-  if (narg < 7) error->all(FLERR, "Illegal fix wall/granucal command: {}", usage);
-  if (!atom->sphere_flag) error->all(FLERR, "fix wall/granucal requires atom style sphere");
+  if (narg < 7)
+    error->all(FLERR, "Illegal fix wall/granucal command: {}", usage);
+  if (!atom->sphere_flag)
+    error->all(FLERR, "fix wall/granucal requires atom style sphere");
 
   /* the models' keywords and the parameter file's overrides, in any order, before the walls */
   std::vector<std::pair<std::string, double>> overrides;
   int a = 4;
   for (; a < narg; a += 2) {
     std::string key = arg[a];
-    if (key == "xplane" || key == "yplane" || key == "zplane") break;
+    if (key == "xplane" || key == "yplane" || key == "zplane")
+      break;
     if (a + 1 >= narg)
       error->all(FLERR, "fix wall/granucal: keyword '{}' without a value ({})", key, usage);
     std::string why;
     int known = models.set(key, arg[a + 1], why);
-    if (known < 0) error->all(FLERR, "fix wall/granucal: {}", why);
-    if (known) continue;
+    if (known < 0)
+      error->all(FLERR, "fix wall/granucal: {}", why);
+    if (known)
+      continue;
     /* a parameter of the file (granucal-params(5)), checked against its range there */
     if (key == "R" || key == "R1" || key == "R2" || key == "m_eff")
       error->all(FLERR, "fix wall/granucal: {} comes from the atoms and the wall, not the command",
@@ -65,7 +70,8 @@ FixWallGranucal::FixWallGranucal(LAMMPS *lmp, int narg, char **arg)
     has_lo = 1, lo = utils::numeric(FLERR, arg[a + 1], false, lmp);
   if (strcmp(arg[a + 2], "NULL") != 0)
     has_hi = 1, hi = utils::numeric(FLERR, arg[a + 2], false, lmp);
-  if (!has_lo && !has_hi) error->all(FLERR, "fix wall/granucal: both walls NULL");
+  if (!has_lo && !has_hi)
+    error->all(FLERR, "fix wall/granucal: both walls NULL");
   if (has_lo && has_hi && !(lo < hi))
     error->all(FLERR, "fix wall/granucal: LO {} must be below HI {}", lo, hi);
   if (domain->periodicity[axis])
@@ -92,7 +98,7 @@ FixWallGranucal::FixWallGranucal(LAMMPS *lmp, int narg, char **arg)
   /* the history is per atom: it migrates with the atom and goes into restart files */
   restart_peratom = 1;
   create_attribute = 1;
-  maxexchange = 2 * (int) state_size;
+  maxexchange = 2 * (int)state_size;
   vector_flag = 1;
   size_vector = 3;
   global_freq = 1;
@@ -151,7 +157,8 @@ void FixWallGranucal::post_force(int /*vflag*/)
 granucal_law *FixWallGranucal::law_for(double R, double meff)
 {
   granucal_law *law = laws.find(0, 0, R, 0.0, meff);
-  if (law) return law;
+  if (law)
+    return law;
   char msg[512];
   /* a radius or mass met on this rank only: error->one (rank_error) */
   if (models.build(params, R, 0.0, meff, &law, msg, sizeof msg))
@@ -180,9 +187,11 @@ void FixWallGranucal::contacts(int advance)
   wall_force[0] = wall_force[1] = wall_force[2] = 0.0;
 
   for (int i = 0; i < nlocal; i++) {
-    if (!(mask[i] & groupbit)) continue;
+    if (!(mask[i] & groupbit))
+      continue;
     for (int side = 0; side < 2; side++) {
-      if (side == 0 ? !has_lo : !has_hi) continue;
+      if (side == 0 ? !has_lo : !has_hi)
+        continue;
       double *state = history[i] + side * state_size;
       const double r = radius[i];
       /* distance from the centre to the wall; n from the sphere to the wall */
@@ -196,12 +205,14 @@ void FixWallGranucal::contacts(int advance)
        * and no sphere travels that far in a step.  Skipping the scan of its record saves
        * reading 2 state_size doubles per atom and step; the set-up scans every record
        * (atoms may have been moved between runs) */
-      if (advance && alpha < -(r + 2.0 * neighbor->skin)) continue;
+      if (advance && alpha < -(r + 2.0 * neighbor->skin))
+        continue;
       if (!(alpha > 0.0)) {
         int used = 0;
         for (size_t m = 0; m < state_size; m++)
           used |= state[m] != 0.0;
-        if (!used) continue; /* apart, a virgin record */
+        if (!used)
+          continue; /* apart, a virgin record */
         if (!keep) {
           /* apart: the contact is virgin again (granucal's default, src/chute.c) */
           for (size_t m = 0; m < state_size; m++)
@@ -212,32 +223,33 @@ void FixWallGranucal::contacts(int advance)
       if (!(d > 0.0))
         rank_error(lmp, FLERR, "fix wall/granucal: atom {} (centre {}) on or beyond the wall at {}",
                    tag[i], x[i][axis], side == 0 ? lo : hi);
-      double n[3] = {0.0, 0.0, 0.0};
+      double n[3] = { 0.0, 0.0, 0.0 };
       n[axis] = side == 0 ? -1.0 : 1.0;
       double meff = rmass[i];
-      if (body && body[i] >= 0) meff = mass_body[body[i]];
+      if (body && body[i] >= 0)
+        meff = mass_body[body[i]];
       /* only laws that read m_eff are built per mass */
       granucal_law *law = law_for(r, reads_meff ? meff : 0.0);
       /* the contact point at r - alpha/2 from the centre along n (eq. 4.12-4.13) */
       double a1 = r - 0.5 * alpha;
-      double l1[3] = {a1 * n[0], a1 * n[1], a1 * n[2]};
+      double l1[3] = { a1 * n[0], a1 * n[1], a1 * n[2] };
       const double *w1 = omega[i];
-      double vrel[3] = {-(v[i][0] + w1[1] * l1[2] - w1[2] * l1[1]),
-                        -(v[i][1] + w1[2] * l1[0] - w1[0] * l1[2]),
-                        -(v[i][2] + w1[0] * l1[1] - w1[1] * l1[0])};
-      double wrel[3] = {w1[0], w1[1], w1[2]}; /* the wall does not turn */
-      double F[3] = {0, 0, 0}, M[3] = {0, 0, 0};
+      double vrel[3] = { -(v[i][0] + w1[1] * l1[2] - w1[2] * l1[1]),
+                         -(v[i][1] + w1[2] * l1[0] - w1[0] * l1[2]),
+                         -(v[i][2] + w1[0] * l1[1] - w1[1] * l1[0]) };
+      double wrel[3] = { w1[0], w1[1], w1[2] }; /* the wall does not turn */
+      double F[3] = { 0, 0, 0 }, M[3] = { 0, 0, 0 };
       int active = 0;
-      const int st =
-          advance ? granucal_contact_step(law, state, alpha, n, vrel, wrel, dt, keep, F, M,
-                                          nullptr, &active)
-                  : granucal_setup_force(law, state, scratch.data(), alpha, n, vrel, wrel, dt,
-                                         keep, F, M, &active);
+      const int st = advance ? granucal_contact_step(law, state, alpha, n, vrel, wrel, dt, keep, F,
+                                                     M, nullptr, &active)
+                             : granucal_setup_force(law, state, scratch.data(), alpha, n, vrel,
+                                                    wrel, dt, keep, F, M, &active);
       if (st)
         rank_error(lmp, FLERR,
                    "fix wall/granucal: contact of atom {} with the wall at {} (overlap {}): {}",
                    tag[i], side == 0 ? lo : hi, alpha, granucal_strerror(st));
-      if (!active) continue;
+      if (!active)
+        continue;
       f[i][0] += F[0], f[i][1] += F[1], f[i][2] += F[2];
       torque[i][0] += l1[1] * F[2] - l1[2] * F[1] + M[0];
       torque[i][1] += l1[2] * F[0] - l1[0] * F[2] + M[1];
@@ -311,7 +323,7 @@ void FixWallGranucal::unpack_restart(int nlocal, int nth)
   for (int k = 0; k < nth; k++)
     m += static_cast<int>(extra[nlocal][m]);
   /* a fix given again after read_restart with other models has records of another size */
-  if (static_cast<int>(extra[nlocal][m]) != 2 * (int) state_size + 1)
+  if (static_cast<int>(extra[nlocal][m]) != 2 * (int)state_size + 1)
     rank_error(lmp, FLERR,
                "fix wall/granucal {}: the restart file's wall history has {} doubles per atom, "
                "these models {} (the same models as the run that wrote it are needed)",

@@ -13,12 +13,10 @@
 #include <string>
 #include <vector>
 
-namespace LAMMPS_NS
-{
+namespace LAMMPS_NS {
 
-class FixWallGranucal : public Fix
-{
- public:
+class FixWallGranucal : public Fix {
+public:
   FixWallGranucal(class LAMMPS *, int, char **);
   ~FixWallGranucal() override;
   int setmask() override;
@@ -38,7 +36,7 @@ class FixWallGranucal : public Fix
   int maxsize_restart() override;
   double compute_vector(int) override;
 
- protected:
+protected:
   int axis;           /* 0, 1, 2: the walls are planes x, y or z = const */
   int has_lo, has_hi; /* a wall at lo / at hi (NULL in the fix command: none) */
   double lo, hi;
@@ -50,7 +48,7 @@ class FixWallGranucal : public Fix
   /* laws built on demand per radius and (if a sub-model reads it) m_eff */
   GranucalLawCache laws;
   std::vector<double> scratch; /* a copy of a state at set-up (granucal_setup_force) */
-  class Fix *fix_rigid; /* a rigid-body fix: m_eff is then the body's mass */
+  class Fix *fix_rigid;        /* a rigid-body fix: m_eff is then the body's mass */
   double wall_force[3], wall_force_all[3];
   int force_flag;
   granucal_law *law_for(double R, double meff);

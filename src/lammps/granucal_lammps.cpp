@@ -40,8 +40,10 @@ int GranucalModels::build(const granucal_params *p, double R1, double R2, double
     return GRANUCAL_ENOMEM;
   }
   int st = granucal_params_set(q, "R1", R1, msg, msglen);
-  if (!st) st = granucal_params_set(q, "R2", R2, msg, msglen);
-  if (!st && meff > 0) st = granucal_params_set(q, "m_eff", meff, msg, msglen);
+  if (!st)
+    st = granucal_params_set(q, "R2", R2, msg, msglen);
+  if (!st && meff > 0)
+    st = granucal_params_set(q, "m_eff", meff, msg, msglen);
   auto name = [](const std::string &s) { return s.empty() ? nullptr : s.c_str(); };
   /* a damping composes with the normal model as "NORMAL+DAMPING" (granucal_law_new) */
   std::string composed = damping.empty() ? normal : normal + "+" + damping;
@@ -74,7 +76,8 @@ int LAMMPS_NS::granucal_params_load(granucal_params **p, const char *path,
   }
   double E2 = 0.0;
   granucal_params_get(*p, "E2", &E2);
-  if (!e2_given && E2 == 0.0) granucal_params_like_bodies(*p);
+  if (!e2_given && E2 == 0.0)
+    granucal_params_like_bodies(*p);
   return GRANUCAL_SUCCESS;
 }
 
@@ -94,9 +97,9 @@ int LAMMPS_NS::granucal_setup_force(const granucal_law *law, const double *state
      * then oscillates by (g dt / 2) / omega_n: 5e-10 m in tests/lammps.sh, section 11). */
     memcpy(scratch, state, size * sizeof *scratch);
     const double vn = vrel[0] * n[0] + vrel[1] * n[1] + vrel[2] * n[2];
-    const double vnn[3] = {vn * n[0], vn * n[1], vn * n[2]};
-    return granucal_contact_step(law, scratch, alpha, n, vnn, wrel, dt, keep_history, F, M,
-                                 nullptr, active);
+    const double vnn[3] = { vn * n[0], vn * n[1], vn * n[2] };
+    return granucal_contact_step(law, scratch, alpha, n, vnn, wrel, dt, keep_history, F, M, nullptr,
+                                 active);
   }
   for (int e = 0; e < 3; e++) {
     F[e] = -state[3] * n[e] + state[e];
@@ -121,7 +124,7 @@ size_t GranucalLawCache::hash(int itype, int jtype, double R1, double R2, double
   memcpy(&b[0], &R1, sizeof R1);
   memcpy(&b[1], &R2, sizeof R2);
   memcpy(&b[2], &meff, sizeof meff);
-  uint64_t h = ((uint64_t) (uint32_t) itype << 32) ^ (uint32_t) jtype;
+  uint64_t h = ((uint64_t)(uint32_t)itype << 32) ^ (uint32_t)jtype;
   for (int k = 0; k < 3; k++) {
     h ^= b[k] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
     h ^= h >> 30;
@@ -130,17 +133,18 @@ size_t GranucalLawCache::hash(int itype, int jtype, double R1, double R2, double
     h *= 0x94d049bb133111ebULL;
     h ^= h >> 31;
   }
-  return (size_t) h;
+  return (size_t)h;
 }
 
-granucal_law *GranucalLawCache::find_slot(int itype, int jtype, double R1, double R2,
-                                          double meff)
+granucal_law *GranucalLawCache::find_slot(int itype, int jtype, double R1, double R2, double meff)
 {
-  if (slots.empty()) return nullptr;
+  if (slots.empty())
+    return nullptr;
   const size_t mask = slots.size() - 1;
   for (size_t q = hash(itype, jtype, R1, R2, meff) & mask;; q = (q + 1) & mask) {
     const Key &k = slots[q];
-    if (!k.law) return nullptr;
+    if (!k.law)
+      return nullptr;
     if (k.itype == itype && k.jtype == jtype && k.R1 == R1 && k.R2 == R2 && k.meff == meff) {
       last = &k;
       return k.law;
@@ -152,7 +156,8 @@ void GranucalLawCache::insert(const Key &k)
 {
   const size_t mask = slots.size() - 1;
   size_t q = hash(k.itype, k.jtype, k.R1, k.R2, k.meff) & mask;
-  while (slots[q].law) q = (q + 1) & mask;
+  while (slots[q].law)
+    q = (q + 1) & mask;
   slots[q] = k;
   last = &slots[q];
 }
@@ -163,17 +168,19 @@ void GranucalLawCache::add(int itype, int jtype, double R1, double R2, double me
   if (2 * (count + 1) > slots.size()) {
     std::vector<Key> old;
     old.swap(slots);
-    slots.assign(old.empty() ? 64 : 2 * old.size(), Key{0, 0, 0.0, 0.0, 0.0, nullptr});
+    slots.assign(old.empty() ? 64 : 2 * old.size(), Key{ 0, 0, 0.0, 0.0, 0.0, nullptr });
     for (const Key &k : old)
-      if (k.law) insert(k);
+      if (k.law)
+        insert(k);
   }
-  insert({itype, jtype, R1, R2, meff, law});
+  insert({ itype, jtype, R1, R2, meff, law });
   count++;
 }
 
 void GranucalLawCache::clear()
 {
-  for (auto &k : slots) granucal_law_free(k.law);
+  for (auto &k : slots)
+    granucal_law_free(k.law);
   slots.clear();
   count = 0;
   last = nullptr;
@@ -181,5 +188,5 @@ void GranucalLawCache::clear()
 
 double GranucalLawCache::memory_usage() const
 {
-  return (double) slots.size() * sizeof(Key); /* the laws themselves are libgranucal's */
+  return (double)slots.size() * sizeof(Key); /* the laws themselves are libgranucal's */
 }

@@ -12,8 +12,7 @@ extern "C" {
 #include "granucal.h"
 }
 
-namespace LAMMPS_NS
-{
+namespace LAMMPS_NS {
 
 /* The sub-models of a law ("": the parameter file's "model" / "tfd", else ep / ep) and whether
  * a contact keeps its history on separation. */
@@ -36,26 +35,32 @@ struct GranucalModels {
  * The last one found is tried first, since neighbouring contacts mostly share it.  Owns the
  * laws. */
 class GranucalLawCache {
- public:
+public:
   GranucalLawCache() = default;
   GranucalLawCache(const GranucalLawCache &) = delete;
   GranucalLawCache &operator=(const GranucalLawCache &) = delete;
-  ~GranucalLawCache() { clear(); }
+  ~GranucalLawCache()
+  {
+    clear();
+  }
   /* the law of the key, or nullptr if none was added */
   granucal_law *find(int itype, int jtype, double R1, double R2, double meff)
   {
-    if (last && last->itype == itype && last->jtype == jtype && last->R1 == R1 &&
-        last->R2 == R2 && last->meff == meff)
+    if (last && last->itype == itype && last->jtype == jtype && last->R1 == R1 && last->R2 == R2 &&
+        last->meff == meff)
       return last->law;
     return find_slot(itype, jtype, R1, R2, meff);
   }
   void add(int itype, int jtype, double R1, double R2, double meff, granucal_law *law);
   /* frees every law (stale coefficients) */
   void clear();
-  size_t size() const { return count; }
+  size_t size() const
+  {
+    return count;
+  }
   double memory_usage() const;
 
- private:
+private:
   struct Key {
     int itype, jtype;
     double R1, R2, meff;

@@ -60,22 +60,26 @@ PairGranucal::PairGranucal(LAMMPS *lmp) : PairGranHookeHistory(lmp)
 
 PairGranucal::~PairGranucal()
 {
-  for (auto *p : pair_params) granucal_params_free(p);
+  for (auto *p : pair_params)
+    granucal_params_free(p);
 }
 
 granucal_params *&PairGranucal::params_of(int i, int j)
 {
-  if (i > j) std::swap(i, j);
-  return pair_params[(size_t) i * (atom->ntypes + 1) + j];
+  if (i > j)
+    std::swap(i, j);
+  return pair_params[(size_t)i * (atom->ntypes + 1) + j];
 }
 
 void PairGranucal::settings(int narg, char **arg)
 {
-  if (narg % 2) error->all(FLERR, "pair_style granucal: keywords come in KEY VALUE pairs");
+  if (narg % 2)
+    error->all(FLERR, "pair_style granucal: keywords come in KEY VALUE pairs");
   for (int a = 0; a < narg; a += 2) {
     std::string why;
     int known = models.set(arg[a], arg[a + 1], why);
-    if (known < 0) error->all(FLERR, "pair_style granucal: {}", why);
+    if (known < 0)
+      error->all(FLERR, "pair_style granucal: {}", why);
     if (!known)
       error->all(FLERR,
                  "pair_style granucal: unknown keyword '{}' (normal, damping, tangential, "
@@ -88,8 +92,10 @@ void PairGranucal::coeff(int narg, char **arg)
 {
   if (narg < 3 || (narg - 3) % 2)
     error->all(FLERR, "pair_coeff for granucal: I J PARAMFILE [KEY VALUE]...");
-  if (!allocated) allocate();
-  if (pair_params.empty()) pair_params.assign((size_t) (atom->ntypes + 1) * (atom->ntypes + 1), nullptr);
+  if (!allocated)
+    allocate();
+  if (pair_params.empty())
+    pair_params.assign((size_t)(atom->ntypes + 1) * (atom->ntypes + 1), nullptr);
 
   char msg[512];
   std::vector<std::pair<std::string, double>> overrides;
@@ -115,7 +121,7 @@ void PairGranucal::coeff(int narg, char **arg)
     error->all(FLERR, "pair_coeff granucal: all type pairs must use the same models");
   state_size = ns;
   scratch.resize(ns);
-  size_history = (int) ns;
+  size_history = (int)ns;
 
   int ilo, ihi, jlo, jhi, count = 0;
   utils::bounds(FLERR, arg[0], 1, atom->ntypes, ilo, ihi, error);
@@ -123,21 +129,26 @@ void PairGranucal::coeff(int narg, char **arg)
   for (int i = ilo; i <= ihi; i++)
     for (int j = MAX(jlo, i); j <= jhi; j++) {
       granucal_params *&slot = params_of(i, j);
-      if (!slot && granucal_params_new(&slot)) error->all(FLERR, "granucal: out of memory");
+      if (!slot && granucal_params_new(&slot))
+        error->all(FLERR, "granucal: out of memory");
       granucal_params_copy(slot, p);
       setflag[i][j] = 1;
       count++;
     }
   granucal_params_free(p);
-  if (count == 0) error->all(FLERR, "Incorrect args for pair coefficients");
+  if (count == 0)
+    error->all(FLERR, "Incorrect args for pair coefficients");
   /* laws built with older coefficients are stale */
   laws.clear();
-  if (comm->me == 0) utils::logmesg(lmp, "granucal: pair {} {}: {} ({} doubles of history per contact)\n", arg[0], arg[1], lname, ns);
+  if (comm->me == 0)
+    utils::logmesg(lmp, "granucal: pair {} {}: {} ({} doubles of history per contact)\n", arg[0],
+                   arg[1], lname, ns);
 }
 
 void PairGranucal::init_style()
 {
-  if (state_size == 0) error->all(FLERR, "pair granucal: no pair_coeff given");
+  if (state_size == 0)
+    error->all(FLERR, "pair granucal: no pair_coeff given");
   if (!force->newton_pair)
     error->all(FLERR, "pair granucal requires newton pair on (each contact computed once)");
   PairGranHookeHistory::init_style();
@@ -148,17 +159,22 @@ void PairGranucal::init_style()
 /* The state is in the frame of body 1 chosen by type and atom ID, not by the list: copy. */
 void PairGranucal::transfer_history(double *source, double *target)
 {
-  for (size_t m = 0; m < state_size; m++) target[m] = source[m];
+  for (size_t m = 0; m < state_size; m++)
+    target[m] = source[m];
 }
 
 granucal_law *PairGranucal::law_for(int itype, int jtype, double Ri, double Rj, double meff)
 {
   granucal_law *law = laws.find(itype, jtype, Ri, Rj, meff);
-  if (law) return law;
+  if (law)
+    return law;
   granucal_params *base = params_of(itype, jtype);
-  if (!base) rank_error(lmp, FLERR, "pair granucal: no pair_coeff for types {} {}", itype, jtype);
+  if (!base)
+    rank_error(lmp, FLERR, "pair granucal: no pair_coeff for types {} {}", itype, jtype);
   char msg[512];
-  if (models.build(base, Ri, Rj, meff, &law, msg, sizeof msg)) rank_error(lmp, FLERR, "pair granucal, types {} {}, radii {} {}: {}", itype, jtype, Ri, Rj, msg);
+  if (models.build(base, Ri, Rj, meff, &law, msg, sizeof msg))
+    rank_error(lmp, FLERR, "pair granucal, types {} {}, radii {} {}: {}", itype, jtype, Ri, Rj,
+               msg);
   laws.add(itype, jtype, Ri, Rj, meff, law);
   return law;
 }
@@ -171,14 +187,15 @@ void PairGranucal::compute(int eflag, int vflag)
   /* rigid-body masses for m_eff (as pair gran/hooke/history) */
   if (fix_rigid && neighbor->ago == 0) {
     int tmp;
-    int *body = (int *) fix_rigid->extract("body", tmp);
-    double *mass_body = (double *) fix_rigid->extract("masstotal", tmp);
+    int *body = (int *)fix_rigid->extract("body", tmp);
+    double *mass_body = (double *)fix_rigid->extract("masstotal", tmp);
     if (atom->nmax > nmax) {
       memory->destroy(mass_rigid);
       nmax = atom->nmax;
       memory->create(mass_rigid, nmax, "pair:mass_rigid");
     }
-    for (int i = 0; i < atom->nlocal; i++) mass_rigid[i] = body[i] >= 0 ? mass_body[body[i]] : 0.0;
+    for (int i = 0; i < atom->nlocal; i++)
+      mass_rigid[i] = body[i] >= 0 ? mass_body[body[i]] : 0.0;
     comm->forward_comm_pair(this);
   }
 
@@ -203,7 +220,7 @@ void PairGranucal::compute(int eflag, int vflag)
       double *state = &allstate[state_size * jj];
       /* the distance first, in the list's order: most neighbours do not touch (the same
        * numbers as in the bodies' order below: a negation and sums that commute) */
-      const double dji[3] = {x[j][0] - x[i][0], x[j][1] - x[i][1], x[j][2] - x[i][2]};
+      const double dji[3] = { x[j][0] - x[i][0], x[j][1] - x[i][1], x[j][2] - x[i][2] };
       const double rsum = radius[i] + radius[j];
       const double rsq = dji[0] * dji[0] + dji[1] * dji[1] + dji[2] * dji[2];
       if (rsq >= rsum * rsum && !models.keep_history) {
@@ -212,59 +229,69 @@ void PairGranucal::compute(int eflag, int vflag)
          * together), so an untouched one is already zero */
         if (touch[jj]) {
           touch[jj] = 0;
-          for (size_t m = 0; m < state_size; m++) state[m] = 0.0;
+          for (size_t m = 0; m < state_size; m++)
+            state[m] = 0.0;
         }
         continue;
       }
       /* body 1 (b1) and body 2 (b2) by type, then atom ID */
       const int swap = type[i] > type[j] || (type[i] == type[j] && tag[i] > tag[j]);
       const int b1 = swap ? j : i, b2 = swap ? i : j;
-      const double d[3] = {swap ? -dji[0] : dji[0], swap ? -dji[1] : dji[1],
-                           swap ? -dji[2] : dji[2]};
+      const double d[3] = { swap ? -dji[0] : dji[0], swap ? -dji[1] : dji[1],
+                            swap ? -dji[2] : dji[2] };
       const double r1 = radius[b1], r2 = radius[b2];
       double dist = sqrt(rsq);
-      if (!(dist > 0)) rank_error(lmp, FLERR, "pair granucal: atoms {} and {} at the same place", tag[i], tag[j]);
-      double n[3] = {d[0] / dist, d[1] / dist, d[2] / dist}; /* eq. 4.9 */
+      if (!(dist > 0))
+        rank_error(lmp, FLERR, "pair granucal: atoms {} and {} at the same place", tag[i], tag[j]);
+      double n[3] = { d[0] / dist, d[1] / dist, d[2] / dist }; /* eq. 4.9 */
       double alpha = rsum - dist;
       double m1 = rmass[b1], m2 = rmass[b2];
       if (fix_rigid) {
-        if (mass_rigid[b1] > 0.0) m1 = mass_rigid[b1];
-        if (mass_rigid[b2] > 0.0) m2 = mass_rigid[b2];
+        if (mass_rigid[b1] > 0.0)
+          m1 = mass_rigid[b1];
+        if (mass_rigid[b2] > 0.0)
+          m2 = mass_rigid[b2];
       }
       double meff = m1 * m2 / (m1 + m2);
-      if (mask[b1] & freeze_group_bit) meff = m2;
-      if (mask[b2] & freeze_group_bit) meff = m1;
+      if (mask[b1] & freeze_group_bit)
+        meff = m2;
+      if (mask[b2] & freeze_group_bit)
+        meff = m1;
       int t1 = type[b1], t2 = type[b2];
       /* only laws that read m_eff are built per reduced mass */
       granucal_law *law = law_for(t1, t2, r1, r2, reads_meff ? meff : 0.0);
 
       /* the contact point at r1 - alpha/2 from body 1 along n (eq. 4.12-4.13) */
       double a1 = r1 - 0.5 * alpha, a2 = r2 - 0.5 * alpha;
-      double l1[3] = {a1 * n[0], a1 * n[1], a1 * n[2]}, l2[3] = {-a2 * n[0], -a2 * n[1], -a2 * n[2]};
+      double l1[3] = { a1 * n[0], a1 * n[1], a1 * n[2] },
+             l2[3] = { -a2 * n[0], -a2 * n[1], -a2 * n[2] };
       const double *w1 = omega[b1], *w2 = omega[b2];
-      double vc1[3] = {v[b1][0] + w1[1] * l1[2] - w1[2] * l1[1], v[b1][1] + w1[2] * l1[0] - w1[0] * l1[2],
-                       v[b1][2] + w1[0] * l1[1] - w1[1] * l1[0]};
-      double vc2[3] = {v[b2][0] + w2[1] * l2[2] - w2[2] * l2[1], v[b2][1] + w2[2] * l2[0] - w2[0] * l2[2],
-                       v[b2][2] + w2[0] * l2[1] - w2[1] * l2[0]};
-      double vrel[3] = {vc2[0] - vc1[0], vc2[1] - vc1[1], vc2[2] - vc1[2]};
-      double wrel[3] = {w1[0] - w2[0], w1[1] - w2[1], w1[2] - w2[2]};
-      double F[3] = {0, 0, 0}, M[3] = {0, 0, 0};
+      double vc1[3] = { v[b1][0] + w1[1] * l1[2] - w1[2] * l1[1],
+                        v[b1][1] + w1[2] * l1[0] - w1[0] * l1[2],
+                        v[b1][2] + w1[0] * l1[1] - w1[1] * l1[0] };
+      double vc2[3] = { v[b2][0] + w2[1] * l2[2] - w2[2] * l2[1],
+                        v[b2][1] + w2[2] * l2[0] - w2[0] * l2[2],
+                        v[b2][2] + w2[0] * l2[1] - w2[1] * l2[0] };
+      double vrel[3] = { vc2[0] - vc1[0], vc2[1] - vc1[1], vc2[2] - vc1[2] };
+      double wrel[3] = { w1[0] - w2[0], w1[1] - w2[1], w1[2] - w2[2] };
+      double F[3] = { 0, 0, 0 }, M[3] = { 0, 0, 0 };
       int active = 0;
-      const int st =
-          setup ? granucal_setup_force(law, state, scratch.data(), alpha, n, vrel, wrel, dt,
-                                       models.keep_history, F, M, &active)
-                : granucal_contact_step(law, state, alpha, n, vrel, wrel, dt, models.keep_history,
-                                        F, M, nullptr, &active);
+      const int st = setup ? granucal_setup_force(law, state, scratch.data(), alpha, n, vrel, wrel,
+                                                  dt, models.keep_history, F, M, &active)
+                           : granucal_contact_step(law, state, alpha, n, vrel, wrel, dt,
+                                                   models.keep_history, F, M, nullptr, &active);
       if (st)
-        rank_error(lmp, FLERR, "pair granucal: contact of atoms {} and {} (overlap {}): {}", tag[b1],
-                   tag[b2], alpha, granucal_strerror(st));
+        rank_error(lmp, FLERR, "pair granucal: contact of atoms {} and {} (overlap {}): {}",
+                   tag[b1], tag[b2], alpha, granucal_strerror(st));
       touch[jj] = alpha > 0.0 || models.keep_history;
-      if (!active) continue;
+      if (!active)
+        continue;
       /* forces: F on body 1, -F on body 2; torques lever x force plus the couple */
-      double t1v[3] = {l1[1] * F[2] - l1[2] * F[1] + M[0], l1[2] * F[0] - l1[0] * F[2] + M[1],
-                       l1[0] * F[1] - l1[1] * F[0] + M[2]};
-      double t2v[3] = {-(l2[1] * F[2] - l2[2] * F[1]) - M[0], -(l2[2] * F[0] - l2[0] * F[2]) - M[1],
-                       -(l2[0] * F[1] - l2[1] * F[0]) - M[2]};
+      double t1v[3] = { l1[1] * F[2] - l1[2] * F[1] + M[0], l1[2] * F[0] - l1[0] * F[2] + M[1],
+                        l1[0] * F[1] - l1[1] * F[0] + M[2] };
+      double t2v[3] = { -(l2[1] * F[2] - l2[2] * F[1]) - M[0],
+                        -(l2[2] * F[0] - l2[0] * F[2]) - M[1],
+                        -(l2[0] * F[1] - l2[1] * F[0]) - M[2] };
       for (int e = 0; e < 3; e++) {
         f[b1][e] += F[e];
         torque[b1][e] += t1v[e];
@@ -276,13 +303,15 @@ void PairGranucal::compute(int eflag, int vflag)
         }
       /* virial: the force on i along x_i - x_j */
       if (evflag) {
-        double fi[3] = {swap ? -F[0] : F[0], swap ? -F[1] : F[1], swap ? -F[2] : F[2]};
-        double dij[3] = {x[i][0] - x[j][0], x[i][1] - x[j][1], x[i][2] - x[j][2]};
-        ev_tally_xyz(i, j, nlocal, force->newton_pair, 0.0, 0.0, fi[0], fi[1], fi[2], dij[0], dij[1], dij[2]);
+        double fi[3] = { swap ? -F[0] : F[0], swap ? -F[1] : F[1], swap ? -F[2] : F[2] };
+        double dij[3] = { x[i][0] - x[j][0], x[i][1] - x[j][1], x[i][2] - x[j][2] };
+        ev_tally_xyz(i, j, nlocal, force->newton_pair, 0.0, 0.0, fi[0], fi[1], fi[2], dij[0],
+                     dij[1], dij[2]);
       }
     }
   }
-  if (vflag_fdotr) virial_fdotr_compute();
+  if (vflag_fdotr)
+    virial_fdotr_compute();
 }
 
 /* compute pair/local: the force the last step left in the contact of i and j, -P n + Q on
@@ -295,31 +324,36 @@ void PairGranucal::compute(int eflag, int vflag)
 double PairGranucal::single(int i, int j, int, int, double rsq, double, double, double &fforce)
 {
   fforce = 0.0;
-  for (int m = 0; m < single_extra; m++) svector[m] = 0.0;
+  for (int m = 0; m < single_extra; m++)
+    svector[m] = 0.0;
   double *radius = atom->radius;
   const double rsum = radius[i] + radius[j];
-  if (rsq >= rsum * rsum || !(rsq > 0.0) || !list) return 0.0;
+  if (rsq >= rsum * rsum || !(rsq > 0.0) || !list)
+    return 0.0;
   /* the state: in i's list (neighbour j), else, i being the partner, in j's */
   const double *state = nullptr;
   for (int k = 0; k < 2 && !state; k++) {
     const int owner = k ? j : i, partner = k ? i : j;
-    if (owner >= atom->nlocal || !list->numneigh || !list->firstneigh) continue; /* own atoms */
+    if (owner >= atom->nlocal || !list->numneigh || !list->firstneigh)
+      continue; /* own atoms */
     const int nneigh = list->numneigh[owner];
     const int *neigh = list->firstneigh[owner];
-    if (!neigh || !fix_history->firstvalue[owner]) continue;
+    if (!neigh || !fix_history->firstvalue[owner])
+      continue;
     for (int jj = 0; jj < nneigh; jj++)
       if ((neigh[jj] & NEIGHMASK) == partner) {
         state = &fix_history->firstvalue[owner][state_size * jj];
         break;
       }
   }
-  if (!state) return 0.0;
+  if (!state)
+    return 0.0;
   double **x = atom->x;
   int *type = atom->type;
   tagint *tag = atom->tag;
   const int swap = type[i] > type[j] || (type[i] == type[j] && tag[i] > tag[j]);
   const int b1 = swap ? j : i, b2 = swap ? i : j;
-  const double d[3] = {x[b2][0] - x[b1][0], x[b2][1] - x[b1][1], x[b2][2] - x[b1][2]};
+  const double d[3] = { x[b2][0] - x[b1][0], x[b2][1] - x[b1][1], x[b2][2] - x[b1][2] };
   const double dist = sqrt(rsq);
   const double sign = swap ? -1.0 : 1.0; /* the force on i is that on body 1 or its opposite */
   double Fi[3], Qi[3];
@@ -327,7 +361,7 @@ double PairGranucal::single(int i, int j, int, int, double rsq, double, double, 
     Qi[e] = sign * state[e];
     Fi[e] = sign * (-state[3] * d[e] / dist + state[e]);
   }
-  const double dij[3] = {x[i][0] - x[j][0], x[i][1] - x[j][1], x[i][2] - x[j][2]};
+  const double dij[3] = { x[i][0] - x[j][0], x[i][1] - x[j][1], x[i][2] - x[j][2] };
   fforce = (Fi[0] * dij[0] + Fi[1] * dij[1] + Fi[2] * dij[2]) / rsq;
   for (int e = 0; e < 3; e++) {
     svector[e] = Fi[e];

@@ -16,7 +16,7 @@
 namespace LAMMPS_NS {
 
 class PairGranucal : public PairGranHookeHistory {
- public:
+public:
   PairGranucal(class LAMMPS *);
   ~PairGranucal() override;
   void compute(int, int) override;
@@ -24,14 +24,22 @@ class PairGranucal : public PairGranHookeHistory {
   void coeff(int, char **) override;
   void init_style() override;
   void transfer_history(double *, double *) override;
-  void write_restart(FILE *) override {}
-  void read_restart(FILE *) override {}
-  void write_restart_settings(FILE *) override {}
-  void read_restart_settings(FILE *) override {}
+  void write_restart(FILE *) override
+  {
+  }
+  void read_restart(FILE *) override
+  {
+  }
+  void write_restart_settings(FILE *) override
+  {
+  }
+  void read_restart_settings(FILE *) override
+  {
+  }
   double single(int, int, int, int, double, double, double, double &) override;
   double memory_usage() override;
 
- protected:
+protected:
   GranucalModels models;
   /* parameters of type pair (I, J), I <= J, body 1 of type I; nullptr if not set */
   std::vector<granucal_params *> pair_params;
@@ -39,11 +47,11 @@ class PairGranucal : public PairGranHookeHistory {
   GranucalLawCache laws;
   size_t state_size;
   std::vector<double> scratch; /* a copy of a state at set-up (granucal_setup_force) */
-  int reads_meff; /* the models read m_eff: a law per reduced mass */
+  int reads_meff;              /* the models read m_eff: a law per reduced mass */
   granucal_law *law_for(int itype, int jtype, double Ri, double Rj, double meff);
   granucal_params *&params_of(int i, int j);
 };
 
-}    // namespace LAMMPS_NS
+} // namespace LAMMPS_NS
 
 #endif

@@ -13,8 +13,7 @@
 #include <mpi.h>
 #include <string>
 
-namespace LAMMPS_NS
-{
+namespace LAMMPS_NS {
 
 template <typename... Args>
 [[noreturn]] void rank_error(LAMMPS *lmp, const std::string &file, int line, const char *format,

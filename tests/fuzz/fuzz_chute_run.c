@@ -166,8 +166,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   }
   int small = gc_chute_run_load(path, sets, nsets, run, msg, sizeof msg) == GC_SUCCESS &&
               gc_chute_memory_estimate(&run->sim) <= GC_FUZZ_CHUTE_BYTES &&
-              beads_of(&run->sim) <= GC_FUZZ_CHUTE_BEADS &&
-              run->n_steps <= 2 * GC_FUZZ_CHUTE_STEPS;
+              beads_of(&run->sim) <= GC_FUZZ_CHUTE_BEADS && run->n_steps <= 2 * GC_FUZZ_CHUTE_STEPS;
   free(run);
   if (!small)
     return 0;

@@ -49,9 +49,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
  * --drops), -h, -q, -v (the summary must be printed to be checked). */
 static int allowed_option(const char *t)
 {
-  static const char *const with_value[] = { "-m", "-s", "-A", "--fix", "--free", "--bounds",
-                                            "--w-a", "--w-e", "--point-weights", "--eps",
-                                            "--delta", "--polish", "--seed", "--undetermined" };
+  static const char *const with_value[] = {
+    "-m",       "-s",       "-A",     "--fix",           "--free",
+    "--bounds", "--w-a",    "--w-e",  "--point-weights", "--eps",
+    "--delta",  "--polish", "--seed", "--undetermined"
+  };
   for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
     if (strcmp(t, with_value[i]) == 0)
       return 2;
