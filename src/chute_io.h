@@ -110,6 +110,9 @@ typedef struct {
   const char *what;
 } gc_chute_output;
 const gc_chute_output *gc_chute_output_at(int file); /* NULL outside 0 .. GC_CHUTE_NFILES - 1 */
+/* The outputs table for --help: each file's name, then what it holds from column indent
+ * (wrapped at 79 columns). */
+void gc_chute_print_outputs(FILE *f, int indent);
 
 /* The files a run reads: the parameter file, the material cards and the cluster file that the
  * card names and the run uses (resolved paths).  Returns their number (<= GC_CHUTE_NINPUTS). */

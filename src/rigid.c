@@ -144,8 +144,10 @@ int gc_shape_ellipsoid4(double L, double W, double H, double mass, gc_shape *s, 
 
 #define GC_SHAPE_DEFAULT_SAMPLES (1ul << 18)
 
-int gc_shape_cluster(size_t n, const double (*pos)[3], const double *radius, double rho,
-                     size_t n_samples, gc_shape *s, char *msg, size_t msglen)
+/* The arguments of gc_shape_cluster checked (*n_samples 0 becomes the default), and the
+ * bounding box lo, hi of the spheres [m]. */
+static int check_cluster(size_t n, const double (*pos)[3], const double *radius, double rho,
+                         size_t *n_samples, double lo[3], double hi[3], char *msg, size_t msglen)
 {
   if (n < 1 || n > GC_SHAPE_MAX_SPHERES) {
     snprintf(msg, msglen, "cluster: number of spheres %zu out of range [1, %d]", n,
@@ -156,14 +158,13 @@ int gc_shape_cluster(size_t n, const double (*pos)[3], const double *radius, dou
     snprintf(msg, msglen, "cluster: density rho = %g kg/m^3 out of range (0, inf)", rho);
     return GC_EINVAL;
   }
-  if (n_samples == 0)
-    n_samples = GC_SHAPE_DEFAULT_SAMPLES;
-  if (n_samples < 1024) {
+  if (*n_samples == 0)
+    *n_samples = GC_SHAPE_DEFAULT_SAMPLES;
+  if (*n_samples < 1024) {
     snprintf(msg, msglen, "cluster: n_samples = %zu out of range [1024, inf) (0: default 2^18)",
-             n_samples);
+             *n_samples);
     return GC_EINVAL;
   }
-  double lo[3], hi[3];
   for (size_t i = 0; i < n; i++) {
     if (!positive(radius[i])) {
       snprintf(msg, msglen, "cluster: sphere %zu: radius r = %g m out of range (0, inf)", i + 1,
@@ -183,26 +184,25 @@ int gc_shape_cluster(size_t n, const double (*pos)[3], const double *radius, dou
         hi[k] = h;
     }
   }
-  /* Quasi-Monte Carlo with the spheres as control variates.  The union's volume integral of
-   * g(x) = {1, x, x x^T} is sum_i int_{B_i} g / c(x), c(x) >= 1 the number of spheres that hold
-   * x; this is sum_i [ int_{B_i} g  +  int_{B_i} (1/c - 1) g ].  The first terms are closed
-   * forms (V, V p, V (p p^T + R^2/5 1)); only the second, non-zero where spheres overlap, is
-   * sampled, with Sobol points mapped onto each ball by the volume-preserving map
-   * (r, cos theta, phi) = (R u0^(1/3), 1 - 2 u1, 2 pi u2), so that the ball's own surface is no
-   * discontinuity of the integrand.  A sphere that overlaps no other is exact.  Moments are
-   * taken about the bounding-box centre c0 (small numbers, little cancellation): V0 = volume,
-   * S1 = first moment, S2 = second moments (xx yy zz xy xz yz). */
-  double c0[3];
-  for (int k = 0; k < 3; k++)
-    c0[k] = 0.5 * (lo[k] + hi[k]);
-  double rel[GC_SHAPE_MAX_SPHERES][3], r2[GC_SHAPE_MAX_SPHERES];
+  return GC_SUCCESS;
+}
+
+/* Quasi-Monte Carlo with the spheres as control variates.  The union's volume integral of
+ * g(x) = {1, x, x x^T} is sum_i int_{B_i} g / c(x), c(x) >= 1 the number of spheres that hold
+ * x; this is sum_i [ int_{B_i} g  +  int_{B_i} (1/c - 1) g ].  The first terms are closed
+ * forms (V, V p, V (p p^T + R^2/5 1)); only the second, non-zero where spheres overlap, is
+ * sampled, with Sobol points mapped onto each ball by the volume-preserving map
+ * (r, cos theta, phi) = (R u0^(1/3), 1 - 2 u1, 2 pi u2), so that the ball's own surface is no
+ * discontinuity of the integrand.  A sphere that overlaps no other is exact.  Moments are
+ * taken about the bounding-box centre c0 (small numbers, little cancellation): V0 = volume,
+ * S1 = first moment, S2 = second moments (xx yy zz xy xz yz), of the n spheres of centres rel
+ * (relative to c0) and radii radius (r2 their squares). */
+static int union_moments(size_t n, const double (*rel)[3], const double *radius, const double *r2,
+                         size_t n_samples, double *V0_out, double S1[3], double S2[6], char *msg,
+                         size_t msglen)
+{
   int overlaps[GC_SHAPE_MAX_SPHERES];
   size_t n_ov = 0;
-  for (size_t i = 0; i < n; i++) {
-    for (int k = 0; k < 3; k++)
-      rel[i][k] = pos[i][k] - c0[k];
-    r2[i] = radius[i] * radius[i];
-  }
   for (size_t i = 0; i < n; i++) {
     overlaps[i] = 0;
     for (size_t j = 0; j < n && !overlaps[i]; j++) {
@@ -218,7 +218,9 @@ int gc_shape_cluster(size_t n, const double (*pos)[3], const double *radius, dou
     return GC_ENOMEM;
   }
   const size_t n_per = n_ov ? n_samples / n_ov : 0;
-  double V0 = 0, S1[3] = { 0, 0, 0 }, S2[6] = { 0, 0, 0, 0, 0, 0 };
+  double V0 = 0;
+  memset(S1, 0, 3 * sizeof *S1);
+  memset(S2, 0, 6 * sizeof *S2);
   for (size_t i = 0; i < n; i++) {
     const double *p = rel[i], R = radius[i];
     const double Vi = 4.0 / 3.0 * M_PI * r2[i] * R, a = 0.2 * r2[i];
@@ -270,25 +272,14 @@ int gc_shape_cluster(size_t n, const double (*pos)[3], const double *radius, dou
   }
   if (qr)
     gsl_qrng_free(qr);
-  if (!(V0 > 0)) {
-    snprintf(msg, msglen,
-             "cluster: the volume of the union came out %g m^3 (n_samples = %zu "
-             "too small?)",
-             V0, n_samples);
-    return GC_EINVAL;
-  }
-  const double mass = rho * V0;
-  double c[3]; /* centre of mass relative to c0 */
-  for (int k = 0; k < 3; k++)
-    c[k] = S1[k] / V0;
-  /* second moments about the centre of mass per unit volume: C = <x x^T> - c c^T */
-  double Cxx = S2[0] / V0 - c[0] * c[0], Cyy = S2[1] / V0 - c[1] * c[1],
-         Czz = S2[2] / V0 - c[2] * c[2], Cxy = S2[3] / V0 - c[0] * c[1],
-         Cxz = S2[4] / V0 - c[0] * c[2], Cyz = S2[5] / V0 - c[1] * c[2];
-  /* inertia tensor I = m (tr C 1 - C) */
-  double Iten[9] = { mass * (Cyy + Czz), -mass * Cxy,        -mass * Cxz,
-                     -mass * Cxy,        mass * (Cxx + Czz), -mass * Cyz,
-                     -mass * Cxz,        -mass * Cyz,        mass * (Cxx + Cyy) };
+  *V0_out = V0;
+  return GC_SUCCESS;
+}
+
+/* The principal moments Ip (increasing) [kg m^2] and axes E (E[k][j]: component k of axis j, a
+ * right-handed frame) of the inertia tensor Iten (3 x 3, row-major; overwritten). */
+static int principal_axes(double Iten[9], double Ip[3], double E[3][3], char *msg, size_t msglen)
+{
   gsl_matrix_view A = gsl_matrix_view_array(Iten, 3, 3);
   gsl_vector *eval = gsl_vector_alloc(3);
   gsl_matrix *evec = gsl_matrix_alloc(3, 3);
@@ -308,8 +299,6 @@ int gc_shape_cluster(size_t n, const double (*pos)[3], const double *radius, dou
     snprintf(msg, msglen, "cluster: the principal axes of the inertia tensor were not found");
     return GC_ENOCONV;
   }
-  double E[3][3]; /* E[k][j]: component k (input frame) of principal axis j */
-  double Ip[3];
   for (int j = 0; j < 3; j++) {
     Ip[j] = gsl_vector_get(eval, (size_t)j);
     for (int k = 0; k < 3; k++)
@@ -332,6 +321,54 @@ int gc_shape_cluster(size_t n, const double (*pos)[3], const double *radius, dou
   E[0][2] = E[1][0] * E[2][1] - E[2][0] * E[1][1];
   E[1][2] = E[2][0] * E[0][1] - E[0][0] * E[2][1];
   E[2][2] = E[0][0] * E[1][1] - E[1][0] * E[0][1];
+  return GC_SUCCESS;
+}
+
+int gc_shape_cluster(size_t n, const double (*pos)[3], const double *radius, double rho,
+                     size_t n_samples, gc_shape *s, char *msg, size_t msglen)
+{
+  double lo[3], hi[3];
+  int st = check_cluster(n, pos, radius, rho, &n_samples, lo, hi, msg, msglen);
+  if (st)
+    return st;
+  /* the moments about the bounding-box centre c0 (union_moments) */
+  double c0[3];
+  for (int k = 0; k < 3; k++)
+    c0[k] = 0.5 * (lo[k] + hi[k]);
+  double rel[GC_SHAPE_MAX_SPHERES][3], r2[GC_SHAPE_MAX_SPHERES];
+  for (size_t i = 0; i < n; i++) {
+    for (int k = 0; k < 3; k++)
+      rel[i][k] = pos[i][k] - c0[k];
+    r2[i] = radius[i] * radius[i];
+  }
+  double V0, S1[3], S2[6];
+  st = union_moments(n, (const double(*)[3])rel, radius, r2, n_samples, &V0, S1, S2, msg, msglen);
+  if (st)
+    return st;
+  if (!(V0 > 0)) {
+    snprintf(msg, msglen,
+             "cluster: the volume of the union came out %g m^3 (n_samples = %zu "
+             "too small?)",
+             V0, n_samples);
+    return GC_EINVAL;
+  }
+  const double mass = rho * V0;
+  double c[3]; /* centre of mass relative to c0 */
+  for (int k = 0; k < 3; k++)
+    c[k] = S1[k] / V0;
+  /* second moments about the centre of mass per unit volume: C = <x x^T> - c c^T */
+  double Cxx = S2[0] / V0 - c[0] * c[0], Cyy = S2[1] / V0 - c[1] * c[1],
+         Czz = S2[2] / V0 - c[2] * c[2], Cxy = S2[3] / V0 - c[0] * c[1],
+         Cxz = S2[4] / V0 - c[0] * c[2], Cyz = S2[5] / V0 - c[1] * c[2];
+  /* inertia tensor I = m (tr C 1 - C) */
+  double Iten[9] = { mass * (Cyy + Czz), -mass * Cxy,        -mass * Cxz,
+                     -mass * Cxy,        mass * (Cxx + Czz), -mass * Cyz,
+                     -mass * Cxz,        -mass * Cyz,        mass * (Cxx + Cyy) };
+  double E[3][3]; /* E[k][j]: component k (input frame) of principal axis j */
+  double Ip[3];
+  st = principal_axes(Iten, Ip, E, msg, msglen);
+  if (st)
+    return st;
 
   memset(s, 0, sizeof *s);
   s->nsph = n;

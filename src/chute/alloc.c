@@ -139,36 +139,12 @@ int chute_grow_gather(const gc_chute *c, chute_work *w)
   return GC_SUCCESS;
 }
 
-int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t msglen)
+/* The state and workspace arrays of c (sizes set), its neighbour list and its scratch:
+ * GC_SUCCESS or GC_ENOMEM. */
+static int alloc_arrays(gc_chute *c, const gc_chute_cfg *cfg)
 {
-  *out = NULL;
-  int st = chute_check_cfg(cfg, msg, msglen);
-  if (st)
-    return st;
-  gc_chute *c = calloc(1, sizeof *c);
-  chute_work *w = c ? calloc(1, sizeof *w) : NULL;
-  if (!w) {
-    free(c);
-    snprintf(msg, msglen, "out of memory");
-    return GC_ENOMEM;
-  }
-  c->work = w;
-  c->cfg = *cfg;
-  if ((st = chute_build_laws(w, cfg, msg, msglen))) {
-    gc_chute_free(c);
-    return st;
-  }
-  double *beads = NULL;
-  if ((st = gc_chute_bottom_build(cfg, &beads, &c->bottom, msg, msglen))) {
-    gc_chute_free(c);
-    return st;
-  }
-  c->np = cfg->n_particles;
-  c->nsph = cfg->shape.nsph;
-  c->nbeads = c->bottom.n;
-  size_t nps = c->np * c->nsph;
-  c->ns = nps + c->nbeads;
-  w->nwall_per = cfg->bottom == GC_BOTTOM_FLAT ? 3 : 2;
+  chute_work *w = c->work;
+  const size_t nps = c->np * c->nsph;
   c->x = calloc(3 * c->np, sizeof *c->x);
   c->v = calloc(3 * c->np, sizeof *c->v);
   c->rot = calloc(c->np, sizeof *c->rot);
@@ -221,10 +197,23 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
     w->prow = row;
     w->pbuf = malloc(row + c->np + 1);
   }
-  w->centred = c->nsph == 1 && cfg->shape.pos[0][0] == 0.0 && cfg->shape.pos[0][1] == 0.0 &&
+  c->nl = gc_nlist_alloc(c->ns, c->rec_size);
+  if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
+      !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen || !w->cpp ||
+      !w->cpe || !w->porder || !w->pstart || !w->path || !w->rpath || !w->pkeys || !w->wact ||
+      !w->sto || !w->pbuf || !c->id || !c->index_of || !c->nl || !w->bnd || !w->tph || !w->tpo ||
+      !w->tsum || !w->ndefer || !w->plo || !w->phi || !w->acc || chute_grow_scratch(w, 8 * c->ns))
+    return GC_ENOMEM;
+  return GC_SUCCESS;
+}
+
+/* The bounds of the shape the wall tests take (centred, pmax, wall_clear). */
+static void shape_bounds(chute_work *w, const gc_chute_cfg *cfg)
+{
+  w->centred = cfg->shape.nsph == 1 && cfg->shape.pos[0][0] == 0.0 && cfg->shape.pos[0][1] == 0.0 &&
                cfg->shape.pos[0][2] == 0.0;
   w->pmax = 0.0;
-  for (size_t k = 0; k < c->nsph; k++) {
+  for (size_t k = 0; k < cfg->shape.nsph; k++) {
     const double pk = sqrt(dot3(cfg->shape.pos[k], cfg->shape.pos[k]));
     w->pmax = pk > w->pmax ? pk : w->pmax;
   }
@@ -234,21 +223,14 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
    * |pos_k| + r_k; the allowance, 1e-9 of the bound (3.7e-12 m for the soybean) and 1e-12 of
    * the width (the coordinates' size), is far above those roundings (walls_apart) */
   w->wall_clear = cfg->shape.bound_radius * (1.0 + 1e-9) + 1e-12 * cfg->width;
-  c->nl = gc_nlist_alloc(c->ns, c->rec_size);
-  if (!c->x || !c->v || !c->rot || !c->force || !c->torque || !c->sx || !c->sr || !c->owner ||
-      !c->fixed || !c->wall || !w->soff || !w->simg || !w->wsp || !w->lawk || !w->pen || !w->cpp ||
-      !w->cpe || !w->porder || !w->pstart || !w->path || !w->rpath || !w->pkeys || !w->wact ||
-      !w->sto || !w->pbuf || !c->id || !c->index_of || !c->nl || !w->bnd || !w->tph || !w->tpo ||
-      !w->tsum || !w->ndefer || !w->plo || !w->phi || !w->acc || chute_grow_scratch(w, 8 * c->ns)) {
-    free(beads);
-    gc_chute_free(c);
-    snprintf(msg, msglen, "out of memory (%zu particles, %zu spheres)", cfg->n_particles,
-             (size_t)(cfg->n_particles * cfg->shape.nsph));
-    return GC_ENOMEM;
-  }
-  /* a region of young contact rows for each thread the steps may run on (gc_nlist_payload_on
-   * in pair_contact; a build's own thread count follows its pairs, the steps' their pairs) */
-  gc_nlist_set_writers(c->nl, w->maxthreads);
+}
+
+/* The spheres' radii, owners and fixed flags, the particles at rest in the identity
+ * orientation, the beads at their places (3 nbeads coordinates [m]). */
+static void fill_spheres(gc_chute *c, const gc_chute_cfg *cfg, const double *beads)
+{
+  chute_work *w = c->work;
+  const size_t nps = c->np * c->nsph;
   for (size_t p = 0; p < c->np; p++) {
     gc_quat_identity(c->rot[p].q);
     c->id[p] = c->index_of[p] = p;
@@ -267,7 +249,12 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
     c->owner[b] = -1;
     c->fixed[b] = 1;
   }
-  free(beads);
+}
+
+/* The neighbour-list box and the gravity vector in the chute's frame. */
+static void set_box_gravity(gc_chute *c, const gc_chute_cfg *cfg)
+{
+  chute_work *w = c->work;
   /* neighbour-list box: x periodic over [0, length), z periodic over [0, width) without side
    * walls; y from below the bottom to above the fill height (spheres outside are clamped into
    * the edge cells by gc_nlist). */
@@ -289,6 +276,51 @@ int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t ms
   w->g[0] = cfg->gravity * sin(cfg->angle);
   w->g[1] = -cfg->gravity * cos(cfg->angle);
   w->g[2] = 0.0;
+}
+
+int gc_chute_alloc(gc_chute **out, const gc_chute_cfg *cfg, char *msg, size_t msglen)
+{
+  *out = NULL;
+  int st = chute_check_cfg(cfg, msg, msglen);
+  if (st)
+    return st;
+  gc_chute *c = calloc(1, sizeof *c);
+  chute_work *w = c ? calloc(1, sizeof *w) : NULL;
+  if (!w) {
+    free(c);
+    snprintf(msg, msglen, "out of memory");
+    return GC_ENOMEM;
+  }
+  c->work = w;
+  c->cfg = *cfg;
+  if ((st = chute_build_laws(w, cfg, msg, msglen))) {
+    gc_chute_free(c);
+    return st;
+  }
+  double *beads = NULL;
+  if ((st = gc_chute_bottom_build(cfg, &beads, &c->bottom, msg, msglen))) {
+    gc_chute_free(c);
+    return st;
+  }
+  c->np = cfg->n_particles;
+  c->nsph = cfg->shape.nsph;
+  c->nbeads = c->bottom.n;
+  c->ns = c->np * c->nsph + c->nbeads;
+  w->nwall_per = cfg->bottom == GC_BOTTOM_FLAT ? 3 : 2;
+  if (alloc_arrays(c, cfg)) {
+    free(beads);
+    gc_chute_free(c);
+    snprintf(msg, msglen, "out of memory (%zu particles, %zu spheres)", cfg->n_particles,
+             (size_t)(cfg->n_particles * cfg->shape.nsph));
+    return GC_ENOMEM;
+  }
+  /* a region of young contact rows for each thread the steps may run on (gc_nlist_payload_on
+   * in pair_contact; a build's own thread count follows its pairs, the steps' their pairs) */
+  gc_nlist_set_writers(c->nl, w->maxthreads);
+  shape_bounds(w, cfg);
+  fill_spheres(c, cfg, beads);
+  free(beads);
+  set_box_gravity(c, cfg);
   *out = c;
   return GC_SUCCESS;
 }

@@ -505,18 +505,10 @@ static int load_material(const raw_card *r, size_t i, gc_params *m, gc_card_extr
   return GC_SUCCESS;
 }
 
-static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
+/* The particle parameter file: the material of the particles, its P_Y as sY. */
+static int card_particle(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
 {
   int st;
-  gc_chute_cfg *cfg = &run->sim;
-  memset(run, 0, sizeof *run);
-  if ((st = need(r, K_PARAMS, NULL, msg, n)) || (st = need(r, K_NP, NULL, msg, n)) ||
-      (st = need(r, K_LENGTH, NULL, msg, n)) || (st = need(r, K_WIDTH, NULL, msg, n)) ||
-      (st = need(r, K_FILL, NULL, msg, n)) || (st = need(r, K_ANGLE, NULL, msg, n)) ||
-      (st = need(r, K_TEND, NULL, msg, n)))
-    return st;
-
-  /* ---- particle parameter file */
   snprintf(run->params_path, sizeof run->params_path, "%s", r->s[K_PARAMS]);
   gc_params *pp = &run->particle;
   gc_card_extra *px = &run->particle_x;
@@ -542,8 +534,16 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
       return GC_EINVAL;
     }
   }
+  return GC_SUCCESS;
+}
 
-  /* ---- shape */
+/* The particle shape: an ellipsoid of four spheres, a sphere or a cluster file. */
+static int card_shape(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
+{
+  int st;
+  gc_chute_cfg *cfg = &run->sim;
+  const gc_params *pp = &run->particle;
+  const gc_card_extra *px = &run->particle_x;
   const char *shape = word(r, K_SHAPE);
   char sub[512];
   if (!strcmp(shape, "ellipsoid4")) {
@@ -599,12 +599,12 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
     if ((st = gc_shape_read(r->s[K_CLUSTER], rho, &cfg->shape, msg, n)))
       return st;
   }
-  double rmin = INFINITY;
-  for (size_t i = 0; i < cfg->shape.nsph; i++)
-    rmin = fmin(rmin, cfg->shape.radius[i]);
-  const double mass = cfg->shape.mass;
+  return GC_SUCCESS;
+}
 
-  /* ---- domain */
+/* The chute: domain, bottom and side walls. */
+static int card_domain(const raw_card *r, gc_chute_cfg *cfg, char *msg, size_t n)
+{
   cfg->n_particles = (size_t)r->v[K_NP];
   cfg->length = r->v[K_LENGTH];
   cfg->width = r->v[K_WIDTH];
@@ -628,8 +628,17 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
     return GC_EINVAL;
   }
   cfg->side_walls = (int)val(r, K_SIDEW);
+  return GC_SUCCESS;
+}
 
-  /* ---- laws */
+/* The contact laws and the parameters of the particle-particle, particle-wall and
+ * particle-bottom pairs (mass: of a particle [kg]). */
+static int card_laws(const raw_card *r, gc_chute_run *run, double mass, char *msg, size_t n)
+{
+  int st;
+  gc_chute_cfg *cfg = &run->sim;
+  const gc_params *pp = &run->particle;
+  const gc_card_extra *px = &run->particle_x;
   const char *bad;
   gc_kind bad_kind;
   if (gc_preset_resolve(r->s[K_MODEL], r->s[K_TFD], px->nfd, px->tfd, &cfg->nfd, &cfg->tfd, &bad,
@@ -710,8 +719,15 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
       return GC_EINVAL;
     }
   }
+  return GC_SUCCESS;
+}
 
-  /* ---- time step */
+/* The time step (dt, or ntcol steps per shortest contact duration of the pairs of particles
+ * of the smallest sphere radius rmin [m] and mass [kg]), checked, and the step count. */
+static int card_time_step(const raw_card *r, gc_chute_run *run, double rmin, double mass, char *msg,
+                          size_t n)
+{
+  gc_chute_cfg *cfg = &run->sim;
   run->t_end = r->v[K_TEND];
   run->v_ref = r->set[K_VREF]     ? r->v[K_VREF]
                : cfg->gravity > 0 ? sqrt(2.0 * cfg->gravity * cfg->fill_height)
@@ -797,10 +813,19 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   run->n_steps = (long)llround(ns);
   if (run->n_steps < 1)
     run->n_steps = 1;
+  return GC_SUCCESS;
+}
+
+/* The skin of the neighbour list (rmin: the smallest sphere radius [m]), the seed, the
+ * threads and the local damping. */
+static int card_run(const raw_card *r, gc_chute_cfg *cfg, double rmin, char *msg, size_t n)
+{
   cfg->skin = r->set[K_SKIN] ? r->v[K_SKIN] : 0.2 * rmin;
   cfg->seed = (unsigned long)val(r, K_SEED);
   cfg->threads = (int)val(r, K_THREADS);
-#ifdef _OPENMP
+#ifndef _OPENMP
+  (void)msg, (void)n; /* the thread count is checked against the processors with OpenMP */
+#else
   {
     /* more threads than processors only slow the force loop down (1000 threads on 2 cores:
      * 36 s for 0.01 s of tiny.chute instead of 0.01 s); the results do not depend on it */
@@ -817,8 +842,14 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   }
 #endif
   cfg->local_damping = val(r, K_LDAMP);
+  return GC_SUCCESS;
+}
 
-  /* ---- outputs */
+/* The outputs: intervals, profile windows and grids, bands, force and steady-state
+ * statistics. */
+static int card_outputs(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
+{
+  gc_chute_cfg *cfg = &run->sim;
   run->series_interval = val(r, K_SERIES);
   run->vtk_interval = val(r, K_VTK);
   run->checkpoint_interval = val(r, K_CKPT);
@@ -861,35 +892,65 @@ static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
   run->forces_bins = (long)val(r, K_FBINS);
   run->steady_window = r->set[K_SWIN] ? r->v[K_SWIN] : fmin(1.0, 0.5 * run->t_end);
   run->steady_batches = (long)val(r, K_SBATCH);
+  return GC_SUCCESS;
+}
 
-  /* memory, before any allocation: a typo in the domain (cm for m) must not take the machine */
-  {
-    double ybot = cfg->bottom == GC_BOTTOM_NONE ? 0.0 : -cfg->bead_radius;
-    double nx = fmax(1.0, ceil(cfg->length / run->profile_cell - 1e-9));
-    double ny = fmax(1.0, ceil((run->profile_height - ybot) / run->profile_cell - 1e-9));
-    double nz = fmax(1.0, ceil(cfg->width / run->profile_cell - 1e-9));
-    double grid = 4.0 * sizeof(double) * (3.0 * nx * ny + 2.0 * nx * nz); /* 5 profiles x 4 grids */
-    if (grid > GC_CHUTE_PROFILE_BYTES_MAX) {
-      snprintf(msg, n,
-               "%s: profile grids of %.0f x %.0f (side) and %.0f x %.0f (top) cells of "
-               "profile_cell = %g m would take %.3g GB (limit %.3g GB): check length, width, "
-               "profile_height and profile_cell",
-               r->set[K_PCELL] ? r->where[K_PCELL]
-               : r->path       ? r->path
-                               : "profile_cell",
-               nx, ny, nx, nz, run->profile_cell, grid / 1e9, GC_CHUTE_PROFILE_BYTES_MAX / 1e9);
-      return GC_EINVAL;
-    }
-    double mem = gc_chute_memory_estimate(cfg);
-    if (mem > GC_CHUTE_BYTES_MAX) {
-      snprintf(msg, n,
-               "%s: the particles, beads and grids of this domain would take about %.3g "
-               "GB (limit %.3g GB): check length, width, fill_height, bead_spacing and "
-               "n_particles",
-               r->path ? r->path : "the chute card", mem / 1e9, GC_CHUTE_BYTES_MAX / 1e9);
-      return GC_EINVAL;
-    }
+/* The memory of the run, before any allocation: a typo in the domain (cm for m) must not
+ * take the machine. */
+static int card_memory(const raw_card *r, const gc_chute_run *run, char *msg, size_t n)
+{
+  const gc_chute_cfg *cfg = &run->sim;
+  double ybot = cfg->bottom == GC_BOTTOM_NONE ? 0.0 : -cfg->bead_radius;
+  double nx = fmax(1.0, ceil(cfg->length / run->profile_cell - 1e-9));
+  double ny = fmax(1.0, ceil((run->profile_height - ybot) / run->profile_cell - 1e-9));
+  double nz = fmax(1.0, ceil(cfg->width / run->profile_cell - 1e-9));
+  double grid = 4.0 * sizeof(double) * (3.0 * nx * ny + 2.0 * nx * nz); /* 5 profiles x 4 grids */
+  if (grid > GC_CHUTE_PROFILE_BYTES_MAX) {
+    snprintf(msg, n,
+             "%s: profile grids of %.0f x %.0f (side) and %.0f x %.0f (top) cells of "
+             "profile_cell = %g m would take %.3g GB (limit %.3g GB): check length, width, "
+             "profile_height and profile_cell",
+             r->set[K_PCELL] ? r->where[K_PCELL]
+             : r->path       ? r->path
+                             : "profile_cell",
+             nx, ny, nx, nz, run->profile_cell, grid / 1e9, GC_CHUTE_PROFILE_BYTES_MAX / 1e9);
+    return GC_EINVAL;
   }
+  double mem = gc_chute_memory_estimate(cfg);
+  if (mem > GC_CHUTE_BYTES_MAX) {
+    snprintf(msg, n,
+             "%s: the particles, beads and grids of this domain would take about %.3g "
+             "GB (limit %.3g GB): check length, width, fill_height, bead_spacing and "
+             "n_particles",
+             r->path ? r->path : "the chute card", mem / 1e9, GC_CHUTE_BYTES_MAX / 1e9);
+    return GC_EINVAL;
+  }
+  return GC_SUCCESS;
+}
+
+/* The run of card r, section by section (each needs those before it): GC_SUCCESS, or the
+ * first error in msg. */
+static int build(const raw_card *r, gc_chute_run *run, char *msg, size_t n)
+{
+  int st;
+  gc_chute_cfg *cfg = &run->sim;
+  memset(run, 0, sizeof *run);
+  if ((st = need(r, K_PARAMS, NULL, msg, n)) || (st = need(r, K_NP, NULL, msg, n)) ||
+      (st = need(r, K_LENGTH, NULL, msg, n)) || (st = need(r, K_WIDTH, NULL, msg, n)) ||
+      (st = need(r, K_FILL, NULL, msg, n)) || (st = need(r, K_ANGLE, NULL, msg, n)) ||
+      (st = need(r, K_TEND, NULL, msg, n)))
+    return st;
+
+  if ((st = card_particle(r, run, msg, n)) || (st = card_shape(r, run, msg, n)))
+    return st;
+  double rmin = INFINITY;
+  for (size_t i = 0; i < cfg->shape.nsph; i++)
+    rmin = fmin(rmin, cfg->shape.radius[i]);
+  const double mass = cfg->shape.mass;
+  if ((st = card_domain(r, cfg, msg, n)) || (st = card_laws(r, run, mass, msg, n)) ||
+      (st = card_time_step(r, run, rmin, mass, msg, n)) || (st = card_run(r, cfg, rmin, msg, n)) ||
+      (st = card_outputs(r, run, msg, n)) || (st = card_memory(r, run, msg, n)))
+    return st;
   return GC_SUCCESS;
 }
 

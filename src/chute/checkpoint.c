@@ -809,6 +809,103 @@ static int ckpt_check_crc(FILE *f, size_t len, const char *path, char *msg, size
   return GC_SUCCESS;
 }
 
+/* The outputs' record of a checkpoint of len bytes (format 8 on), into *rec (malloc'd; NULL
+ * if empty) and *reclen, or skipped if rec is NULL. */
+static int ckpt_read_record(FILE *f, size_t len, const char *path, void **rec, size_t *reclen,
+                            char *msg, size_t msglen)
+{
+  uint64_t rl;
+  long at = ftell(f);
+  if (fread(&rl, sizeof rl, 1, f) != 1 || at < 0 || rl > CKPT_RECORD_MAX ||
+      rl > (uint64_t)len - (uint64_t)at) {
+    snprintf(msg, msglen, "%s: truncated checkpoint (the outputs' record)", path);
+    return GC_EFORMAT;
+  }
+  void *r = NULL;
+  if (rl && rec) {
+    if (!(r = malloc((size_t)rl))) {
+      snprintf(msg, msglen, "%s: out of memory (the outputs' record)", path);
+      return GC_ENOMEM;
+    }
+    if (fread(r, 1, (size_t)rl, f) != (size_t)rl) {
+      free(r);
+      snprintf(msg, msglen, "%s: truncated checkpoint (the outputs' record)", path);
+      return GC_EFORMAT;
+    }
+  } else if (rl && fseek(f, (long)rl, SEEK_CUR) != 0) {
+    snprintf(msg, msglen, "%s: truncated checkpoint (the outputs' record)", path);
+    return GC_EFORMAT;
+  }
+  if (rec) {
+    *rec = r;
+    *reclen = (size_t)rl;
+  }
+  return GC_SUCCESS;
+}
+
+/* The state read from a checkpoint of format ver checked: time and step, finite positions,
+ * velocities and drift frame (none before format 7), the particle numbers (their indices
+ * before format 6). */
+static int ckpt_check_state(gc_chute *c, uint32_t ver, const char *path, char *msg, size_t msglen)
+{
+  chute_work *w = c->work;
+  if (!(c->step >= 0) || !isfinite(c->t) ||
+      fabs(c->t - (double)c->step * c->cfg.dt) > 1e-6 * fmax(c->t, c->cfg.dt)) {
+    snprintf(msg, msglen, "%s: checkpoint time t = %g s does not match step %ld of dt = %g s", path,
+             c->t, c->step, c->cfg.dt);
+    return GC_EFORMAT;
+  }
+  for (size_t k = 0; k < 3 * c->np; k++)
+    if (!isfinite(c->x[k]) || !isfinite(c->v[k])) {
+      snprintf(msg, msglen, "%s: checkpoint holds a non-finite position or velocity", path);
+      return GC_EFORMAT;
+    }
+  if (ver < 7) /* the list was built without a drift frame */
+    for (int a = 0; a < 3; a++)
+      w->drift_v[a] = w->drift[a] = 0.0;
+  for (int a = 0; a < 3; a++)
+    if (!isfinite(w->drift_v[a]) || !isfinite(w->drift[a])) {
+      snprintf(msg, msglen, "%s: the neighbour list's drift frame is not finite (corrupt file)",
+               path);
+      return GC_EFORMAT;
+    }
+  if (ver < 6)
+    for (size_t p = 0; p < c->np; p++)
+      c->id[p] = p;
+  int st = check_ids(c);
+  if (st)
+    snprintf(msg, msglen,
+             "%s: the particle numbers in the checkpoint are not a permutation or "
+             "do not match its neighbour list (corrupt file)",
+             path);
+  return st;
+}
+
+/* The derived state of a checkpoint read: the angular velocities in space, the wall marks,
+ * the particles in the list's order and the gather scratch. */
+static int ckpt_restore_order(gc_chute *c, const char *path, char *msg, size_t msglen)
+{
+  chute_work *w = c->work;
+  for (size_t p = 0; p < c->np; p++)
+    gc_rot_omega_space(&c->rot[p], w->wsp + 3 * p);
+  chute_mark_walls(c, w);
+  /* The list's order (as at its build).  A format-6 file's particles are already in it; a
+   * format-5 file's are in the order of their placement, and are renumbered as at a build */
+  const double *x0 = gc_nlist_build_positions(c->nl);
+  chute_particle_order(c, w, x0 ? x0 : c->sx);
+  if (chute_renumber_particles(c, w, 0) || chute_index_list(c, w)) {
+    snprintf(msg, msglen,
+             "%s: the neighbour list in the checkpoint is not in this build's "
+             "order of the particles (a checkpoint of another granucal build?)",
+             path);
+    return GC_EFORMAT;
+  }
+  int st = chute_grow_gather(c, w);
+  if (st)
+    snprintf(msg, msglen, "%s: out of memory (gathering the pairs of a particle)", path);
+  return st;
+}
+
 /* Read a whole checkpoint image of len bytes from f (positioned at its start), named path in
  * the messages.  The CRC-32 is verified over the whole image before anything is parsed. */
 static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, void **rec,
@@ -850,38 +947,8 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
     snprintf(msg, msglen, "%s: neighbour list: %s", path, m2);
     goto done;
   }
-  if (ver >= 8) {
-    uint64_t rl;
-    long at = ftell(f);
-    if (fread(&rl, sizeof rl, 1, f) != 1 || at < 0 || rl > CKPT_RECORD_MAX ||
-        rl > (uint64_t)len - (uint64_t)at) {
-      snprintf(msg, msglen, "%s: truncated checkpoint (the outputs' record)", path);
-      st = GC_EFORMAT;
-      goto done;
-    }
-    void *r = NULL;
-    if (rl && rec) {
-      if (!(r = malloc((size_t)rl))) {
-        snprintf(msg, msglen, "%s: out of memory (the outputs' record)", path);
-        st = GC_ENOMEM;
-        goto done;
-      }
-      if (fread(r, 1, (size_t)rl, f) != (size_t)rl) {
-        free(r);
-        snprintf(msg, msglen, "%s: truncated checkpoint (the outputs' record)", path);
-        st = GC_EFORMAT;
-        goto done;
-      }
-    } else if (rl && fseek(f, (long)rl, SEEK_CUR) != 0) {
-      snprintf(msg, msglen, "%s: truncated checkpoint (the outputs' record)", path);
-      st = GC_EFORMAT;
-      goto done;
-    }
-    if (rec) {
-      *rec = r;
-      *reclen = (size_t)rl;
-    }
-  }
+  if (ver >= 8 && (st = ckpt_read_record(f, len, path, rec, reclen, msg, msglen)))
+    goto done;
   char end[4];
   if (fread(end, 1, 4, f) != 4 || memcmp(end, "END\n", 4)) {
     snprintf(msg, msglen, "%s: truncated checkpoint (no end marker)", path);
@@ -899,58 +966,10 @@ static int ckpt_read_stream(gc_chute *c, FILE *f, size_t len, const char *path, 
     st = GC_EFORMAT;
     goto done;
   }
-  if (!(c->step >= 0) || !isfinite(c->t) ||
-      fabs(c->t - (double)c->step * c->cfg.dt) > 1e-6 * fmax(c->t, c->cfg.dt)) {
-    snprintf(msg, msglen, "%s: checkpoint time t = %g s does not match step %ld of dt = %g s", path,
-             c->t, c->step, c->cfg.dt);
-    st = GC_EFORMAT;
+  if ((st = ckpt_check_state(c, ver, path, msg, msglen)))
     goto done;
-  }
-  for (size_t k = 0; k < 3 * c->np; k++)
-    if (!isfinite(c->x[k]) || !isfinite(c->v[k])) {
-      snprintf(msg, msglen, "%s: checkpoint holds a non-finite position or velocity", path);
-      st = GC_EFORMAT;
-      goto done;
-    }
-  if (ver < 7) /* the list was built without a drift frame */
-    for (int a = 0; a < 3; a++)
-      w->drift_v[a] = w->drift[a] = 0.0;
-  for (int a = 0; a < 3; a++)
-    if (!isfinite(w->drift_v[a]) || !isfinite(w->drift[a])) {
-      snprintf(msg, msglen, "%s: the neighbour list's drift frame is not finite (corrupt file)",
-               path);
-      st = GC_EFORMAT;
-      goto done;
-    }
-  if (ver < 6)
-    for (size_t p = 0; p < c->np; p++)
-      c->id[p] = p;
-  if ((st = check_ids(c))) {
-    snprintf(msg, msglen,
-             "%s: the particle numbers in the checkpoint are not a permutation or "
-             "do not match its neighbour list (corrupt file)",
-             path);
+  if ((st = ckpt_restore_order(c, path, msg, msglen)))
     goto done;
-  }
-  for (size_t p = 0; p < c->np; p++)
-    gc_rot_omega_space(&c->rot[p], w->wsp + 3 * p);
-  chute_mark_walls(c, w);
-  /* The list's order (as at its build).  A format-6 file's particles are already in it; a
-   * format-5 file's are in the order of their placement, and are renumbered as at a build */
-  const double *x0 = gc_nlist_build_positions(c->nl);
-  chute_particle_order(c, w, x0 ? x0 : c->sx);
-  if (chute_renumber_particles(c, w, 0) || chute_index_list(c, w)) {
-    snprintf(msg, msglen,
-             "%s: the neighbour list in the checkpoint is not in this build's "
-             "order of the particles (a checkpoint of another granucal build?)",
-             path);
-    st = GC_EFORMAT;
-    goto done;
-  }
-  if ((st = chute_grow_gather(c, w))) {
-    snprintf(msg, msglen, "%s: out of memory (gathering the pairs of a particle)", path);
-    goto done;
-  }
   w->placed = 1;
 done:
   if (st && reading)

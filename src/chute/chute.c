@@ -109,6 +109,198 @@ static inline void move_queued(gc_chute *c, chute_work *w, const gc_nlist_frame 
     chute_move_lanes(c, w, fr, q, early, dmax2, bad_p);
 }
 
+/* Equal shares of the nch chunks for nt threads, no moves deferred (when the thread count
+ * changes). */
+static void reset_shares(chute_work *w, int nt, size_t nch)
+{
+  for (int t = 0; t <= nt; t++)
+    w->bnd[t] = nch * (size_t)t / (size_t)nt;
+  for (int t = 0; t < nt; t++) {
+    w->ndefer[t] = 0;
+    w->tsum[t] = 0.0;
+  }
+  w->nsum = 0;
+  w->nbnd = nt;
+}
+
+/* The pairs k0 .. k1 - 1 of a chunk in the walk of thread tid (walk_pair), the skip test
+ * (pair_may_touch) passing over the pairs apart for certain.  *sparse: the last batch of
+ * pairs was mostly apart (set for the next). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+walk_chunk(gc_chute *c, chute_work *w, const gc_npair *pairs, size_t k0, size_t k1,
+           const double L[3], contact_queue *cq, int tid, int *sparse)
+{
+  /* the skip test's arrays in locals: a store to pact (bytes, which may alias anything)
+   * would otherwise make the compiler read each pointer from w again for every pair */
+  const unsigned char *const hist = w->hist;
+  unsigned char *const pact = w->pact;
+  const double *const apart_until = w->apart_until, *const path = w->path;
+  for (size_t kb = k0; kb < k1; kb += WALK_BATCH) {
+    const size_t ke = kb + WALK_BATCH < k1 ? kb + WALK_BATCH : k1;
+    /* The skip test (pair_may_touch) passes over the pairs apart for certain.  Where
+     * most are apart (the dilute flow: ~1 in 5 passes), the batch's passing pairs are
+     * first gathered without a branch, since which ones pass is as good as random to the
+     * branch predictor (the walk 0.8x its time); where most pass (a dense flow), the
+     * test stays in the loop, whose branch is then predicted.  Chosen by the previous
+     * batch; the same pairs in the same order either way. */
+    size_t npass = 0;
+    if (*sparse) {
+      unsigned short todo[WALK_BATCH];
+      size_t ntodo = 0;
+      for (size_t k = kb; k < ke; k++) {
+        todo[ntodo] = (unsigned short)(k - kb);
+        ntodo += pair_may_touch(hist, apart_until, path, pairs, k);
+        pact[k] = 0;
+      }
+      for (size_t q = 0; q < ntodo; q++)
+        walk_pair(c, w, pairs, kb + todo[q], L, cq, tid);
+      npass = ntodo;
+    } else {
+      for (size_t k = kb; k < ke; k++) {
+        if (!hist[k] && !pair_may_touch(hist, apart_until, path, pairs, k)) {
+          pact[k] = 0; /* apart for certain, nothing to reset */
+          continue;
+        }
+        npass++;
+        walk_pair(c, w, pairs, k, L, cq, tid);
+      }
+    }
+    *sparse = 2 * npass < ke - kb;
+  }
+}
+
+/* Steps 2-3 on the calling thread of the step's parallel region: its share of the chunks
+ * walked (pair forces, then the particles whose pairs are all done), the barrier, the rest of
+ * its particles and each chunk's particle work.  bad_pair, bad_p, dmax2: the thread's
+ * reductions (the least pair and particle with a non-finite result, the largest squared
+ * displacement since the build). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+step_share(gc_chute *c, chute_work *w, const gc_npair *pairs, const double L[3],
+           const gc_nlist_frame *fr, double reach, size_t nch, long np, long *bad_pair_out,
+           long *bad_p_out, double *dmax2_out)
+{
+  size_t tid = 0, nth = 1;
+#ifdef _OPENMP
+  tid = (size_t)omp_get_thread_num();
+  nth = (size_t)omp_get_num_threads();
+#endif
+  /* the shares, unless the runtime gave another number of threads than asked */
+  const int own = (int)nth == w->nbnd;
+  const size_t b0 = own ? w->bnd[tid] : nch * tid / nth;
+  const size_t b1 = own ? w->bnd[tid + 1] : nch * (tid + 1) / nth;
+  const size_t m0 = b0 * CHUNK, m1 = b1 > b0 ? chunk_end(b1 - 1, (size_t)np) : m0;
+  /* the walk moves particles up to md, the rest of its share's after the barrier */
+  const size_t nd = own ? w->ndefer[tid] : 0;
+  const size_t md = nd < m1 - m0 ? m1 - nd : m0;
+#ifdef _OPENMP
+  double t0 = omp_get_wtime();
+#endif
+  memset(w->acc + 6 * m0, 0, 6 * (m1 - m0) * sizeof *w->acc);
+  int sparse = 0; /* the last batch of pairs mostly apart (the skip test below) */
+  size_t u = m0;  /* the walk's next particle to move */
+  /* particles queued to move (move_queued) */
+  lanes mv = {
+    .n = 0, .gq = w->gq + tid * w->gcap, .gside = w->gside + tid * w->gcap, .reach = reach
+  };
+  /* the pairs that touch, queued for the contact lanes (contact_flush) */
+  contact_queue cq;
+  cq.n = 0;
+  cq.m0 = m0;
+  cq.m1 = m1;
+  cq.ce = NULL;
+  cq.bad_pair = bad_pair_out;
+  for (size_t b = b0; b < b1; b++) {
+    const size_t e = chunk_end(b, (size_t)np);
+    const size_t k0 = w->pstart[b * CHUNK];
+    const size_t k1 = w->pstart[e];
+    double ce[CEN_N] = { 0, 0, 0, 0 };
+    cq.ce = ce;
+    walk_chunk(c, w, pairs, k0, k1, L, &cq, (int)tid, &sparse);
+    chute_contact_flush(c, w, &cq); /* the chunk's last contacts, before its particles move */
+    cq.ce = NULL;
+    memcpy(w->cpe + CEN_N * b, ce, sizeof ce);
+    /* the blocks up to e - 1 are done: queue the particles in order while they may move
+     * (moved four at a time, move_queued; the rest of the queue before the barrier) */
+    for (; u < e && u < md; u++) {
+      if (!moves_in_walk(w, u, m0, m1))
+        continue; /* after the barrier */
+      if (w->phi[u] >= e)
+        break; /* a later block of this share still reads it */
+      move_queued(c, w, fr, &mv, u, 1, dmax2_out, bad_p_out);
+    }
+  }
+  for (; u < md; u++) /* all blocks of the share are done */
+    if (moves_in_walk(w, u, m0, m1))
+      move_queued(c, w, fr, &mv, u, 1, dmax2_out, bad_p_out);
+  chute_move_lanes(c, w, fr, &mv, 1, dmax2_out, bad_p_out);
+#ifdef _OPENMP
+  double tw = omp_get_wtime() - t0;
+#pragma omp barrier
+  const double ta = omp_get_wtime();
+#endif
+  for (size_t m = m0; m < m1; m++)
+    if (!moves_in_walk(w, m, m0, m1))
+      move_queued(c, w, fr, &mv, m, 0, dmax2_out, bad_p_out);
+  chute_move_lanes(c, w, fr, &mv, 0, dmax2_out, bad_p_out);
+  for (size_t m = md; m < m1; m++) /* the deferred ones */
+    if (moves_in_walk(w, m, m0, m1))
+      move_queued(c, w, fr, &mv, m, 1, dmax2_out, bad_p_out);
+  chute_move_lanes(c, w, fr, &mv, 1, dmax2_out, bad_p_out);
+  for (size_t b = b0; b < b1; b++) { /* each chunk's particle work */
+    double cp[PEN_N] = { 0, 0, 0, 0, 0 };
+    for (size_t m = b * CHUNK; m < chunk_end(b, (size_t)np); m++)
+      for (int e = 0; e < PEN_N; e++)
+        cp[e] += w->pen[PEN_N * m + e];
+    memcpy(w->cpp + PEN_N * b, cp, sizeof cp);
+  }
+#ifdef _OPENMP
+  if (own) {
+    w->tph[tid] = tw;
+    w->tpo[tid] = omp_get_wtime() - ta;
+  }
+#endif
+}
+
+/* The message of a step whose pair bad_pair (< npairs) or particle bad_p (< np) came out
+ * non-finite: GC_ENAN, or GC_SUCCESS if neither. */
+static int step_nan(const gc_chute *c, const gc_npair *pairs, long npr, long bad_pair, long bad_p,
+                    char *msg, size_t msglen)
+{
+  const long np = (long)c->np;
+  if (bad_pair < npr) {
+    const gc_npair *pr = &pairs[bad_pair];
+    /* particles by number (id), their spheres by place in the cluster */
+    const long I = c->owner[pr->i], J = c->owner[pr->j];
+    const gc_params *q = &c->cfg.pp;
+    snprintf(msg, msglen,
+             "step %ld (t = %g s): non-finite contact force between sphere %zu of "
+             "particle %zu and %s %zu (particle parameters E = %g Pa, nu = %g, sY = %g Pa, "
+             "C_a = %g m/N, K_c = %g 1/N, mu = %g; dt = %g s)",
+             c->step, c->t, (size_t)pr->i % c->nsph, c->id[I], J >= 0 ? "particle" : "bead",
+             J >= 0 ? c->id[J] : (size_t)pr->j - c->np * c->nsph, q->E1, q->nu1, q->sY1, q->C_a,
+             q->K_c, q->mu, c->cfg.dt);
+    return GC_ENAN;
+  }
+  if (bad_p < np) {
+    const double *F = c->force + 3 * bad_p;
+    const gc_params *q = &c->cfg.pp;
+    snprintf(msg, msglen,
+             "step %ld (t = %g s): non-finite force, contact state or position of "
+             "particle %zu (force %g %g %g N; particle parameters E = %g Pa, nu = %g, sY = %g "
+             "Pa, C_a = %g m/N, K_c = %g 1/N, mu = %g; dt = %g s)",
+             c->step, c->t, c->id[bad_p], F[0], F[1], F[2], q->E1, q->nu1, q->sY1, q->C_a, q->K_c,
+             q->mu, c->cfg.dt);
+    return GC_ENAN;
+  }
+  return GC_SUCCESS;
+}
+
 int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
 {
   chute_work *w = c->work;
@@ -124,16 +316,8 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
   const long npr = (long)gc_nlist_npairs(c->nl);
   const gc_npair *pairs = gc_nlist_pairs(c->nl);
   const size_t nch = ((size_t)np + CHUNK - 1) / CHUNK;
-  if (w->nbnd != nt) { /* equal shares to begin with, no moves deferred */
-    for (int t = 0; t <= nt; t++)
-      w->bnd[t] = nch * (size_t)t / (size_t)nt;
-    for (int t = 0; t < nt; t++) {
-      w->ndefer[t] = 0;
-      w->tsum[t] = 0.0;
-    }
-    w->nsum = 0;
-    w->nbnd = nt;
-  }
+  if (w->nbnd != nt)
+    reset_shares(w, nt, nch);
   long bad_pair = npr, bad_p = np;
   double dmax2 = 0.0; /* the largest squared displacement since the build after this step */
   double L[3];
@@ -162,150 +346,11 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt) reduction(min : bad_pair, bad_p) reduction(max : dmax2)
 #endif
-  {
-    size_t tid = 0, nth = 1;
-#ifdef _OPENMP
-    tid = (size_t)omp_get_thread_num();
-    nth = (size_t)omp_get_num_threads();
-#endif
-    /* the shares, unless the runtime gave another number of threads than asked */
-    const int own = (int)nth == w->nbnd;
-    const size_t b0 = own ? w->bnd[tid] : nch * tid / nth;
-    const size_t b1 = own ? w->bnd[tid + 1] : nch * (tid + 1) / nth;
-    const size_t m0 = b0 * CHUNK, m1 = b1 > b0 ? chunk_end(b1 - 1, (size_t)np) : m0;
-    /* the walk moves particles up to md, the rest of its share's after the barrier */
-    const size_t nd = own ? w->ndefer[tid] : 0;
-    const size_t md = nd < m1 - m0 ? m1 - nd : m0;
-#ifdef _OPENMP
-    double t0 = omp_get_wtime();
-#endif
-    memset(w->acc + 6 * m0, 0, 6 * (m1 - m0) * sizeof *w->acc);
-    /* the skip test's arrays in locals: a store to pact (bytes, which may alias anything)
-     * would otherwise make the compiler read each pointer from w again for every pair */
-    const unsigned char *const hist = w->hist;
-    unsigned char *const pact = w->pact;
-    const double *const apart_until = w->apart_until, *const path = w->path;
-    int sparse = 0; /* the last batch of pairs mostly apart (the skip test below) */
-    size_t u = m0;  /* the walk's next particle to move */
-    /* particles queued to move (move_queued) */
-    lanes mv = {
-      .n = 0, .gq = w->gq + tid * w->gcap, .gside = w->gside + tid * w->gcap, .reach = reach
-    };
-    /* the pairs that touch, queued for the contact lanes (contact_flush) */
-    contact_queue cq;
-    cq.n = 0;
-    cq.m0 = m0;
-    cq.m1 = m1;
-    cq.ce = NULL;
-    cq.bad_pair = &bad_pair;
-    for (size_t b = b0; b < b1; b++) {
-      const size_t e = chunk_end(b, (size_t)np);
-      const size_t k0 = w->pstart[b * CHUNK];
-      const size_t k1 = w->pstart[e];
-      double ce[CEN_N] = { 0, 0, 0, 0 };
-      cq.ce = ce;
-      for (size_t kb = k0; kb < k1; kb += WALK_BATCH) {
-        const size_t ke = kb + WALK_BATCH < k1 ? kb + WALK_BATCH : k1;
-        /* The skip test (pair_may_touch) passes over the pairs apart for certain.  Where
-         * most are apart (the dilute flow: ~1 in 5 passes), the batch's passing pairs are
-         * first gathered without a branch, since which ones pass is as good as random to the
-         * branch predictor (the walk 0.8x its time); where most pass (a dense flow), the
-         * test stays in the loop, whose branch is then predicted.  Chosen by the previous
-         * batch; the same pairs in the same order either way. */
-        size_t npass = 0;
-        if (sparse) {
-          unsigned short todo[WALK_BATCH];
-          size_t ntodo = 0;
-          for (size_t k = kb; k < ke; k++) {
-            todo[ntodo] = (unsigned short)(k - kb);
-            ntodo += pair_may_touch(hist, apart_until, path, pairs, k);
-            pact[k] = 0;
-          }
-          for (size_t q = 0; q < ntodo; q++)
-            walk_pair(c, w, pairs, kb + todo[q], L, &cq, (int)tid);
-          npass = ntodo;
-        } else {
-          for (size_t k = kb; k < ke; k++) {
-            if (!hist[k] && !pair_may_touch(hist, apart_until, path, pairs, k)) {
-              pact[k] = 0; /* apart for certain, nothing to reset */
-              continue;
-            }
-            npass++;
-            walk_pair(c, w, pairs, k, L, &cq, (int)tid);
-          }
-        }
-        sparse = 2 * npass < ke - kb;
-      }
-      chute_contact_flush(c, w, &cq); /* the chunk's last contacts, before its particles move */
-      cq.ce = NULL;
-      memcpy(w->cpe + CEN_N * b, ce, sizeof ce);
-      /* the blocks up to e - 1 are done: queue the particles in order while they may move
-       * (moved four at a time, move_queued; the rest of the queue before the barrier) */
-      for (; u < e && u < md; u++) {
-        if (!moves_in_walk(w, u, m0, m1))
-          continue; /* after the barrier */
-        if (w->phi[u] >= e)
-          break; /* a later block of this share still reads it */
-        move_queued(c, w, &frame, &mv, u, 1, &dmax2, &bad_p);
-      }
-    }
-    for (; u < md; u++) /* all blocks of the share are done */
-      if (moves_in_walk(w, u, m0, m1))
-        move_queued(c, w, &frame, &mv, u, 1, &dmax2, &bad_p);
-    chute_move_lanes(c, w, &frame, &mv, 1, &dmax2, &bad_p);
-#ifdef _OPENMP
-    double tw = omp_get_wtime() - t0;
-#pragma omp barrier
-    const double ta = omp_get_wtime();
-#endif
-    for (size_t m = m0; m < m1; m++)
-      if (!moves_in_walk(w, m, m0, m1))
-        move_queued(c, w, &frame, &mv, m, 0, &dmax2, &bad_p);
-    chute_move_lanes(c, w, &frame, &mv, 0, &dmax2, &bad_p);
-    for (size_t m = md; m < m1; m++) /* the deferred ones */
-      if (moves_in_walk(w, m, m0, m1))
-        move_queued(c, w, &frame, &mv, m, 1, &dmax2, &bad_p);
-    chute_move_lanes(c, w, &frame, &mv, 1, &dmax2, &bad_p);
-    for (size_t b = b0; b < b1; b++) { /* each chunk's particle work */
-      double cp[PEN_N] = { 0, 0, 0, 0, 0 };
-      for (size_t m = b * CHUNK; m < chunk_end(b, (size_t)np); m++)
-        for (int e = 0; e < PEN_N; e++)
-          cp[e] += w->pen[PEN_N * m + e];
-      memcpy(w->cpp + PEN_N * b, cp, sizeof cp);
-    }
-#ifdef _OPENMP
-    if (own) {
-      w->tph[tid] = tw;
-      w->tpo[tid] = omp_get_wtime() - ta;
-    }
-#endif
-  }
+  step_share(c, w, pairs, L, &frame, reach, nch, np, &bad_pair, &bad_p, &dmax2);
   chute_balance_shares(w, (size_t)np);
-  if (bad_pair < npr) {
-    const gc_npair *pr = &pairs[bad_pair];
-    /* particles by number (id), their spheres by place in the cluster */
-    const long I = c->owner[pr->i], J = c->owner[pr->j];
-    const gc_params *q = &c->cfg.pp;
-    snprintf(msg, msglen,
-             "step %ld (t = %g s): non-finite contact force between sphere %zu of "
-             "particle %zu and %s %zu (particle parameters E = %g Pa, nu = %g, sY = %g Pa, "
-             "C_a = %g m/N, K_c = %g 1/N, mu = %g; dt = %g s)",
-             c->step, c->t, (size_t)pr->i % c->nsph, c->id[I], J >= 0 ? "particle" : "bead",
-             J >= 0 ? c->id[J] : (size_t)pr->j - c->np * c->nsph, q->E1, q->nu1, q->sY1, q->C_a,
-             q->K_c, q->mu, c->cfg.dt);
-    return GC_ENAN;
-  }
-  if (bad_p < np) {
-    const double *F = c->force + 3 * bad_p;
-    const gc_params *q = &c->cfg.pp;
-    snprintf(msg, msglen,
-             "step %ld (t = %g s): non-finite force, contact state or position of "
-             "particle %zu (force %g %g %g N; particle parameters E = %g Pa, nu = %g, sY = %g "
-             "Pa, C_a = %g m/N, K_c = %g 1/N, mu = %g; dt = %g s)",
-             c->step, c->t, c->id[bad_p], F[0], F[1], F[2], q->E1, q->nu1, q->sY1, q->C_a, q->K_c,
-             q->mu, c->cfg.dt);
-    return GC_ENAN;
-  }
+  int st = step_nan(c, pairs, npr, bad_pair, bad_p, msg, msglen);
+  if (st)
+    return st;
   chute_energy_sum(c, w, nch);
   c->t += c->cfg.dt;
   c->step++;
@@ -314,10 +359,7 @@ int gc_chute_step(gc_chute *c, char *msg, size_t msglen)
    * non-finite position: dmax2 is then INFINITY) */
   for (int a = 0; a < 3; a++)
     w->drift[a] = frame.shift[a];
-  if (gc_nlist_past_skin(c->nl, dmax2, fixed2)) {
-    int st = chute_rebuild(c, w, msg, msglen);
-    if (st)
-      return st;
-  }
+  if (gc_nlist_past_skin(c->nl, dmax2, fixed2) && (st = chute_rebuild(c, w, msg, msglen)))
+    return st;
   return GC_SUCCESS;
 }

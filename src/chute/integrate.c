@@ -149,6 +149,110 @@ lanes_step(const double I[3], const double g[3], double mass, double dt, double 
   }
 }
 
+/* The new sphere positions (soff, sx) of the n particles pl of a lane set (bad: left as they
+ * were) from their orientations Q and their wrapped positions (xp: each one's x), four lanes
+ * side by side as in particle_spheres, operation for operation. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+lanes_spheres(gc_chute *c, chute_work *w, const size_t pl[LANES], int n, const int bad[LANES],
+              const double (*Q)[LANES], const double *const xp[LANES])
+{
+  const size_t nsph = c->nsph;
+  double R[9][LANES];
+  for (int l = 0; l < LANES; l++) {
+    double Rl[9];
+    const double ql[4] = { Q[0][l], Q[1][l], Q[2][l], Q[3][l] };
+    gc_quat_to_matrix(ql, Rl);
+    for (int e = 0; e < 9; e++)
+      R[e][l] = Rl[e];
+  }
+  GC_LANE_ALIGN double X[3][LANES]; /* the wrapped positions */
+  for (int e = 0; e < 3; e++)
+    lane_row(X[e], xp[0][e], xp[1][e], xp[2][e], xp[3][e]);
+  for (size_t k = 0; k < nsph; k++) {
+    const double *pos = c->cfg.shape.pos[k];
+    GC_LANE_ALIGN double SM[3][LANES];
+    double O[3][LANES], S[3][LANES];
+    const double *sm[LANES];
+    for (int l = 0; l < LANES; l++)
+      sm[l] = w->simg + 3 * (pl[l] * nsph + k);
+    for (int e = 0; e < 3; e++)
+      lane_row(SM[e], sm[0][e], sm[1][e], sm[2][e], sm[3][e]);
+    for (int l = 0; l < LANES; l++) {
+      const double Rl[9] = { R[0][l], R[1][l], R[2][l], R[3][l], R[4][l],
+                             R[5][l], R[6][l], R[7][l], R[8][l] };
+      const double xl[3] = { X[0][l], X[1][l], X[2][l] };
+      const double sml[3] = { SM[0][l], SM[1][l], SM[2][l] };
+      double o[3], sk[3];
+      sphere_position(Rl, pos, xl, sml, o, sk);
+      O[0][l] = o[0], O[1][l] = o[1], O[2][l] = o[2];
+      S[0][l] = sk[0], S[1][l] = sk[1], S[2][l] = sk[2];
+    }
+    for (int l = 0; l < n; l++) {
+      if (bad[l])
+        continue;
+      const size_t i = pl[l] * nsph + k;
+      for (int e = 0; e < 3; e++) {
+        w->soff[3 * i + e] = O[e][l];
+        c->sx[3 * i + e] = S[e][l];
+      }
+    }
+  }
+}
+
+/* The path bounds of the n particles pl of a lane set (velocities V, angular velocities W)
+ * grown by the step, and into M2 the squared displacement in the list's frame fr of those
+ * whose bound in the drift frame reached q->reach (0 for the others; INFINITY for all before
+ * the first build). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+lanes_paths(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, const lanes *q,
+            const size_t pl[LANES], int n, const double (*V)[LANES], const double (*W)[LANES],
+            double M2[LANES])
+{
+  const size_t nsph = c->nsph;
+  const double dt = c->cfg.dt;
+  if (fr->x0) {
+    /* the path bound of each sphere grows by the step's (its particle's, path_step), and
+     * that in the drift frame (rpath) by the step's with v - drift_v */
+    double D[LANES], RD[LANES];
+    const double *u = w->drift_v;
+    for (int l = 0; l < LANES; l++) {
+      const double v2 = V[0][l] * V[0][l] + V[1][l] * V[1][l] + V[2][l] * V[2][l];
+      const double w2 = W[0][l] * W[0][l] + W[1][l] * W[1][l] + W[2][l] * W[2][l];
+      const double r0 = V[0][l] - u[0], r1 = V[1][l] - u[1], r2 = V[2][l] - u[2];
+      D[l] = path_step(sqrt(v2), sqrt(w2), w->pmax, dt, w->path_eps);
+      RD[l] = path_step(sqrt(r0 * r0 + r1 * r1 + r2 * r2), sqrt(w2), w->pmax, dt, w->path_eps);
+    }
+    /* the rebuild criterion (the largest displacement from the build in the drift frame, in
+     * M2) needs only the particles whose bound rpath has reached q->reach: the others have
+     * not moved that far, and their computed displacement stays below it by far more than its
+     * rounding (the bound holds a 1e-9 relative allowance, q->reach another 1e-6) */
+    for (int l = 0; l < n; l++) {
+      double *pp = w->path + pl[l] * nsph;
+      const double pn = pp[0] + D[l];
+      for (size_t k = 0; k < nsph; k++)
+        pp[k] = pn;
+      const double rp = w->rpath[pl[l]] + RD[l];
+      w->rpath[pl[l]] = rp;
+      if (!(rp < q->reach))
+        M2[l] = gc_nlist_frame_moved(fr, c->sx, pl[l] * nsph, (pl[l] + 1) * nsph, NULL);
+    }
+  } else { /* no list built: every displacement is infinite */
+    for (int l = 0; l < LANES; l++) {
+      M2[l] = INFINITY;
+      for (size_t k = 0; k < nsph && l < n; k++)
+        w->path[pl[l] * nsph + k] = INFINITY;
+      if (l < n)
+        w->rpath[pl[l]] = INFINITY;
+    }
+  }
+}
+
 /* Step 3 for the particles of q (emptied), side by side: each one's forces
  * (particle_forces), then gravity, the leap-frog, the rotation (gc_rot_step_body) and the new
  * sphere positions (particle_spheres) of all of them in loops over the lanes, which the
@@ -166,7 +270,6 @@ void chute_move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lane
   q->n = 0;
   if (n == 0)
     return;
-  const size_t nsph = c->nsph;
   const double dt = c->cfg.dt, mass = c->cfg.shape.mass, *I = c->cfg.shape.inertia;
   const double ld = c->cfg.local_damping;
   const double *g = w->g;
@@ -238,82 +341,10 @@ void chute_move_lanes(gc_chute *c, chute_work *w, const gc_nlist_frame *fr, lane
       if (!bad[l])
         chute_particle_spheres(c, w, pl[l]);
   } else {
-    double R[9][LANES];
-    for (int l = 0; l < LANES; l++) {
-      double Rl[9];
-      const double ql[4] = { Q[0][l], Q[1][l], Q[2][l], Q[3][l] };
-      gc_quat_to_matrix(ql, Rl);
-      for (int e = 0; e < 9; e++)
-        R[e][l] = Rl[e];
-    }
-    for (int e = 0; e < 3; e++) /* wrapped */
-      lane_row(X[e], xp[0][e], xp[1][e], xp[2][e], xp[3][e]);
-    for (size_t k = 0; k < nsph; k++) {
-      const double *pos = c->cfg.shape.pos[k];
-      GC_LANE_ALIGN double SM[3][LANES];
-      double O[3][LANES], S[3][LANES];
-      const double *sm[LANES];
-      for (int l = 0; l < LANES; l++)
-        sm[l] = w->simg + 3 * (pl[l] * nsph + k);
-      for (int e = 0; e < 3; e++)
-        lane_row(SM[e], sm[0][e], sm[1][e], sm[2][e], sm[3][e]);
-      for (int l = 0; l < LANES; l++) {
-        const double Rl[9] = { R[0][l], R[1][l], R[2][l], R[3][l], R[4][l],
-                               R[5][l], R[6][l], R[7][l], R[8][l] };
-        const double xl[3] = { X[0][l], X[1][l], X[2][l] };
-        const double sml[3] = { SM[0][l], SM[1][l], SM[2][l] };
-        double o[3], sk[3];
-        sphere_position(Rl, pos, xl, sml, o, sk);
-        O[0][l] = o[0], O[1][l] = o[1], O[2][l] = o[2];
-        S[0][l] = sk[0], S[1][l] = sk[1], S[2][l] = sk[2];
-      }
-      for (int l = 0; l < n; l++) {
-        if (bad[l])
-          continue;
-        const size_t i = pl[l] * nsph + k;
-        for (int e = 0; e < 3; e++) {
-          w->soff[3 * i + e] = O[e][l];
-          c->sx[3 * i + e] = S[e][l];
-        }
-      }
-    }
+    lanes_spheres(c, w, pl, n, bad, (const double(*)[LANES])Q, xp);
   }
   double M2[LANES] = { 0.0 };
-  if (fr->x0) {
-    /* the path bound of each sphere grows by the step's (its particle's, path_step), and
-     * that in the drift frame (rpath) by the step's with v - drift_v */
-    double D[LANES], RD[LANES];
-    const double *u = w->drift_v;
-    for (int l = 0; l < LANES; l++) {
-      const double v2 = V[0][l] * V[0][l] + V[1][l] * V[1][l] + V[2][l] * V[2][l];
-      const double w2 = W[0][l] * W[0][l] + W[1][l] * W[1][l] + W[2][l] * W[2][l];
-      const double r0 = V[0][l] - u[0], r1 = V[1][l] - u[1], r2 = V[2][l] - u[2];
-      D[l] = path_step(sqrt(v2), sqrt(w2), w->pmax, dt, w->path_eps);
-      RD[l] = path_step(sqrt(r0 * r0 + r1 * r1 + r2 * r2), sqrt(w2), w->pmax, dt, w->path_eps);
-    }
-    /* the rebuild criterion (the largest displacement from the build in the drift frame, in
-     * M2) needs only the particles whose bound rpath has reached q->reach: the others have
-     * not moved that far, and their computed displacement stays below it by far more than its
-     * rounding (the bound holds a 1e-9 relative allowance, q->reach another 1e-6) */
-    for (int l = 0; l < n; l++) {
-      double *pp = w->path + pl[l] * nsph;
-      const double pn = pp[0] + D[l];
-      for (size_t k = 0; k < nsph; k++)
-        pp[k] = pn;
-      const double rp = w->rpath[pl[l]] + RD[l];
-      w->rpath[pl[l]] = rp;
-      if (!(rp < q->reach))
-        M2[l] = gc_nlist_frame_moved(fr, c->sx, pl[l] * nsph, (pl[l] + 1) * nsph, NULL);
-    }
-  } else { /* no list built: every displacement is infinite */
-    for (int l = 0; l < LANES; l++) {
-      M2[l] = INFINITY;
-      for (size_t k = 0; k < nsph && l < n; k++)
-        w->path[pl[l] * nsph + k] = INFINITY;
-      if (l < n)
-        w->rpath[pl[l]] = INFINITY;
-    }
-  }
+  lanes_paths(c, w, fr, q, pl, n, (const double(*)[LANES])V, (const double(*)[LANES])W, M2);
   for (int l = 0; l < n; l++) {
     if (M2[l] > *dmax2)
       *dmax2 = M2[l];

@@ -69,6 +69,30 @@ const gc_chute_output *gc_chute_output_at(int file)
   return file >= 0 && file < GC_CHUTE_NFILES ? &chute_outputs[file] : NULL;
 }
 
+void gc_chute_print_outputs(FILE *f, int indent)
+{
+  for (int k = 0; k < GC_CHUTE_NFILES; k++) {
+    const char *name = chute_outputs[k].name, *s = chute_outputs[k].what;
+    /* a numbered file (a printf format of its number): its digits as N */
+    const char *pc = strchr(name, '%');
+    int col = pc ? fprintf(f, "  %.*sNNNNNN%s", (int)(pc - name), name, pc + strcspn(pc, "d") + 1)
+                 : fprintf(f, "  %s", name);
+    /* the text in words, from column indent to column 79 */
+    while (*s) {
+      size_t len = strcspn(s, " ");
+      if (col > indent && col + 1 + (int)len > 79) {
+        fputc('\n', f);
+        col = 0;
+      }
+      col += col < indent ? fprintf(f, "%*s", indent - col, "") : fprintf(f, " ");
+      col += fprintf(f, "%.*s", (int)len, s);
+      s += len;
+      s += strspn(s, " ");
+    }
+    fputc('\n', f);
+  }
+}
+
 const char *gc_chute_file_name(int file)
 {
   return file >= 0 && file < GC_CHUTE_NFILES ? chute_outputs[file].name : NULL;
@@ -292,35 +316,11 @@ int chute_series_flush(gc_chute_out *o, char *msg, size_t n)
   return GC_SUCCESS;
 }
 
-int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chute *c,
-                      const char *dir, char *msg, size_t n)
+/* The grids of the profiles (fig. 9.6-9.9) and the force histogram (fig. 9.11-9.14) of o;
+ * on failure the caller frees o (out_free). */
+static int out_grids(gc_chute_out *o, const gc_chute_run *run, char *msg, size_t n)
 {
-  *out = NULL;
-  gc_chute_out *o = calloc(1, sizeof *o);
-  if (!o || !(o->dir = strdup(dir))) {
-    free(o);
-    snprintf(msg, n, "out of memory");
-    return GC_ENOMEM;
-  }
-  o->run = *run;
   const gc_chute_cfg *cfg = &run->sim;
-  double dt = cfg->dt;
-  o->k_series = steps_of(run->series_interval, dt);
-  o->k_vtk = steps_of(run->vtk_interval, dt);
-  o->k_ckpt = steps_of(run->checkpoint_interval, dt);
-  o->k_prof = steps_of(run->profile_interval, dt);
-  o->prof_first = (long)ceil(run->profile_start / dt - 1e-6);
-  o->prof_last = (long)floor(run->profile_end / dt + 1e-6);
-  o->force_last = (long)llround(run->forces_time / dt);
-  if (o->force_last > run->n_steps)
-    o->force_last = run->n_steps;
-  o->force_first = o->force_last - run->forces_steps + 1;
-  if (o->force_first < 0)
-    o->force_first = 0;
-  o->last_series_step = -1;
-  o->prof_through = o->force_through = -1;
-  o->series_crc = (uint32_t)crc32(0L, Z_NULL, 0);
-
   /* profiles (fig. 9.6-9.9) */
   double L = cfg->length, W = cfg->width, H = run->profile_height, cell = run->profile_cell;
   double ybot = cfg->bottom == GC_BOTTOM_NONE ? 0.0 : -cfg->bead_radius;
@@ -334,8 +334,6 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
     nz = 1;
   if (nx * ny > 100000000 || nx * nz > 100000000) {
     snprintf(msg, n, "profile_cell = %g m: too many profile cells", cell);
-    free(o->dir);
-    free(o);
     return GC_EINVAL;
   }
   double cb = run->centre_band;
@@ -400,7 +398,6 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
     for (int d = 0; d < 3; d++)
       p->v[d] = p->n ? gsl_histogram2d_alloc(nx, n2) : NULL;
     if (!p->n || !p->v[0] || !p->v[1] || !p->v[2]) {
-      out_free(o);
       snprintf(msg, n, "out of memory");
       return GC_ENOMEM;
     }
@@ -408,7 +405,6 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
     for (int d = 0; d < 3; d++)
       bad |= gsl_histogram2d_set_ranges_uniform(p->v[d], 0.0, L, lo2, hi2);
     if (bad) {
-      out_free(o);
       snprintf(msg, n, "%s: empty grid [0, %g] x [%g, %g] m", chute_outputs[defs[i].file].name, L,
                lo2, hi2);
       return GC_EINVAL;
@@ -417,23 +413,57 @@ int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chut
   /* force histogram (fig. 9.11-9.14) */
   o->hist = gsl_histogram_alloc((size_t)run->forces_bins);
   if (!o->hist) {
-    out_free(o);
     snprintf(msg, n, "out of memory");
     return GC_ENOMEM;
   }
   if (gsl_histogram_set_ranges_uniform(o->hist, 0.0, run->forces_max)) {
-    out_free(o);
     snprintf(msg, n, "forces_max = %g out of range (0, inf) N", run->forces_max);
     return GC_EINVAL;
   }
+  return GC_SUCCESS;
+}
 
+int gc_chute_out_open(gc_chute_out **out, const gc_chute_run *run, const gc_chute *c,
+                      const char *dir, char *msg, size_t n)
+{
+  *out = NULL;
+  gc_chute_out *o = calloc(1, sizeof *o);
+  if (!o || !(o->dir = strdup(dir))) {
+    free(o);
+    snprintf(msg, n, "out of memory");
+    return GC_ENOMEM;
+  }
+  o->run = *run;
+  const gc_chute_cfg *cfg = &run->sim;
+  double dt = cfg->dt;
+  o->k_series = steps_of(run->series_interval, dt);
+  o->k_vtk = steps_of(run->vtk_interval, dt);
+  o->k_ckpt = steps_of(run->checkpoint_interval, dt);
+  o->k_prof = steps_of(run->profile_interval, dt);
+  o->prof_first = (long)ceil(run->profile_start / dt - 1e-6);
+  o->prof_last = (long)floor(run->profile_end / dt + 1e-6);
+  o->force_last = (long)llround(run->forces_time / dt);
+  if (o->force_last > run->n_steps)
+    o->force_last = run->n_steps;
+  o->force_first = o->force_last - run->forces_steps + 1;
+  if (o->force_first < 0)
+    o->force_first = 0;
+  o->last_series_step = -1;
+  o->prof_through = o->force_through = -1;
+  o->series_crc = (uint32_t)crc32(0L, Z_NULL, 0);
+
+  int st = out_grids(o, run, msg, n);
+  if (st) {
+    out_free(o);
+    return st;
+  }
   o->series_path = chute_file_path(dir, GC_CHUTE_FILE_SERIES, 0);
   if (!o->series_path) {
     out_free(o);
     snprintf(msg, n, "out of memory");
     return GC_ENOMEM;
   }
-  int st = gc_outfile_open(&o->series, o->series_path, msg, n);
+  st = gc_outfile_open(&o->series, o->series_path, msg, n);
   if (st) {
     out_free(o);
     return st;
