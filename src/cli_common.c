@@ -453,6 +453,16 @@ int gc_cli_parse(const char *prog, const gc_cli_opt *opts, int argc, char **argv
   }
   lopts[nopt] = (struct option){ NULL, 0, NULL, 0 };
   shorts[ls] = 0;
+  /* an abbreviation of an exact row is an unknown option, named with the row it resembles */
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+    const char *a = argv[i];
+    size_t l = a[0] == '-' && a[1] == '-' ? strcspn(a + 2, "=") : 0;
+    for (size_t k = 0; l && k < nopt; k++)
+      if (opts[k].exact && strlen(opts[k].name) > l && strncmp(opts[k].name, a + 2, l) == 0) {
+        optopt = 0;
+        return gc_cli_bad_option(prog, '?', argc, argv, i + 1, lopts);
+      }
+  }
   char *base = dest;
   optind = 1;
   opterr = 0;

@@ -134,6 +134,7 @@ typedef struct {
   size_t offset;        /* where the value goes in the command's option struct */
   const char *help;     /* --help text; '\n' starts a continuation line */
   const char *key;      /* SETKEY: the card key the value is set to */
+  int exact;            /* refuse an abbreviation of the name ("--drop" for --drops) */
 } gc_cli_opt;
 
 /* The law options of every command that builds a law, as --set of the card's key of that name
