@@ -26,5 +26,6 @@ extern const gc_cli_opt gc_compare_options[];
 extern const gc_cli_opt gc_contact_options[];
 extern const gc_cli_opt gc_data_options[];
 extern const gc_cli_opt gc_drop_options[];
+extern const gc_cli_opt gc_impact_options[];
 
 #endif

@@ -147,17 +147,22 @@ typedef struct {
     .name = opt_name, .kind = GC_OPT_SETKEY, .metavar = "NAME", .man_arg = "name",                 \
     .offset = offsetof(opts_type, sets), .key = card_key, .help = text                             \
   }
-#define GC_CLI_LAW_ROWS(opts_type, sets)                                                           \
+#define GC_CLI_LAW_ROW_TWISTING(opts_type, sets)                                                   \
+  GC_CLI_LAW_ROW("twisting-model", "twisting_model", opts_type, sets,                              \
+                 "twisting resistance sub-model (the key twisting)")
+/* The three of the normal and tangential parts, for a command with its own --rolling-model. */
+#define GC_CLI_LAW_ROWS_NT(opts_type, sets)                                                        \
   GC_CLI_LAW_ROW("normal", "normal", opts_type, sets,                                              \
                  "normal elastic-plastic sub-model (the key normal)"),                             \
       GC_CLI_LAW_ROW("damping", "damping", opts_type, sets,                                        \
                      "normal damping sub-model (the key damping)"),                                \
       GC_CLI_LAW_ROW("tangential", "tangential", opts_type, sets,                                  \
-                     "tangential sub-model (the key tangential)"),                                 \
+                     "tangential sub-model (the key tangential)")
+#define GC_CLI_LAW_ROWS(opts_type, sets)                                                           \
+  GC_CLI_LAW_ROWS_NT(opts_type, sets),                                                             \
       GC_CLI_LAW_ROW("rolling-model", "rolling_model", opts_type, sets,                            \
                      "rolling resistance sub-model (the key rolling)"),                            \
-      GC_CLI_LAW_ROW("twisting-model", "twisting_model", opts_type, sets,                          \
-                     "twisting resistance sub-model (the key twisting)")
+      GC_CLI_LAW_ROW_TWISTING(opts_type, sets)
 
 /* Results of gc_cli_parse besides an exit status. */
 enum { GC_CLI_HELP = -1 };
