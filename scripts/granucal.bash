@@ -15,13 +15,10 @@ _granucal()
   fi
   local opts=""
   case ${words[1]} in
-    impact) opts="--model --tfd --card --set --vn --vt --omega --ratio --count --dt --ntcol
-                  --rolling --mid-point --rolling-model --omega2 --output --quiet --help" ;;
     fit) opts="-c --card -m --model -s --set -o --output -A --algorithm --fix --free --bounds --w-a --w-e
                --point-weights --eps --delta --max-iter --max-evals --polish --starts --seed
                --dt --gravity --report --compression --drops --undetermined -v --verbose
                -q --quiet -h --help" ;;
-    data) opts="-c --card --drops --compression --path -h --help" ;;
     export) opts="lammps --output-dir --set --state --plugin --help" ;;
     models) opts="--names -h --help" ;;
   esac

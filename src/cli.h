@@ -24,6 +24,8 @@ int gc_cmd_export(int argc, char **argv);
 extern const gc_cli_opt gc_chute_options[];
 extern const gc_cli_opt gc_compare_options[];
 extern const gc_cli_opt gc_contact_options[];
+extern const gc_cli_opt gc_data_options[];
 extern const gc_cli_opt gc_drop_options[];
+extern const gc_cli_opt gc_impact_options[];
 
 #endif

@@ -418,6 +418,20 @@ void gc_cli_print_notes(const char *prog, const char *notes, int quiet)
 
 enum { GC_CLI_MAXOPT = 64 };
 
+/* Room a SETKEY value may need beyond its argument's own text: "KEY=" for an abbreviated
+ * option ("--damp"); the longest key, "twisting_model=", has 15 characters. */
+enum { GC_CLI_SETKEY_EXTRA = 16 };
+
+int gc_cli_list_alloc(gc_cli_list *l, int argc, char *const *argv, size_t extra)
+{
+  size_t n = (size_t)(argc > 0 ? argc : 0) + 1 + extra, text = 0;
+  for (int i = 1; i < argc; i++)
+    text += strlen(argv[i]) + 1 + GC_CLI_SETKEY_EXTRA;
+  char **v = calloc(1, n * sizeof *v + text);
+  *l = (gc_cli_list){ v, 0, v ? (char *)(v + n) : NULL, v ? text : 0 };
+  return v == NULL;
+}
+
 int gc_cli_parse(const char *prog, const gc_cli_opt *opts, int argc, char **argv, void *dest,
                  int *seen, int *first_operand)
 {
@@ -439,6 +453,16 @@ int gc_cli_parse(const char *prog, const gc_cli_opt *opts, int argc, char **argv
   }
   lopts[nopt] = (struct option){ NULL, 0, NULL, 0 };
   shorts[ls] = 0;
+  /* an abbreviation of an exact row is an unknown option, named with the row it resembles */
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+    const char *a = argv[i];
+    size_t l = a[0] == '-' && a[1] == '-' ? strcspn(a + 2, "=") : 0;
+    for (size_t k = 0; l && k < nopt; k++)
+      if (opts[k].exact && strlen(opts[k].name) > l && strncmp(opts[k].name, a + 2, l) == 0) {
+        optopt = 0;
+        return gc_cli_bad_option(prog, '?', argc, argv, i + 1, lopts);
+      }
+  }
   char *base = dest;
   optind = 1;
   opterr = 0;
@@ -476,6 +500,17 @@ int gc_cli_parse(const char *prog, const gc_cli_opt *opts, int argc, char **argv
     case GC_OPT_LIST: {
       gc_cli_list *l = at;
       l->v[l->n++] = optarg;
+      break;
+    }
+    case GC_OPT_SETKEY: {
+      gc_cli_list *l = at;
+      size_t need = strlen(o->key) + strlen(optarg) + 2;
+      if (!l->text || need > l->text_left)
+        return 1; /* not from gc_cli_list_alloc: cannot happen for its argv */
+      snprintf(l->text, need, "%s=%s", o->key, optarg);
+      l->v[l->n++] = l->text;
+      l->text += need;
+      l->text_left -= need;
       break;
     }
     }

@@ -98,14 +98,22 @@ typedef enum {
   GC_OPT_DOUBLE,
   GC_OPT_LONG,
   GC_OPT_LIST,
-  GC_OPT_HELP /* -h, --help: nothing stored */
+  GC_OPT_SETKEY, /* a gc_cli_list (the --set list): "KEY=VALUE" appended, KEY the row's key */
+  GC_OPT_HELP    /* -h, --help: nothing stored */
 } gc_opt_kind;
 
-/* The values of a repeatable option, in the order given (v has room for argc entries). */
+/* The values of a repeatable option, in the order given (v has room for argc entries).  A list
+ * that SETKEY rows write to comes from gc_cli_list_alloc: text is the room for their "KEY=VALUE"
+ * strings, in the same block as v (free(v) frees both). */
 typedef struct {
   char **v;
   size_t n;
+  char *text;
+  size_t text_left;
 } gc_cli_list;
+/* A list with room for the values of the arguments argv[1..argc-1], SETKEY rows included, and
+ * extra more entries the command appends; returns 1 when out of memory (l->v NULL), else 0. */
+int gc_cli_list_alloc(gc_cli_list *l, int argc, char *const *argv, size_t extra);
 
 /* One option of a command, as the chute card's key table (chute_io.c): the parser, --help, the
  * bash completion (granucal --complete) and the man page's OPTIONS headers
@@ -125,7 +133,36 @@ typedef struct {
   const char *unit;     /* DOUBLE: unit of the range in messages */
   size_t offset;        /* where the value goes in the command's option struct */
   const char *help;     /* --help text; '\n' starts a continuation line */
+  const char *key;      /* SETKEY: the card key the value is set to */
+  int exact;            /* refuse an abbreviation of the name ("--drop" for --drops) */
 } gc_cli_opt;
+
+/* The law options of every command that builds a law, as --set of the card's key of that name
+ * (gc_cli_law, gc_law_compose): --normal, --damping, --tangential, --rolling-model,
+ * --twisting-model NAME.  opts_type is the command's option struct, sets its gc_cli_list of
+ * --set values (from gc_cli_list_alloc). */
+#define GC_CLI_LAW_NROWS 5
+#define GC_CLI_LAW_ROW(opt_name, card_key, opts_type, sets, text)                                  \
+  {                                                                                                \
+    .name = opt_name, .kind = GC_OPT_SETKEY, .metavar = "NAME", .man_arg = "name",                 \
+    .offset = offsetof(opts_type, sets), .key = card_key, .help = text                             \
+  }
+#define GC_CLI_LAW_ROW_TWISTING(opts_type, sets)                                                   \
+  GC_CLI_LAW_ROW("twisting-model", "twisting_model", opts_type, sets,                              \
+                 "twisting resistance sub-model (the key twisting)")
+/* The three of the normal and tangential parts, for a command with its own --rolling-model. */
+#define GC_CLI_LAW_ROWS_NT(opts_type, sets)                                                        \
+  GC_CLI_LAW_ROW("normal", "normal", opts_type, sets,                                              \
+                 "normal elastic-plastic sub-model (the key normal)"),                             \
+      GC_CLI_LAW_ROW("damping", "damping", opts_type, sets,                                        \
+                     "normal damping sub-model (the key damping)"),                                \
+      GC_CLI_LAW_ROW("tangential", "tangential", opts_type, sets,                                  \
+                     "tangential sub-model (the key tangential)")
+#define GC_CLI_LAW_ROWS(opts_type, sets)                                                           \
+  GC_CLI_LAW_ROWS_NT(opts_type, sets),                                                             \
+      GC_CLI_LAW_ROW("rolling-model", "rolling_model", opts_type, sets,                            \
+                     "rolling resistance sub-model (the key rolling)"),                            \
+      GC_CLI_LAW_ROW_TWISTING(opts_type, sets)
 
 /* Results of gc_cli_parse besides an exit status. */
 enum { GC_CLI_HELP = -1 };

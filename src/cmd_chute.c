@@ -46,6 +46,7 @@ const gc_cli_opt gc_chute_options[] = {
     .man_arg = "key=value",
     ROW(sets),
     .help = "set one key of the card (repeatable; after the file)" },
+  GC_CLI_LAW_ROWS(chute_opts, sets),
   { .name = "t-end",
     .kind = GC_OPT_DOUBLE,
     .metavar = "T",
@@ -81,7 +82,7 @@ const gc_cli_opt gc_chute_options[] = {
   { .name = NULL }
 };
 #undef ROW
-enum { ROW_T_END = 2, ROW_THREADS, ROW_COUNT = 7 };
+enum { ROW_T_END = 2 + GC_CLI_LAW_NROWS, ROW_THREADS, ROW_COUNT = 7 + GC_CLI_LAW_NROWS };
 
 static void chute_usage(FILE *f)
 {
@@ -222,14 +223,12 @@ int gc_cmd_chute(int argc, char **argv)
   const char *prog = "granucal chute";
   char tbuf[64] = "", jbuf[64] = "";
   /* user sets, then --t-end and --threads */
-  chute_opts o = { .sets = { calloc((size_t)argc + 3, sizeof(char *)), 0 } };
-  if (!o.sets.v)
+  chute_opts o = { 0 };
+  if (gc_cli_list_alloc(&o.sets, argc, argv, 2))
     return 1;
   /* the command line as typed, for the provenance record (getopt_long permutes argv) */
   char *cmdline[argc + 1];
   memcpy(cmdline, argv, (size_t)(argc + 1) * sizeof *argv);
-  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
-  argc = gc_cli_law_args(argc, argv, NULL, &lawbuf);
   int seen[ROW_COUNT] = { 0 }, first_operand = 1;
   int bad = gc_cli_parse(prog, gc_chute_options, argc, argv, &o, seen, &first_operand);
   if (bad == GC_CLI_HELP)

@@ -45,6 +45,7 @@ const gc_cli_opt gc_compare_options[] = {
     .man_arg = "key=value",
     ROW(sets),
     .help = "set one parameter (repeatable; applied after the card)" },
+  GC_CLI_LAW_ROWS(compare_opts, sets),
   { .name = "force",
     .kind = GC_OPT_FLAG,
     ROW(force),
@@ -199,14 +200,11 @@ static void write_curves(FILE *f, const compare_result *r)
 
 int gc_cmd_compare(int argc, char **argv)
 {
-  compare_opts o = { .models = "ep,thornton,hertz",
-                     .sets = { calloc((size_t)argc + 1, sizeof(char *)), 0 } };
-  if (!o.sets.v) {
+  compare_opts o = { .models = "ep,thornton,hertz" };
+  if (gc_cli_list_alloc(&o.sets, argc, argv, 0)) {
     fprintf(stderr, PROG ": out of memory\n");
     return 1;
   }
-  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
-  argc = gc_cli_law_args(argc, argv, NULL, &lawbuf);
   int first_operand = 1;
   int rc = gc_cli_parse(PROG, gc_compare_options, argc, argv, &o, NULL, &first_operand);
   if (rc == GC_CLI_HELP)

@@ -51,6 +51,7 @@ const gc_cli_opt gc_contact_options[] = {
     .man_arg = "key=value",
     ROW(sets),
     .help = "set one parameter (repeatable; applied after the card)" },
+  GC_CLI_LAW_ROWS(contact_opts, sets),
   { .name = "path",
     .letter = 'p',
     .kind = GC_OPT_FILE,
@@ -132,13 +133,11 @@ static int write_csv(FILE *f, const gc_contact_rec *r, size_t n)
 
 int gc_cmd_contact(int argc, char **argv)
 {
-  contact_opts o = { .sets = { calloc((size_t)argc + 1, sizeof(char *)), 0 }, .steps = 2000 };
-  if (!o.sets.v) {
+  contact_opts o = { .steps = 2000 };
+  if (gc_cli_list_alloc(&o.sets, argc, argv, 0)) {
     fprintf(stderr, "granucal contact: out of memory\n");
     return 1;
   }
-  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
-  argc = gc_cli_law_args(argc, argv, NULL, &lawbuf);
   int first_operand = 1;
   int bad =
       gc_cli_parse("granucal contact", gc_contact_options, argc, argv, &o, NULL, &first_operand);

@@ -1,7 +1,7 @@
 /* cmd_data.c - `granucal data`: read measurement files exactly as `granucal fit` and
  * `granucal drop --sweep` read them (the one data-file contract of src/fit.c) and print them in
  * SI units, so that a user can check a file and scripts (plot-drop -d) read it the same way. */
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,42 @@
 #include "fit.h"
 
 #define GC_G 9.80665 /* standard gravity [m/s^2], as fit and drop */
+
+/* The options of `granucal data` (rows of gc_data_options). */
+typedef struct {
+  const char *card;
+  int compression, drops, path, help;
+} data_opts;
+
+#define ROW(field) .offset = offsetof(data_opts, field)
+const gc_cli_opt gc_data_options[] = {
+  { .name = "card",
+    .letter = 'c',
+    .kind = GC_OPT_FILE,
+    .metavar = "CARD",
+    .man_arg = "card",
+    ROW(card),
+    .help = "material card or parameter file: alpha is also checked against\n"
+            "its radius (alpha/R <= 0.1)" },
+  { .name = "compression",
+    .kind = GC_OPT_FLAG,
+    .exact = 1,
+    ROW(compression),
+    .help = "read the file as compression data (alpha, P)" },
+  { .name = "drops",
+    .kind = GC_OPT_FLAG,
+    .exact = 1,
+    ROW(drops),
+    .help = "read the file as drop-test data (v_in or H, e)" },
+  { .name = "path",
+    .kind = GC_OPT_FLAG,
+    .exact = 1,
+    ROW(path),
+    .help = "read the file as a load path (t, alpha, P)" },
+  { .name = "help", .letter = 'h', .kind = GC_OPT_HELP, ROW(help), .help = "this help" },
+  { .name = NULL }
+};
+#undef ROW
 
 static void data_usage(FILE *f)
 {
@@ -32,44 +68,36 @@ static void data_usage(FILE *f)
           "mm/s, cm/s; s, ms, us).  Implausible data are refused as 'granucal fit' refuses them\n"
           "(granucal-fit(1)); with -c CARD also an alpha beyond 0.1 R.  Each conversion or\n"
           "ignored column gives a note on standard error.  Exit status: 0 success, 1 bad file,\n"
-          "2 usage error.\n");
+          "2 usage error.\n\n");
+  gc_cli_help_options(f, gc_data_options, 21);
 }
 
 int gc_cmd_data(int argc, char **argv)
 {
-  int kind = 0;
-  const char *path = NULL, *card = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-      data_usage(stdout);
-      return 0;
-    } else if (strcmp(argv[i], "--drops") == 0) {
-      kind = GC_FIT_KIND_DROPS;
-    } else if (strcmp(argv[i], "--compression") == 0) {
-      kind = GC_FIT_KIND_COMPRESSION;
-    } else if (strcmp(argv[i], "--path") == 0) {
-      kind = GC_FIT_KIND_PATH;
-    } else if (strcmp(argv[i], "-c") == 0 || strcmp(argv[i], "--card") == 0) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "granucal data: option '%s' needs a value\n", argv[i]);
-        return 2;
-      }
-      card = argv[++i];
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      static const struct option opts[] = {
-        { "drops", no_argument, NULL, 0 },  { "compression", no_argument, NULL, 0 },
-        { "path", no_argument, NULL, 0 },   { "card", required_argument, NULL, 'c' },
-        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
-      };
-      optopt = 0;
-      return gc_cli_bad_option("granucal data", '?', i + 1, argv, i + 1, opts);
-    } else if (path) {
-      fprintf(stderr, "granucal data: one file at a time ('%s' and '%s')\n", path, argv[i]);
-      return 2;
-    } else {
-      path = argv[i];
-    }
+  data_opts o = { 0 };
+  int first_operand = 1;
+  int bad = gc_cli_parse("granucal data", gc_data_options, argc, argv, &o, NULL, &first_operand);
+  if (bad == GC_CLI_HELP) {
+    data_usage(stdout);
+    return 0;
   }
+  if (bad)
+    return bad;
+  if (o.compression + o.drops + o.path > 1) {
+    fprintf(stderr, "granucal data: give at most one of --compression, --drops, --path\n");
+    return 2;
+  }
+  int kind = o.compression ? GC_FIT_KIND_COMPRESSION
+             : o.drops     ? GC_FIT_KIND_DROPS
+             : o.path      ? GC_FIT_KIND_PATH
+                           : 0;
+  const char *card = o.card;
+  if (argc - first_operand > 1) {
+    fprintf(stderr, "granucal data: one file at a time ('%s' and '%s')\n", argv[first_operand],
+            argv[first_operand + 1]);
+    return 2;
+  }
+  const char *path = first_operand < argc ? argv[first_operand] : NULL;
   if (!path) {
     data_usage(stderr);
     return 2;

@@ -46,6 +46,7 @@ const gc_cli_opt gc_drop_options[] = {
     .man_arg = "key=value",
     ROW(sets),
     .help = "set one parameter (repeatable)" },
+  GC_CLI_LAW_ROWS(drop_opts, sets),
   { .name = "vin",
     .kind = GC_OPT_DOUBLE,
     .metavar = "V",
@@ -121,7 +122,14 @@ const gc_cli_opt gc_drop_options[] = {
   { .name = NULL }
 };
 #undef ROW
-enum { ROW_VIN = 3, ROW_HEIGHT, ROW_SWEEP, ROW_DT, ROW_NTCOL, ROW_COUNT = 15 };
+enum {
+  ROW_VIN = 3 + GC_CLI_LAW_NROWS,
+  ROW_HEIGHT,
+  ROW_SWEEP,
+  ROW_DT,
+  ROW_NTCOL,
+  ROW_COUNT = 15 + GC_CLI_LAW_NROWS
+};
 
 static void drop_usage(FILE *f)
 {
@@ -155,9 +163,9 @@ static void hist_write(void *vctx, double t, double alpha, double P, double v)
 int gc_cmd_drop(int argc, char **argv)
 {
   const char *prog = "granucal drop";
-  drop_opts o = { .sets = { calloc((size_t)argc + 1, sizeof(char *)), 0 } };
+  drop_opts o = { 0 };
   int seen[ROW_COUNT] = { 0 }, first_operand = 1;
-  if (!o.sets.v)
+  if (gc_cli_list_alloc(&o.sets, argc, argv, 0))
     return 1;
   int bad = gc_cli_parse(prog, gc_drop_options, argc, argv, &o, seen, &first_operand);
   if (bad == GC_CLI_HELP)
@@ -173,8 +181,6 @@ int gc_cmd_drop(int argc, char **argv)
   int have_dt = seen[ROW_DT], have_ntcol = seen[ROW_NTCOL];
   gc_drop_cfg cfg;
   gc_drop_cfg_default(&cfg);
-  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
-  argc = gc_cli_law_args(argc, argv, NULL, &lawbuf);
   if (have_dt)
     cfg.dt = o.dt;
   if (have_ntcol)

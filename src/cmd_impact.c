@@ -1,7 +1,7 @@
 /* cmd_impact.c - `granucal impact`: oblique impacts of spinning spheres on a frictional plane
  * (sec. 5.5, 8.4.2, appendix C) or on a second sphere, with the rigid-body prediction in the
  * same CSV. */
-#include <getopt.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,137 +13,218 @@
 #include "impact_sim.h"
 #include "timestep.h"
 
+/* The options of `granucal impact` (rows of gc_impact_options). */
+typedef struct {
+  const char *nfd_name, *tfd_name, *card, *ratio, *roll_name, *out;
+  gc_cli_list sets;
+  double vn, vt, omega, omega2, dt;
+  long count, ntcol;
+  int rolling, mid_point, quiet, help;
+} impact_opts;
+
+#define ROW(field) .offset = offsetof(impact_opts, field)
+const gc_cli_opt gc_impact_options[] = {
+  { .name = "model",
+    .letter = 'm',
+    .kind = GC_OPT_STRING,
+    .metavar = "NAME",
+    .man_arg = "name",
+    ROW(nfd_name),
+    .help = "normal model (default: the card's 'model', else ep)" },
+  { .name = "tfd",
+    .letter = 't',
+    .kind = GC_OPT_STRING,
+    .metavar = "NAME",
+    .man_arg = "name",
+    ROW(tfd_name),
+    .help = "tangential model (default: the card's 'tfd', else the normal model's\n"
+            "own tangential part); friction mu from the card" },
+  { .name = "card",
+    .letter = 'c',
+    .kind = GC_OPT_FILE,
+    .metavar = "FILE",
+    .man_arg = "file",
+    ROW(card),
+    .help = "material card" },
+  { .name = "set",
+    .letter = 's',
+    .kind = GC_OPT_LIST,
+    .metavar = "K=V",
+    .man_arg = "key=value",
+    ROW(sets),
+    .help = "set one parameter (repeatable; applied after the card)" },
+  GC_CLI_LAW_ROWS_NT(impact_opts, sets),
+  GC_CLI_LAW_ROW_TWISTING(impact_opts, sets),
+  { .name = "vn",
+    .kind = GC_OPT_DOUBLE,
+    .metavar = "V",
+    .man_arg = "v",
+    .lo = 0,
+    .hi = 1e4,
+    .lo_open = 1,
+    .unit = "m/s",
+    ROW(vn),
+    .help = "normal impact speed [m/s] (> 0)" },
+  { .name = "vt",
+    .kind = GC_OPT_DOUBLE,
+    .metavar = "VT",
+    .man_arg = "vt",
+    .lo = -1e4,
+    .hi = 1e4,
+    .unit = "m/s",
+    ROW(vt),
+    .help = "tangential velocity of the centre [m/s] (default 0)" },
+  { .name = "omega",
+    .kind = GC_OPT_DOUBLE,
+    .metavar = "W",
+    .man_arg = "w",
+    .lo = -1e7,
+    .hi = 1e7,
+    .unit = "rad/s",
+    ROW(omega),
+    .help = "spin [rad/s] of a single sphere" },
+  { .name = "ratio",
+    .kind = GC_OPT_STRING,
+    .metavar = "MIN,MAX",
+    .man_arg = "\" min\" , max",
+    ROW(ratio),
+    .help = "v_n / v_st from MIN to MAX (log-spaced), the spin set accordingly" },
+  { .name = "count",
+    .kind = GC_OPT_LONG,
+    .metavar = "N",
+    .man_arg = "N",
+    .lo = 1,
+    .hi = 100000,
+    ROW(count),
+    .help = "spheres in the --ratio set (default 50)" },
+  { .name = "omega2",
+    .kind = GC_OPT_DOUBLE,
+    .metavar = "W2",
+    .man_arg = "w2",
+    .lo = -1e7,
+    .hi = 1e7,
+    .unit = "rad/s",
+    ROW(omega2),
+    .help = "spin [rad/s] of sphere 2 (R2 > 0; default 0)" },
+  { .name = "dt",
+    .kind = GC_OPT_DOUBLE,
+    .metavar = "DT",
+    .man_arg = "dt",
+    .lo = 0,
+    .hi = 1,
+    .lo_open = 1,
+    .unit = "s",
+    ROW(dt),
+    .help = "time step [s]; default: Hertz contact duration (eq. 3.22) / ntcol" },
+  { .name = "ntcol",
+    .kind = GC_OPT_LONG,
+    .metavar = "N",
+    .man_arg = "N",
+    .lo = GC_DT_REFUSE_NTCOL,
+    .hi = 10000000,
+    ROW(ntcol),
+    .help = "steps per contact duration (default 200, in [10, 1e7]); a --dt\n"
+            "above t_c/10 is refused" },
+  { .name = "rolling",
+    .kind = GC_OPT_FLAG,
+    ROW(rolling),
+    .help = "apply the rolling correction of sec. 5.2" },
+  { .name = "mid-point",
+    .kind = GC_OPT_FLAG,
+    ROW(mid_point),
+    .help = "contact point in the middle of the overlap (levers R - alpha/2,\n"
+            "as granucal chute and the LAMMPS plugin); default: on the\n"
+            "undeformed surfaces (levers R, R2; sec. 8.4)" },
+  { .name = "rolling-model",
+    .kind = GC_OPT_STRING,
+    .metavar = "NAME",
+    .man_arg = "name",
+    ROW(roll_name),
+    .help = "rolling resistance (none, spring, const; 'granucal models'):\n"
+            "a couple against w1 - w2, parameters mu_r, beta_r, w_reg\n"
+            "from the card / --set" },
+  { .name = "output",
+    .letter = 'o',
+    .kind = GC_OPT_FILE,
+    .metavar = "FILE",
+    .man_arg = "file",
+    ROW(out),
+    .help = "CSV (default: standard output)" },
+  { .name = "quiet",
+    .letter = 'q',
+    .kind = GC_OPT_FLAG,
+    ROW(quiet),
+    .help = "no summary on standard error" },
+  { .name = "help", .letter = 'h', .kind = GC_OPT_HELP, ROW(help), .help = "this help" },
+  { .name = NULL }
+};
+#undef ROW
+enum {
+  ROW_VN = 4 + GC_CLI_LAW_NROWS - 1,
+  ROW_OMEGA = ROW_VN + 2,
+  ROW_DT = ROW_VN + 6,
+  ROW_NTCOL,
+  ROW_COUNT = ROW_VN + 14
+};
+
 static void impact_usage(FILE *f)
 {
-  fprintf(
-      f,
-      "usage: granucal impact [-m NFD] [-t TFD] [-c CARD] [-s KEY=VALUE]... --vn V\n"
-      "                       (--omega W | --ratio MIN,MAX [--count N]) [--vt VT]\n"
-      "                       [--omega2 W2] [--dt DT | --ntcol N] [--rolling] [--mid-point]\n"
-      "                       [--rolling-model none|spring|const] [-o OUT.csv] [-q]\n\n"
-      "Oblique impacts of spheres on a frictional plane: every sphere arrives with the\n"
-      "same normal speed and its own spin, so the incidence at the contact point differs\n"
-      "(Walton's hard-sphere test, sec. 5.5 and 8.4.2).  One CSV row per sphere, with the\n"
-      "rigid-body prediction for sliding collisions (eq. C.25) beside the simulation.\n"
-      "Body 2 is a plane when R2 = 0 (rigid when E2 = 0, else deformable with E2, nu2) or,\n"
-      "when R2 > 0, a second sphere (mass m2, or rho and R2) at rest with spin --omega2.\n\n"
-      "  -m, --model NAME   normal model (default: the card's 'model', else ep)\n"
-      "  -t, --tfd NAME     tangential model (default: the card's 'tfd', else the normal model's\n"
-      "                     own tangential part); friction mu from the card\n"
-      "  -c, --card FILE    material card; -s, --set K=V sets one parameter\n"
-      "      --vn V         normal impact speed [m/s] (> 0)\n"
-      "      --vt VT        tangential velocity of the centre [m/s] (default 0)\n"
-      "      --omega W      spin [rad/s] of a single sphere\n"
-      "      --omega2 W2    spin [rad/s] of sphere 2 (R2 > 0; default 0)\n"
-      "      --ratio MIN,MAX  v_n / v_st from MIN to MAX (log-spaced), the spin set accordingly\n"
-      "      --count N      spheres in the --ratio set (default 50)\n"
-      "      --dt DT        time step [s]; default: Hertz contact duration (eq. 3.22) / ntcol\n"
-      "      --ntcol N      steps per contact duration (default 200, in [10, 1e7]); a --dt\n"
-      "                     above t_c/10 is refused\n"
-      "      --rolling      apply the rolling correction of sec. 5.2\n"
-      "      --mid-point    contact point in the middle of the overlap (levers R - alpha/2,\n"
-      "                     as granucal chute and the LAMMPS plugin); default: on the\n"
-      "                     undeformed surfaces (levers R, R2; sec. 8.4)\n"
-      "      --rolling-model NAME  rolling resistance (none, spring, const; 'granucal\n"
-      "                     models'): a couple against w1 - w2, parameters mu_r, beta_r,\n"
-      "                     w_reg from the card / --set\n"
-      "  -o, --output FILE  CSV (default: standard output); -q: no summary\n\n"
-      "Columns: omega [rad/s], v_st [m/s] (= v_t + omega R + omega2 R2), vn_over_vst,\n"
-      "x (= f mu (1+e) v_n/v_st, f = 7/2 for homogeneous spheres), e, beta (= -v_st'/v_st,\n"
-      "eq. 8.9), beta_sliding (eq. C.25 with the simulated e), tan_in (= v_st/v_n), tan_out\n"
-      "(= v_st'/v_n'), P_max [N], Q_max [N], t_contact [s], sliding_steps, nonsimple_steps,\n"
-      "v_t_out [m/s], omega_out [rad/s] (sphere 1 after), v_n2_out [m/s], v_t2_out [m/s],\n"
-      "omega2_out [rad/s] (sphere 2 after, in the frame where it was at rest; 0 for a plane).\n");
+  fprintf(f,
+          "usage: granucal impact [-m NFD] [-t TFD] [-c CARD] [-s KEY=VALUE]... --vn V\n"
+          "                       (--omega W | --ratio MIN,MAX [--count N]) [--vt VT]\n"
+          "                       [--omega2 W2] [--dt DT | --ntcol N] [--rolling] [--mid-point]\n"
+          "                       [--rolling-model none|spring|const] [-o OUT.csv] [-q]\n\n"
+          "Oblique impacts of spheres on a frictional plane: every sphere arrives with the\n"
+          "same normal speed and its own spin, so the incidence at the contact point differs\n"
+          "(Walton's hard-sphere test, sec. 5.5 and 8.4.2).  One CSV row per sphere, with the\n"
+          "rigid-body prediction for sliding collisions (eq. C.25) beside the simulation.\n"
+          "Body 2 is a plane when R2 = 0 (rigid when E2 = 0, else deformable with E2, nu2) or,\n"
+          "when R2 > 0, a second sphere (mass m2, or rho and R2) at rest with spin --omega2.\n\n");
+  gc_cli_help_options(f, gc_impact_options, 21);
+  fprintf(f,
+          "\n"
+          "Columns: omega [rad/s], v_st [m/s] (= v_t + omega R + omega2 R2), vn_over_vst,\n"
+          "x (= f mu (1+e) v_n/v_st, f = 7/2 for homogeneous spheres), e, beta (= -v_st'/v_st,\n"
+          "eq. 8.9), beta_sliding (eq. C.25 with the simulated e), tan_in (= v_st/v_n), tan_out\n"
+          "(= v_st'/v_n'), P_max [N], Q_max [N], t_contact [s], sliding_steps, nonsimple_steps,\n"
+          "v_t_out [m/s], omega_out [rad/s] (sphere 1 after), v_n2_out [m/s], v_t2_out [m/s],\n"
+          "omega2_out [rad/s] (sphere 2 after, in the frame where it was at rest; 0 for a "
+          "plane).\n");
 }
 
 int gc_cmd_impact(int argc, char **argv)
 {
-  static const struct option opts[] = { { "model", required_argument, NULL, 'm' },
-                                        { "tfd", required_argument, NULL, 't' },
-                                        { "card", required_argument, NULL, 'c' },
-                                        { "set", required_argument, NULL, 's' },
-                                        { "vn", required_argument, NULL, 'V' },
-                                        { "vt", required_argument, NULL, 'T' },
-                                        { "omega", required_argument, NULL, 'W' },
-                                        { "ratio", required_argument, NULL, 'R' },
-                                        { "count", required_argument, NULL, 'N' },
-                                        { "dt", required_argument, NULL, 'D' },
-                                        { "ntcol", required_argument, NULL, 'C' },
-                                        { "rolling", no_argument, NULL, 'L' },
-                                        { "mid-point", no_argument, NULL, 'K' },
-                                        { "output", required_argument, NULL, 'o' },
-                                        { "quiet", no_argument, NULL, 'q' },
-                                        { "omega2", required_argument, NULL, 'X' },
-                                        { "rolling-model", required_argument, NULL, 'Y' },
-                                        { "help", no_argument, NULL, 'h' },
-                                        { NULL, 0, NULL, 0 } };
   const char *prog = "granucal impact";
-  const char *nfd_name = NULL, *tfd_name = NULL, *card = NULL, *out = NULL, *ratio = NULL;
-  const char *roll_name = NULL;
-  double vn = 0, vt = 0, omega = 0, omega2 = 0;
-  int have_vn = 0, have_omega = 0, quiet = 0, c;
-  long count = 50;
+  impact_opts o = { .count = 50 };
   gc_impact_cfg cfg;
   gc_impact_cfg_default(&cfg);
-  char **sets = calloc((size_t)argc + 1, sizeof *sets);
-  size_t nsets = 0;
-  if (!sets)
+  if (gc_cli_list_alloc(&o.sets, argc, argv, 0))
     return 1;
-  optind = 1;
-  opterr = 0;
-  int have_dt = 0, have_ntcol = 0;
-  gc_cli_law_argbuf lawbuf; /* --normal NAME ... as --set normal=NAME (cli_common.h) */
-  argc = gc_cli_law_args(argc, argv, opts, &lawbuf);
-  while ((c = getopt_long(argc, argv, ":m:t:c:s:o:qh", opts, NULL)) != -1) {
-    long l = 0;
-    int bad = 0;
-    switch (c) {
-    case 'm': nfd_name = optarg; break;
-    case 't': tfd_name = optarg; break;
-    case 'c': card = optarg; break;
-    case 's': sets[nsets++] = optarg; break;
-    case 'V':
-      bad = gc_cli_double(prog, "--vn", optarg, 0, 1e4, 1, 0, "m/s", &vn);
-      have_vn = 1;
-      break;
-    case 'T': bad = gc_cli_double(prog, "--vt", optarg, -1e4, 1e4, 0, 0, "m/s", &vt); break;
-    case 'W':
-      bad = gc_cli_double(prog, "--omega", optarg, -1e7, 1e7, 0, 0, "rad/s", &omega);
-      have_omega = 1;
-      break;
-    case 'X':
-      bad = gc_cli_double(prog, "--omega2", optarg, -1e7, 1e7, 0, 0, "rad/s", &omega2);
-      break;
-    case 'R': ratio = optarg; break;
-    case 'N': bad = gc_cli_long(prog, "--count", optarg, 1, 100000, &count); break;
-    case 'D':
-      bad = gc_cli_double(prog, "--dt", optarg, 0, 1, 1, 0, "s", &cfg.dt);
-      have_dt = 1;
-      break;
-    case 'C':
-      bad = gc_cli_long(prog, "--ntcol", optarg, GC_DT_REFUSE_NTCOL, 10000000, &l);
-      cfg.ntcol = (int)l;
-      have_ntcol = 1;
-      break;
-    case 'L': cfg.rolling = 1; break;
-    case 'K': cfg.mid_point = 1; break;
-    case 'Y': roll_name = optarg; break;
-    case 'o': out = optarg; break;
-    case 'q': quiet = 1; break;
-    case 'h':
-      impact_usage(stdout);
-      free(sets);
-      return 0;
-    default: /* ':' (missing value) or '?' (unknown option) */
-      free(sets);
-      return gc_cli_bad_option(prog, c, argc, argv, optind, opts);
-    }
-    if (bad) {
-      free(sets);
-      return bad;
-    }
+  int seen[ROW_COUNT] = { 0 }, first_operand = 1;
+  int parsed = gc_cli_parse(prog, gc_impact_options, argc, argv, &o, seen, &first_operand);
+  if (parsed == GC_CLI_HELP)
+    impact_usage(stdout);
+  if (parsed) {
+    free(o.sets.v);
+    return parsed == GC_CLI_HELP ? 0 : parsed;
   }
-  if (gc_cli_sets_check(prog, sets, nsets, argc, argv, optind)) {
+  const char *nfd_name = o.nfd_name, *tfd_name = o.tfd_name, *card = o.card, *out = o.out;
+  const char *ratio = o.ratio, *roll_name = o.roll_name;
+  double vn = o.vn, vt = o.vt, omega = o.omega, omega2 = o.omega2;
+  int have_vn = seen[ROW_VN], have_omega = seen[ROW_OMEGA], quiet = o.quiet;
+  int have_dt = seen[ROW_DT], have_ntcol = seen[ROW_NTCOL];
+  long count = o.count;
+  if (have_dt)
+    cfg.dt = o.dt;
+  if (have_ntcol)
+    cfg.ntcol = (int)o.ntcol;
+  if (o.rolling)
+    cfg.rolling = 1;
+  if (o.mid_point)
+    cfg.mid_point = 1;
+  char **sets = o.sets.v;
+  size_t nsets = o.sets.n;
+  if (gc_cli_sets_check(prog, sets, nsets, argc, argv, first_operand)) {
     free(sets);
     return 2;
   }
@@ -153,7 +234,7 @@ int gc_cmd_impact(int argc, char **argv)
     return 2;
   }
   const char *bad = NULL;
-  if (optind < argc)
+  if (first_operand < argc)
     bad = "unexpected argument";
   else if (!have_vn)
     bad = "--vn V with V > 0 [m/s] is required";
@@ -164,8 +245,8 @@ int gc_cmd_impact(int argc, char **argv)
   else if (have_dt && have_ntcol)
     bad = "give --dt or --ntcol, not both";
   if (bad) {
-    fprintf(stderr, "%s: %s%s%s\n", prog, bad, optind < argc ? " " : "",
-            optind < argc ? argv[optind] : "");
+    fprintf(stderr, "%s: %s%s%s\n", prog, bad, first_operand < argc ? " " : "",
+            first_operand < argc ? argv[first_operand] : "");
     free(sets);
     return 2;
   }

@@ -76,6 +76,12 @@ expect "sine path vqz" 0 "non-simple steps = 0" -- \
 # drop test: the seed's aluminium impact at 0.10 m/s (sec. 6.5.2: e = 0.6143)
 expect "drop aluminium" 0 "e = 0.61" -- "$G" drop -c "$D/materials/aluminium.card" --vin 0.1 -o "$tmp/d.csv"
 grep -v '^rho' "$D/materials/aluminium.card" >"$tmp/nomass.card"
+# a law option is the --set of its key, in place among the -s: the same impact either way
+"$G" drop -c "$D/materials/aluminium.card" --vin 0.1 -s e_n=0.7 --damping tsuji 2>"$tmp/law1" &&
+  "$G" drop -c "$D/materials/aluminium.card" --vin 0.1 -s e_n=0.7 -s damping=tsuji 2>"$tmp/law2" &&
+  cmp -s "$tmp/law1" "$tmp/law2" && ! grep -q "e = 0.61" "$tmp/law1" &&
+  ok "drop --damping tsuji as -s damping=tsuji ($(cut -d, -f2 "$tmp/law1"))" ||
+  ko "drop --damping: $(cat "$tmp/law1")"
 expect "drop needs a mass" 1 "mass is unknown" -- "$G" drop -c "$tmp/nomass.card" --vin 0.1
 printf 'H [in]\n5.8\n' >"$tmp/h.csv"
 expect "drop sweep unit" 1 "h.csv:1:1: column 'H' is in \\[in\\]; accepted units: m, mm, cm, um" -- \
@@ -92,6 +98,8 @@ expect "drop sweep cm, semicolons" 0 "column 'H' in \\[cm\\] converted to \\[m\\
   "$G" drop -c "$D/materials/soybean-seed.card" --sweep "$tmp/hcm.csv" --ntcol 40 -o "$tmp/sweep2.csv"
 cmp -s "$tmp/sweep.csv" "$tmp/sweep2.csv" && ok "sweep in cm = sweep in m" || ko "sweep in cm differs"
 expect "data notes the ignored column" 0 "column 'operator' ignored" -- "$G" data "$tmp/hcm.csv"
+expect "data takes one kind" 2 "at most one of --compression, --drops, --path" -- \
+  "$G" data --drops --path "$tmp/hcm.csv"
 "$G" data "$tmp/hcm.csv" 2>/dev/null | sed -n 2p | grep -q '^1.7037' && ok "data prints v_in in m/s" ||
   ko "data: v_in"
 
