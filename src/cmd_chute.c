@@ -94,27 +94,11 @@ static void chute_usage(FILE *f)
           "models of 'granucal models'.  The chute card FILE.chute (man granucal-chute(5)) gives\n"
           "the particles, the domain, the materials, the time step and the outputs.\n\n");
   gc_cli_help_options(f, gc_chute_options, 24);
-  fprintf(f,
-          "\n"
-          "Outputs in DIR (each written atomically; with checkpoints the series, profiles and\n"
-          "forces up to each checkpoint are on the disk before it):\n"
-          "  series.csv            t [s],vx [m/s],vy [m/s],vz [m/s],E_kin [J],contacts,\n"
-          "                        contacts_pp,P_max [N]  (mean particle velocity, fig. 9.4-9.5),\n"
-          "                        the energy budget since the start W_gravity,dE_kin,\n"
-          "                        E_elastic,D_normal_pp,D_tangential_pp,D_normal_wall,\n"
-          "                        D_tangential_wall,D_normal_bottom,D_tangential_bottom,\n"
-          "                        residual [J], and the slope of vx over the trailing\n"
-          "                        steady_window with its 95 %% CI, dvx_dt,dvx_dt_ci95 [m/s^2]\n"
-          "  profile-side-wall.csv, profile-side-all.csv, profile-side-centre.csv,\n"
-          "  profile-top-surface.csv, profile-top-bottom.csv\n"
-          "                        velocity profiles averaged over the profile window\n"
-          "                        (fig. 9.6-9.9): x [m],y or z [m],vx,vy,vz,speed [m/s],n\n"
-          "  forces.csv            contact-force histogram and cumulative distribution\n"
-          "                        (fig. 9.11-9.14): P_lo [N],P_hi [N],count,per_step,fraction,\n"
-          "                        cumulative\n"
-          "  particles_NNNNNN.vtk, bottom.vtk  VTK snapshots (vtk_interval > 0)\n"
-          "  checkpoint.bin        checkpoint (checkpoint_interval > 0), for --resume\n\n"
-          "Keys of the chute card:\n");
+  fprintf(f, "\n"
+             "Outputs in DIR (each written atomically; with checkpoints the series, profiles and\n"
+             "forces up to each checkpoint are on the disk before it):\n");
+  gc_chute_print_outputs(f, 24);
+  fprintf(f, "\nKeys of the chute card:\n");
   gc_chute_print_keys(f);
   fprintf(f, "\nExit status: 0 success, 1 bad input or run-time failure, 2 usage error.\n");
 }

@@ -77,6 +77,10 @@ void gc_chute_print_outputs(FILE *f, int indent)
     const char *pc = strchr(name, '%');
     int col = pc ? fprintf(f, "  %.*sNNNNNN%s", (int)(pc - name), name, pc + strcspn(pc, "d") + 1)
                  : fprintf(f, "  %s", name);
+    if (col >= indent) { /* a name as long as the indent: its text starts on the next line */
+      fputc('\n', f);
+      col = 0;
+    }
     /* the text in words, from column indent to column 79 */
     while (*s) {
       size_t len = strcspn(s, " ");
