@@ -164,6 +164,37 @@ typedef struct {
                      "rolling resistance sub-model (the key rolling)"),                            \
       GC_CLI_LAW_ROW_TWISTING(opts_type, sets)
 
+/* The rows most commands share, with the command's own help text; row is the offset into the
+ * command's option struct, as ROW(field) = .offset = offsetof(type, field). */
+#define GC_CLI_ROW_MODEL(row, text)                                                                \
+  {                                                                                                \
+    .name = "model", .letter = 'm', .kind = GC_OPT_STRING, .metavar = "NAME", .man_arg = "name",   \
+    row, .help = text                                                                              \
+  }
+#define GC_CLI_ROW_TFD(row, text)                                                                  \
+  {                                                                                                \
+    .name = "tfd", .letter = 't', .kind = GC_OPT_STRING, .metavar = "NAME", .man_arg = "name",     \
+    row, .help = text                                                                              \
+  }
+#define GC_CLI_ROW_CARD(row, text)                                                                 \
+  {                                                                                                \
+    .name = "card", .letter = 'c', .kind = GC_OPT_FILE, .metavar = "FILE", .man_arg = "file", row, \
+    .help = text                                                                                   \
+  }
+#define GC_CLI_ROW_SET(row, text)                                                                  \
+  {                                                                                                \
+    .name = "set", .letter = 's', .kind = GC_OPT_LIST, .metavar = "K=V", .man_arg = "key=value",   \
+    row, .help = text                                                                              \
+  }
+#define GC_CLI_ROW_QUIET(row, text)                                                                \
+  {                                                                                                \
+    .name = "quiet", .letter = 'q', .kind = GC_OPT_FLAG, row, .help = text                         \
+  }
+#define GC_CLI_ROW_HELP(row)                                                                       \
+  {                                                                                                \
+    .name = "help", .letter = 'h', .kind = GC_OPT_HELP, row, .help = "this help"                   \
+  }
+
 /* Results of gc_cli_parse besides an exit status. */
 enum { GC_CLI_HELP = -1 };
 

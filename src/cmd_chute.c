@@ -73,12 +73,8 @@ const gc_cli_opt gc_chute_options[] = {
     .help = "continue from a checkpoint written by a run of the same card\n"
             "(only t_end, threads and the outputs may change) and its\n"
             "record (the series.csv next to it, profiles, forces)" },
-  { .name = "quiet",
-    .letter = 'q',
-    .kind = GC_OPT_FLAG,
-    ROW(quiet),
-    .help = "no notes, progress line or summary on standard error" },
-  { .name = "help", .letter = 'h', .kind = GC_OPT_HELP, ROW(help), .help = "this help" },
+  GC_CLI_ROW_QUIET(ROW(quiet), "no notes, progress line or summary on standard error"),
+  GC_CLI_ROW_HELP(ROW(help)),
   { .name = NULL }
 };
 #undef ROW

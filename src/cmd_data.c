@@ -45,7 +45,7 @@ const gc_cli_opt gc_data_options[] = {
     .exact = 1,
     ROW(path),
     .help = "read the file as a load path (t, alpha, P)" },
-  { .name = "help", .letter = 'h', .kind = GC_OPT_HELP, ROW(help), .help = "this help" },
+  GC_CLI_ROW_HELP(ROW(help)),
   { .name = NULL }
 };
 #undef ROW
